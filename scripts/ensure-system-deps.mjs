@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// Installs the system packages the tests need when they are missing (xmllint, Chromium), so that
+// `npm test` works on a fresh machine. Tests never skip because something is absent: if an install
+// fails, this script fails and says what to install by hand.
+import { execFileSync, spawnSync } from 'node:child_process';
+
+const needs = [
+  { bin: 'xmllint', pkg: 'libxml2-utils' },
+  { bin: 'chromium', pkg: 'chromium' },
+];
+
+const have = (bin) => spawnSync('sh', ['-c', `command -v ${bin}`], { stdio: 'ignore' }).status === 0;
+const missing = needs.filter((n) => !have(n.bin));
+if (missing.length > 0) {
+  const pkgs = missing.map((n) => n.pkg);
+  console.error(`sitemapkit tests: installing ${pkgs.join(', ')} with apt-get ...`);
+  const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
+  const run = (args) => execFileSync(sudo.length ? 'sudo' : args[0], sudo.length ? args : args.slice(1), {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  try {
+    run(['apt-get', 'update', '-qq']);
+    run(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...pkgs]);
+  } catch (error) {
+    console.error(`sitemapkit tests: could not install ${pkgs.join(', ')}: ${error.message}`);
+    console.error(`Install them by hand (apt-get install ${pkgs.join(' ')}) and run npm test again.`);
+    process.exit(2);
+  }
+  const still = missing.filter((n) => !have(n.bin));
+  if (still.length > 0) {
+    console.error(`sitemapkit tests: ${still.map((n) => n.bin).join(', ')} still missing after apt-get.`);
+    process.exit(2);
+  }
+}

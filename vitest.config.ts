@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // Two cores: more workers only fight over them (and over the child processes tests start).
+    maxWorkers: 2,
+    reporters: ['default', './test/support/summary-reporter.ts'],
+  },
+});
