@@ -50,7 +50,7 @@ export interface VideoUploader {
 export interface VideoPrice {
   value: string;
   currency: string;
-  type?: 'rent' | 'own';
+  type?: 'rent' | 'purchase';
   resolution?: 'hd' | 'sd';
 }
 

@@ -1,0 +1,91 @@
+import { createHash, type Hash } from 'node:crypto';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { createGzip, type Gzip } from 'node:zlib';
+
+/** What a closed sink wrote: uncompressed bytes and their SHA-256 (the change detector). */
+export interface SinkResult {
+  bytes: number;
+  sha256: string;
+}
+
+const FLUSH_AT = 256 * 1024;
+
+/**
+ * One output file. Strings are gathered and handed to the stream in large chunks (per-write
+ * overhead dominates otherwise); `write` returns a promise only when the stream asks us to wait,
+ * so the hot path stays synchronous and backpressure is still honoured.
+ */
+export class FileSink {
+  readonly path: string;
+  readonly #file: WriteStream;
+  readonly #gzip: Gzip | undefined;
+  readonly #hash: Hash = createHash('sha256');
+  #parts: string[] = [];
+  #pending = 0;
+  #bytes = 0;
+  #error: Error | undefined;
+
+  constructor(path: string, gzip: false | { level: number }) {
+    this.path = path;
+    this.#file = createWriteStream(path, { flags: 'wx', flush: true });
+    this.#file.on('error', (e) => {
+      this.#error ??= e;
+    });
+    if (gzip !== false) {
+      this.#gzip = createGzip({ level: gzip.level });
+      this.#gzip.on('error', (e) => {
+        this.#error ??= e;
+      });
+      this.#gzip.pipe(this.#file);
+    }
+  }
+
+  /** Uncompressed bytes written so far (including what is still buffered). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Queues `s` (whose UTF-8 length is `byteLength`); resolves when the caller may go on. */
+  write(s: string, byteLength: number): Promise<void> | undefined {
+    this.#parts.push(s);
+    this.#pending += s.length;
+    this.#bytes += byteLength;
+    if (this.#pending >= FLUSH_AT) return this.#flush();
+    return undefined;
+  }
+
+  #flush(): Promise<void> | undefined {
+    if (this.#error !== undefined) throw this.#error;
+    if (this.#parts.length === 0) return undefined;
+    const buf = Buffer.from(this.#parts.length === 1 ? this.#parts[0]! : this.#parts.join(''), 'utf8');
+    this.#parts = [];
+    this.#pending = 0;
+    this.#hash.update(buf);
+    const target = this.#gzip ?? this.#file;
+    if (target.write(buf)) return undefined;
+    return this.#drain(target);
+  }
+
+  async #drain(target: Gzip | WriteStream): Promise<void> {
+    await once(target, 'drain');
+    if (this.#error !== undefined) throw this.#error;
+  }
+
+  /** Writes what is left, waits until the file is on disk (fsync'ed by `flush: true`) and closed. */
+  async close(): Promise<SinkResult> {
+    await this.#flush();
+    const closed = once(this.#file, 'close');
+    if (this.#gzip !== undefined) this.#gzip.end();
+    else this.#file.end();
+    await closed;
+    if (this.#error !== undefined) throw this.#error;
+    return { bytes: this.#bytes, sha256: this.#hash.digest('hex') };
+  }
+
+  /** Stops writing and closes the file without waiting for it to be complete (abort path). */
+  destroy(): void {
+    this.#gzip?.destroy();
+    this.#file.destroy();
+  }
+}

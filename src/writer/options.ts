@@ -1,0 +1,145 @@
+import type { DiagnosticHandler } from '../core/diagnostics.js';
+import { SitemapkitError } from '../core/errors.js';
+import { MAX_BYTES, MAX_URLS } from '../core/limits.js';
+import { locationPrefix } from '../core/url.js';
+import type { Extension } from './serialize.js';
+
+/** Options of {@link writeSitemaps}. The caller's object is never modified. */
+export interface WriteSitemapsOptions {
+  /** Folder the sitemaps go into (created when missing). Only files of the writer's manifest are ever replaced or removed. */
+  outDir: string;
+  /** Public URL of `outDir`, e.g. `https://example.com/`. Entries must lie under it (the location rule). */
+  baseUrl: string;
+  /** Compress every file; names gain `.gz`. `{level}` picks the zlib level. @default false */
+  gzip?: boolean | { level: number };
+  /** `xml` (urlset and index) or `txt` (one URL a line; several files get an XML index). @default 'xml' */
+  format?: 'xml' | 'txt';
+  /** URLs per file, 1 to 50,000. @default 50000 */
+  maxUrlsPerFile?: number;
+  /** Uncompressed bytes per file, 1,024 to 52,428,800. @default 52428800 */
+  maxBytesPerFile?: number;
+  /** Children per index file, 1 to 50,000 (extra indexes are `sitemap-index-2.xml`, …). @default 50000 */
+  maxSitemapsPerIndex?: number;
+  /** What an invalid or duplicate record does: `fail` writes nothing and throws; `skip` leaves it out and counts it. @default 'fail' */
+  onInvalid?: 'fail' | 'skip';
+  /** Hosts that cross-submit to this sitemap (their robots.txt names it): their URLs pass the location rule. @default [] */
+  allowHosts?: readonly string[];
+  /** Keep the tags Google dropped in 2022. @default false */
+  legacy?: boolean;
+  /** Extension namespaces to declare on every urlset. @default those seen in the first 1,000 entries */
+  extensions?: readonly Extension[];
+  /** `true` copies the bundled stylesheet as `sitemap.xsl` and references it; a string references that URL. @default false */
+  xsl?: boolean | string;
+  /** Also write the HTML site map for people (`sitemap.html` and its pages). @default false */
+  html?: boolean | { siteName?: string; linksPerPage?: number };
+  /** A robots.txt file whose `Sitemap:` lines for this output are added or replaced; other lines stay as they are. */
+  updateRobots?: string;
+  /** The clock for index lastmods and the manifest; `SOURCE_DATE_EPOCH` (seconds) wins when set. @default () => new Date() */
+  now?: () => Date;
+  /** Detect duplicate locs (about 8.5 bytes of memory per URL). @default true */
+  dedupe?: boolean;
+  /** Receives every finding (invalid records, dropped legacy tags, …). */
+  onDiagnostic?: DiagnosticHandler;
+  /** Called about every 1,000 records with the number read so far. */
+  onProgress?: (records: number) => void;
+  /** Aborts the run; the previous set stays in place. */
+  signal?: AbortSignal;
+}
+
+export interface ResolvedWriterOptions {
+  outDir: string;
+  baseUrl: string;
+  prefix: string;
+  gzip: false | { level: number };
+  format: 'xml' | 'txt';
+  maxUrlsPerFile: number;
+  maxBytesPerFile: number;
+  maxSitemapsPerIndex: number;
+  onInvalid: 'fail' | 'skip';
+  allowHosts: readonly string[];
+  legacy: boolean;
+  extensions: readonly Extension[] | undefined;
+  xsl: false | { bundled: true } | { href: string };
+  html: false | { siteName?: string; linksPerPage?: number };
+  updateRobots: string | undefined;
+  buildTime: Date;
+  dedupe: boolean;
+  onDiagnostic: DiagnosticHandler | undefined;
+  onProgress: ((records: number) => void) | undefined;
+  signal: AbortSignal | undefined;
+}
+
+function bad(message: string): SitemapkitError {
+  return new SitemapkitError('ERR_OPTIONS', message);
+}
+
+function intIn(name: string, v: number | undefined, min: number, max: number, dflt: number): number {
+  if (v === undefined) return dflt;
+  if (!Number.isInteger(v) || v < min || v > max) {
+    throw bad(`${name} must be a whole number from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}, got ${v}`);
+  }
+  return v;
+}
+
+/** The clock: `SOURCE_DATE_EPOCH` (reproducible builds) wins over `now`, which wins over the system clock. */
+export function buildTimeFrom(now: (() => Date) | undefined, env: NodeJS.ProcessEnv = process.env): Date {
+  const epoch = env['SOURCE_DATE_EPOCH'];
+  if (epoch !== undefined && epoch !== '') {
+    if (!/^\d+$/.test(epoch)) throw bad(`SOURCE_DATE_EPOCH must be whole seconds since 1970, got "${epoch}"`);
+    return new Date(Number(epoch) * 1000);
+  }
+  const d = now?.() ?? new Date();
+  if (Number.isNaN(d.getTime())) throw bad('now() returned an invalid Date');
+  return d;
+}
+
+/** Checks and completes the options once; contradictions are refused here, not deep in the run. */
+export function resolveWriterOptions(o: WriteSitemapsOptions): ResolvedWriterOptions {
+  if (typeof o?.outDir !== 'string' || o.outDir === '') throw bad('outDir is required');
+  if (typeof o.baseUrl !== 'string') throw bad('baseUrl (the public URL of outDir) is required');
+  let prefix: string;
+  try {
+    prefix = locationPrefix(o.baseUrl, 'dir');
+  } catch {
+    throw bad(`baseUrl "${o.baseUrl}" must be an absolute http(s) URL such as https://example.com/`);
+  }
+  const format = o.format ?? 'xml';
+  if (format !== 'xml' && format !== 'txt') throw bad(`format must be xml or txt, got ${String(format)}`);
+  let gzip: false | { level: number } = false;
+  if (o.gzip === true) gzip = { level: 6 };
+  else if (typeof o.gzip === 'object' && o.gzip !== null) gzip = { level: intIn('gzip.level', o.gzip.level, 0, 9, 6) };
+  const onInvalid = o.onInvalid ?? 'fail';
+  if (onInvalid !== 'fail' && onInvalid !== 'skip') throw bad(`onInvalid must be fail or skip, got ${String(onInvalid)}`);
+  let xsl: ResolvedWriterOptions['xsl'] = false;
+  if (o.xsl === true) xsl = { bundled: true };
+  else if (typeof o.xsl === 'string') {
+    if (o.xsl === '') throw bad('xsl must be a URL, or true for the bundled stylesheet');
+    xsl = { href: o.xsl };
+  }
+  if (format === 'txt' && o.extensions !== undefined && o.extensions.length > 0) {
+    throw bad('extensions are XML only; text sitemaps carry URLs alone');
+  }
+  const html = o.html === true ? {} : typeof o.html === 'object' && o.html !== null ? { ...o.html } : false;
+  return {
+    outDir: o.outDir,
+    baseUrl: prefix,
+    prefix,
+    gzip,
+    format,
+    maxUrlsPerFile: intIn('maxUrlsPerFile', o.maxUrlsPerFile, 1, MAX_URLS, MAX_URLS),
+    maxBytesPerFile: intIn('maxBytesPerFile', o.maxBytesPerFile, 1024, MAX_BYTES, MAX_BYTES),
+    maxSitemapsPerIndex: intIn('maxSitemapsPerIndex', o.maxSitemapsPerIndex, 1, MAX_URLS, MAX_URLS),
+    onInvalid,
+    allowHosts: [...(o.allowHosts ?? [])],
+    legacy: o.legacy === true,
+    extensions: o.extensions === undefined ? undefined : [...o.extensions],
+    xsl,
+    html,
+    updateRobots: o.updateRobots,
+    buildTime: buildTimeFrom(o.now),
+    dedupe: o.dedupe !== false,
+    onDiagnostic: o.onDiagnostic,
+    onProgress: o.onProgress,
+    signal: o.signal,
+  };
+}
