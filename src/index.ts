@@ -4,3 +4,4 @@ export * from './core/errors.js';
 export * from './core/lastmod.js';
 export * from './core/limits.js';
 export * from './core/url.js';
+export * from './robots/index.js';
