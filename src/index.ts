@@ -1,7 +1,30 @@
+export * from './core/canonical.js';
 export * from './core/diagnostics.js';
 export * from './core/entry.js';
 export * from './core/errors.js';
 export * from './core/lastmod.js';
 export * from './core/limits.js';
+export * from './core/normalize.js';
 export * from './core/url.js';
-export * from './robots/index.js';
+export { readPageMeta, isNoindex, type PageMeta, type PageLink } from './page/page-meta.js';
+export { readStaticSite, type StaticSiteOptions } from './sources/static-site.js';
+export { readCsv, readInput, readJsonl, readTxt, formatFromName, type InputFormat } from './sources/url-lists.js';
+export {
+  MANIFEST_NAME,
+  readManifestEntries,
+  readManifestHeader,
+  type ManifestEntry,
+  type ManifestFile,
+  type ManifestHeader,
+} from './writer/manifest.js';
+export type { WriteSitemapsOptions } from './writer/options.js';
+export { updateRobotsText } from './writer/robots-line.js';
+export type { Extension } from './writer/serialize.js';
+export {
+  ORIGIN,
+  UnreadableRecord,
+  writeSitemaps,
+  type RecordOrigin,
+  type WriteSitemapsResult,
+  type WrittenFile,
+} from './writer/write-sitemaps.js';

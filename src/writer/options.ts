@@ -90,7 +90,8 @@ export function buildTimeFrom(now: (() => Date) | undefined, env: NodeJS.Process
   }
   const d = now?.() ?? new Date();
   if (Number.isNaN(d.getTime())) throw bad('now() returned an invalid Date');
-  return d;
+  // Whole seconds: index lastmods and the manifest need no more, and it keeps them short.
+  return new Date(Math.floor(d.getTime() / 1000) * 1000);
 }
 
 /** Checks and completes the options once; contradictions are refused here, not deep in the run. */

@@ -1,6 +1,193 @@
-import type { Command } from 'commander';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { type Command, Option } from 'commander';
+import { type Diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
+import { isSitemapkitError } from '../../core/errors.js';
+import { formatFromName, type InputFormat, readInput } from '../../sources/url-lists.js';
+import { readStaticSite } from '../../sources/static-site.js';
+import { readManifestHeader } from '../../writer/manifest.js';
+import { writeSitemaps, type WriteSitemapsResult } from '../../writer/write-sitemaps.js';
+import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
 import type { CliContext } from '../main.js';
+import { Progress } from '../progress.js';
 
-export function registerGenerate(program: Command, _ctx: CliContext): void {
-  program.command('generate').description('Write sitemaps from URL lists, JSONL or a static site folder');
+interface GenerateFlags {
+  baseUrl: string;
+  out: string;
+  fromDir?: string;
+  exclude: string[];
+  lastmod: 'mtime' | 'git' | 'none';
+  gzip?: boolean;
+  format: 'xml' | 'txt';
+  inputFormat?: InputFormat;
+  maxUrls?: number;
+  maxBytes?: number;
+  allowHost: string[];
+  xsl?: boolean | string;
+  html?: boolean;
+  updateRobots?: string;
+  onInvalid: 'fail' | 'skip';
+  legacy?: boolean;
+  json?: boolean;
+}
+
+/** Prints at most this many diagnostics of one code; the rest are counted. */
+const PER_CODE = 20;
+
+function int(name: string): (v: string) => number {
+  return (v) => {
+    if (!/^\d+$/.test(v)) throw new UsageError(`${name} takes a whole number, got "${v}"`);
+    return Number(v);
+  };
+}
+
+function collect(v: string, prev: string[]): string[] {
+  return [...prev, v];
+}
+
+export function registerGenerate(program: Command, ctx: CliContext): void {
+  program
+    .command('generate')
+    .description('Write sitemaps from URL lists (txt, CSV, JSONL), standard input, or a static site folder')
+    .argument('[input...]', 'input files: .txt (a URL a line), .csv (header row), .jsonl (entries), or - for stdin')
+    .requiredOption('--base-url <url>', 'public URL of the output folder, e.g. https://example.com/')
+    .requiredOption('--out <dir>', 'output folder (only files of its own manifest are ever replaced)')
+    .option('--from-dir <dir>', 'list the HTML pages of a static site folder')
+    .option('--exclude <glob>', 'with --from-dir: leave out matching files (repeatable)', collect, [])
+    .addOption(new Option('--lastmod <source>', 'with --from-dir: where lastmod comes from').choices(['mtime', 'git', 'none']).default('mtime'))
+    .option('--gzip', 'compress the files (.gz)')
+    .addOption(new Option('--format <format>', 'output format').choices(['xml', 'txt']).default('xml'))
+    .addOption(new Option('--input-format <format>', 'format of the inputs (default: from the file name)').choices(['txt', 'csv', 'jsonl']))
+    .option('--max-urls <n>', 'URLs per file (at most 50000)', int('--max-urls'))
+    .option('--max-bytes <n>', 'uncompressed bytes per file (at most 52428800)', int('--max-bytes'))
+    .option('--allow-host <host>', 'a host that cross-submits to this sitemap via its robots.txt (repeatable)', collect, [])
+    .option('--xsl [url]', 'reference an XSL stylesheet: the bundled one (copied into --out) or URL')
+    .option('--html', 'also write an HTML site map for people (sitemap.html)')
+    .option('--update-robots <file>', 'add or replace the Sitemap: lines in this robots.txt')
+    .addOption(new Option('--on-invalid <policy>', 'an invalid or duplicate record: fail (write nothing) or skip it').choices(['fail', 'skip']).default('fail'))
+    .option('--legacy', 'keep the image/video/news tags Google dropped in 2022')
+    .option('--json', 'print a machine-readable summary (JSON) on stdout')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  sitemapkit generate urls.txt --base-url https://example.com/ --out dist/
+  sitemapkit generate pages.jsonl --base-url https://example.com/ --out dist/ --gzip --xsl --html
+  sitemapkit generate --from-dir public/ --exclude "drafts/**" --base-url https://example.com/ --out public/ --update-robots public/robots.txt
+  cat urls.txt | sitemapkit generate - --input-format txt --base-url https://example.com/ --out dist/
+
+Exit codes: 0 written; 1 invalid records (nothing written with --on-invalid fail), records skipped, or no URLs; 2 usage error or could not run.`,
+    )
+    .action(async (inputs: string[], flags: GenerateFlags) => {
+      ctx.exitCode = await runGenerate(inputs, flags, ctx);
+    });
+}
+
+async function* chain<T>(sources: Array<() => AsyncIterable<T>>): AsyncGenerator<T> {
+  for (const s of sources) yield* s();
+}
+
+async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliContext): Promise<number> {
+  if (inputs.length === 0 && flags.fromDir === undefined) {
+    throw new UsageError('give input files (or - for standard input), or --from-dir DIR');
+  }
+  const sources: Array<() => AsyncIterable<unknown>> = [];
+  for (const input of inputs) {
+    const format = flags.inputFormat ?? (input === '-' ? undefined : formatFromName(input));
+    if (format === undefined) {
+      throw new UsageError(
+        input === '-' ? 'reading standard input needs --input-format txt|csv|jsonl' : `cannot tell the format of "${input}" from its name: pass --input-format txt|csv|jsonl`,
+      );
+    }
+    sources.push(() => readInput(input, format, ctx.stdin));
+  }
+  const shown = new Map<string, number>();
+  const hidden = new Map<string, number>();
+  const onDiagnostic = (d: Diagnostic): void => {
+    const n = (shown.get(d.code) ?? 0) + 1;
+    if (n > PER_CODE) {
+      hidden.set(d.code, (hidden.get(d.code) ?? 0) + 1);
+      return;
+    }
+    shown.set(d.code, n);
+    if (!flags.json) ctx.stderr.write(`${formatDiagnostic(d)}\n`);
+  };
+  if (flags.fromDir !== undefined) {
+    const dir = flags.fromDir;
+    // Our own HTML site map pages must not be listed as pages when --out is the site folder.
+    const skip = new Set<string>();
+    const previous = await readManifestHeader(flags.out).catch(() => undefined);
+    for (const f of previous?.files ?? []) if (f.kind === 'html') skip.add(resolve(flags.out, f.path));
+    // --base-url is the public URL of --out. When --out lies inside the site folder, the site's
+    // own URL is that many folders up; otherwise --out is taken to be published at the site root.
+    const rel = relative(resolve(dir), resolve(flags.out)).split('\\').join('/');
+    const outInside = rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+    const siteBase = outInside ? new URL(`${rel.split('/').map(() => '..').join('/')}/`, flags.baseUrl).href : flags.baseUrl;
+    sources.push(() =>
+      readStaticSite({
+        dir,
+        baseUrl: siteBase,
+        exclude: flags.exclude,
+        skip,
+        lastmod: flags.lastmod,
+        onDiagnostic,
+      }),
+    );
+  }
+  const progress = new Progress('generate: records', { stream: ctx.stderr as NodeJS.WriteStream });
+  const started = Date.now();
+  let result: WriteSitemapsResult;
+  try {
+    result = await writeSitemaps(chain(sources), {
+      outDir: flags.out,
+      baseUrl: flags.baseUrl,
+      gzip: flags.gzip === true,
+      format: flags.format,
+      ...(flags.maxUrls !== undefined && { maxUrlsPerFile: flags.maxUrls }),
+      ...(flags.maxBytes !== undefined && { maxBytesPerFile: flags.maxBytes }),
+      onInvalid: flags.onInvalid,
+      allowHosts: flags.allowHost,
+      legacy: flags.legacy === true,
+      ...(flags.xsl !== undefined && { xsl: flags.xsl }),
+      html: flags.html === true,
+      ...(flags.updateRobots !== undefined && { updateRobots: flags.updateRobots }),
+      onDiagnostic,
+      onProgress: (n) => progress.update(n),
+      signal: ctx.signal,
+    });
+  } catch (error) {
+    progress.stop();
+    printHidden(hidden, flags, ctx);
+    if (isSitemapkitError(error) && (error.code === 'ERR_INVALID_ENTRY' || error.code === 'ERR_NO_URLS')) {
+      if (flags.json) {
+        ctx.stdout.write(`${JSON.stringify({ ok: false, code: error.code, message: error.message })}\n`);
+      } else {
+        ctx.stderr.write(`sitemapkit: ${error.message}${error.hint ? `\n  ${error.hint}` : ''}\n`);
+      }
+      return EXIT_FINDINGS;
+    }
+    throw error;
+  }
+  progress.stop();
+  printHidden(hidden, flags, ctx);
+  const secs = (Date.now() - started) / 1000;
+  if (flags.json) {
+    ctx.stdout.write(`${JSON.stringify({ ok: result.skipped === 0, seconds: secs, ...result }, null, 2)}\n`);
+  } else {
+    const files = result.files.length;
+    const lines = [
+      `Wrote ${result.urls.toLocaleString('en-US')} URL${result.urls === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} to ${flags.out} in ${secs.toFixed(1)} s`,
+      `  entry point: ${result.entry.path} (${result.entry.url})`,
+    ];
+    for (const r of result.roots.slice(1)) lines.push(`  extra index: ${r.path} (${r.url})`);
+    if (result.html.length > 0) lines.push(`  HTML site map: ${join(flags.out, 'sitemap.html')} (${result.html.length} page${result.html.length === 1 ? '' : 's'})`);
+    if (flags.updateRobots !== undefined) lines.push(`  robots.txt updated: ${flags.updateRobots}`);
+    if (result.skipped > 0) lines.push(`  ${result.skipped.toLocaleString('en-US')} invalid or duplicate record${result.skipped === 1 ? '' : 's'} skipped (see above)`);
+    ctx.stdout.write(`${lines.join('\n')}\n`);
+  }
+  return result.skipped > 0 ? EXIT_FINDINGS : EXIT_OK;
+}
+
+function printHidden(hidden: Map<string, number>, flags: GenerateFlags, ctx: CliContext): void {
+  if (flags.json) return;
+  for (const [code, n] of hidden) ctx.stderr.write(`... and ${n.toLocaleString('en-US')} more ${code}\n`);
 }

@@ -1,0 +1,132 @@
+/**
+ * `generate --from-dir`: the pages of a static site folder as entries. `index.html` gives the
+ * folder's URL; pages with a robots `noindex` or a canonical pointing elsewhere are left out and
+ * reported (info diagnostics); lastmod comes from the file time or from git.
+ */
+import { execFile } from 'node:child_process';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { promisify } from 'node:util';
+import picomatch from 'picomatch';
+import { judgeCanonical } from '../core/canonical.js';
+import type { Diagnostic, DiagnosticHandler } from '../core/diagnostics.js';
+import { SitemapkitError } from '../core/errors.js';
+import { formatUtc } from '../core/lastmod.js';
+import { locationPrefix } from '../core/url.js';
+import { isNoindex, readPageMeta } from '../page/page-meta.js';
+import { ORIGIN } from '../writer/write-sitemaps.js';
+import type { SourceRecord } from './url-lists.js';
+
+export interface StaticSiteOptions {
+  /** The site folder. */
+  dir: string;
+  /** Public URL of `dir`. */
+  baseUrl: string;
+  /** Globs (relative to `dir`) of files or folders to leave out. */
+  exclude?: readonly string[];
+  /** Absolute paths to leave out (the writer's own HTML site map pages). */
+  skip?: ReadonlySet<string>;
+  /** Where lastmod comes from. @default 'mtime' */
+  lastmod?: 'mtime' | 'git' | 'none';
+  /** Agent whose `<meta name=AGENT>` counts beside `robots`. @default 'googlebot' */
+  agent?: string;
+  /** Largest page read, in bytes; bigger pages are listed without reading their meta. @default 10 MiB */
+  maxPageBytes?: number;
+  onDiagnostic?: DiagnosticHandler;
+}
+
+const HTML = /\.html?$/i;
+
+async function* walk(root: string, dir: string, excluded: (rel: string) => boolean): AsyncGenerator<string> {
+  const items = await readdir(dir, { withFileTypes: true });
+  items.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const item of items) {
+    if (item.name.startsWith('.')) continue;
+    const full = join(dir, item.name);
+    const rel = relative(root, full).split(sep).join('/');
+    if (excluded(rel)) continue;
+    if (item.isDirectory()) {
+      if (item.name === 'node_modules') continue;
+      yield* walk(root, full, excluded);
+    } else if (item.isFile() && HTML.test(item.name)) {
+      yield full;
+    }
+  }
+}
+
+/** Newest commit time per file (relative paths), from one `git log` pass. */
+async function gitTimes(dir: string): Promise<Map<string, string>> {
+  const run = promisify(execFile);
+  let out: string;
+  try {
+    ({ stdout: out } = await run('git', ['-C', dir, 'log', '--relative', '--no-renames', '--format=%x00%cI', '--name-only', '--', '.'], {
+      maxBuffer: 1024 * 1024 * 1024,
+    }));
+  } catch (cause) {
+    throw new SitemapkitError('ERR_INPUT', 'cannot read lastmod from git: is the folder inside a git repository?', { where: dir, cause });
+  }
+  const times = new Map<string, string>();
+  let current = '';
+  for (const line of out.split('\n')) {
+    if (line.startsWith('\0')) current = line.slice(1);
+    else if (line !== '' && !times.has(line)) times.set(line, current);
+  }
+  return times;
+}
+
+function pageUrl(prefix: string, rel: string): string {
+  const segments = rel.split('/');
+  if (/^index\.html?$/i.test(segments[segments.length - 1]!)) segments[segments.length - 1] = '';
+  return prefix + segments.map((s) => encodeURIComponent(s)).join('/');
+}
+
+/** Yields one entry per indexable page, in a stable (sorted) order. */
+export async function* readStaticSite(options: StaticSiteOptions): AsyncGenerator<SourceRecord> {
+  const { dir } = options;
+  try {
+    if (!(await stat(dir)).isDirectory()) throw new Error('not a folder');
+  } catch (cause) {
+    throw new SitemapkitError('ERR_INPUT', `cannot read the site folder: ${(cause as Error).message}`, { where: dir, cause });
+  }
+  const prefix = locationPrefix(options.baseUrl, 'dir');
+  const matchers = (options.exclude ?? []).map((g) => picomatch(g, { dot: true }));
+  const excluded = (rel: string): boolean => matchers.some((m) => m(rel) || m(`${rel}/`));
+  const lastmodFrom = options.lastmod ?? 'mtime';
+  const times = lastmodFrom === 'git' ? await gitTimes(dir) : undefined;
+  const agent = (options.agent ?? 'googlebot').toLowerCase();
+  const maxBytes = options.maxPageBytes ?? 10 * 1024 * 1024;
+  const report = (d: Diagnostic): void => options.onDiagnostic?.(d);
+  for await (const file of walk(dir, dir, excluded)) {
+    if (options.skip?.has(file)) continue;
+    const rel = relative(dir, file).split(sep).join('/');
+    const url = pageUrl(prefix, rel);
+    const st = await stat(file);
+    const rec: SourceRecord = { loc: url };
+    if (st.size <= maxBytes) {
+      const meta = readPageMeta(await readFile(file, 'utf8'));
+      const robots = [...meta.robots, ...(meta.agentRobots[agent] ?? [])];
+      if (isNoindex(robots)) {
+        report({ code: 'page-noindex', severity: 'info', message: 'left out: the page has a robots noindex meta tag', sitemap: file, url });
+        continue;
+      }
+      const c = judgeCanonical(meta.canonical, url, meta.baseHref);
+      if (c.kind === 'other') {
+        report({ code: 'page-canonicalized', severity: 'info', message: `left out: its canonical is ${c.url}`, sitemap: file, url });
+        continue;
+      }
+      if (c.kind === 'ignored') {
+        report({ code: 'canonical-ignored', severity: 'warning', message: `${c.reason}; the page is listed as its own canonical`, sitemap: file, url });
+      }
+      if (meta.title !== undefined && meta.title !== '') rec['title'] = meta.title;
+    } else {
+      report({ code: 'page-too-large', severity: 'warning', message: `${st.size} bytes: listed without reading its meta tags`, sitemap: file, url });
+    }
+    if (lastmodFrom === 'mtime') rec['lastmod'] = formatUtc(new Date(Math.floor(st.mtimeMs / 1000) * 1000));
+    else if (times !== undefined) {
+      const t = times.get(rel);
+      rec['lastmod'] = t ?? formatUtc(new Date(Math.floor(st.mtimeMs / 1000) * 1000));
+    }
+    rec[ORIGIN] = { file };
+    yield rec;
+  }
+}
