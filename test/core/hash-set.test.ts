@@ -1,0 +1,33 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { HashedStringSet, hashHex } from '../../src/core/hash.js';
+
+describe('HashedStringSet', () => {
+  it('answers exactly like a Set for any sequence of strings (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 12 }), { maxLength: 400 }), (items) => {
+        const ours = new HashedStringSet();
+        const ref = new Set<string>();
+        for (const s of items) {
+          expect(ours.add(s)).toBe(!ref.has(s));
+          ref.add(s);
+        }
+        expect(ours.size).toBe(ref.size);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps every member through many partition growths', () => {
+    const set = new HashedStringSet();
+    const n = 300_000;
+    for (let i = 0; i < n; i++) expect(set.add(`https://example.com/page/${i}`)).toBe(true);
+    for (let i = 0; i < n; i += 997) expect(set.add(`https://example.com/page/${i}`)).toBe(false);
+    expect(set.size).toBe(n);
+  });
+
+  it('hashHex is 16 hex digits and tells near strings apart', () => {
+    expect(hashHex('a')).toMatch(/^[0-9a-f]{16}$/);
+    expect(hashHex('https://example.com/a')).not.toBe(hashHex('https://example.com/b'));
+  });
+});
