@@ -1,4 +1,15 @@
 export { fromByteString, toByteString } from './bytes.js';
+export {
+  type FetchLike,
+  fetchRobotsTxt,
+  RobotsCache,
+  type RobotsCacheOptions,
+  type RobotsFetchOptions,
+  type RobotsFetchResult,
+  type RobotsFetchStatus,
+  robotsTxtUrl,
+} from './fetch.js';
+export { DEFAULT_LINT_AGENTS, findSitemapConflict, lintRobotsTxt, type RobotsLintOptions } from './lint.js';
 export { matchesPattern, robotsPath } from './match.js';
 export type {
   RobotsAgent,
@@ -16,3 +27,4 @@ export {
   type RobotsExplanation,
   RobotsTxt,
 } from './robots-txt.js';
+export { ROBOTS_RULES } from './rules.js';
