@@ -1,0 +1,195 @@
+import { readFile } from 'node:fs/promises';
+import { type Command, Option } from 'commander';
+import { type Diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
+import { SitemapkitError } from '../../core/errors.js';
+import { fetchRobotsTxt } from '../../robots/fetch.js';
+import { DEFAULT_LINT_AGENTS, findSitemapConflict, lintRobotsTxt } from '../../robots/lint.js';
+import type { RobotsMode } from '../../robots/parse.js';
+import { parseRobotsTxt, type RobotsTxt } from '../../robots/robots-txt.js';
+import { readSourceUrls } from '../../submit/url-source.js';
+import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
+import { writeOut } from '../io.js';
+import type { CliContext } from '../main.js';
+import { Progress } from '../progress.js';
+
+interface CommonFlags {
+  mode: RobotsMode;
+  format: 'text' | 'json';
+  json?: boolean;
+}
+
+interface CheckFlags extends CommonFlags {
+  agent: string;
+  why?: boolean;
+}
+
+interface LintFlags extends CommonFlags {
+  sitemap?: string;
+  agent: string[];
+}
+
+const USER_AGENT = 'sitemapkit (robots.txt check)';
+
+/** Reads ROBOTS: a file, `-` for standard input, or an http(s) URL fetched with RFC 9309 semantics. */
+async function loadRobots(
+  source: string,
+  mode: RobotsMode,
+  ctx: CliContext,
+): Promise<{ robots: RobotsTxt; where: string }> {
+  if (/^https?:\/\//i.test(source)) {
+    const r = await fetchRobotsTxt(source, { mode, userAgent: USER_AGENT, signal: ctx.signal });
+    if (r.status !== 'ok') ctx.stderr.write(`note: ${r.robots.fixedReason} (RFC 9309 §2.3.1)\n`);
+    else if (r.redirects.length > 0) ctx.stderr.write(`note: ${r.url} redirected to ${r.finalUrl}\n`);
+    return { robots: r.robots, where: r.url };
+  }
+  let bytes: Uint8Array;
+  try {
+    if (source === '-') {
+      const chunks: Buffer[] = [];
+      for await (const c of ctx.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+      bytes = Buffer.concat(chunks);
+    } else {
+      bytes = await readFile(source);
+    }
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    throw new SitemapkitError(
+      'ERR_INPUT',
+      code === 'ENOENT' ? 'no such file' : `cannot read: ${(cause as Error).message}`,
+      {
+        where: source,
+        cause,
+        hint: 'ROBOTS is a robots.txt file, - for standard input, or an http(s) URL of the site',
+      },
+    );
+  }
+  return { robots: parseRobotsTxt(bytes, { mode }), where: source === '-' ? '<stdin>' : source };
+}
+
+const modeOption = (): Option =>
+  new Option('--mode <mode>', 'google: what Googlebot does (typos, missing colons…); rfc: strict RFC 9309')
+    .choices(['google', 'rfc'])
+    .default('google');
+const formatOption = (): Option =>
+  new Option('--format <format>', 'output format').choices(['text', 'json']).default('text');
+
+function collect(v: string, prev: string[]): string[] {
+  return [...prev, v];
+}
+
+export function registerRobots(program: Command, ctx: CliContext): void {
+  const robots = program
+    .command('robots')
+    .description('Check URLs against a robots.txt and lint it (RFC 9309; Google mode by default)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  sitemapkit robots check robots.txt --agent Googlebot https://example.com/private/a https://example.com/
+  sitemapkit robots check https://example.com --agent Bingbot --json https://example.com/search?q=x
+  sitemapkit robots lint robots.txt --sitemap dist/`,
+    );
+
+  robots
+    .command('check')
+    .description('Say for each URL whether the agent may fetch it, and which line decided')
+    .argument('<robots>', 'robots.txt file, - for standard input, or the http(s) URL of the site')
+    .argument(
+      '<url...>',
+      'URLs to check, percent-encoded as they will be requested (matched exactly as given)',
+    )
+    .requiredOption('--agent <token>', 'product token of the crawler, e.g. Googlebot (case-insensitive)')
+    .addOption(modeOption())
+    .addOption(formatOption())
+    .option('--json', 'short for --format json: one JSON object a URL: {url, allowed, line, rule, reason}')
+    .option('--why', 'text format: print the reason under each URL')
+    .addHelpText(
+      'after',
+      `
+Exit codes: 0 every URL allowed; 1 some URL disallowed; 2 usage error or ROBOTS unreadable.
+A robots.txt URL answering 4xx allows everything; 5xx, 429 or no answer disallows everything.`,
+    )
+    .action(async (source: string, urls: string[], flags: CheckFlags) => {
+      if (flags.agent.trim() === '') throw new UsageError('--agent needs a product token, e.g. Googlebot');
+      const json = flags.json === true || flags.format === 'json';
+      const { robots: rules } = await loadRobots(source, flags.mode, ctx);
+      let disallowed = 0;
+      const width = Math.min(Math.max(...urls.map((u) => u.length)), 80);
+      for (const url of urls) {
+        const e = rules.explain(url, flags.agent);
+        if (!e.allowed) disallowed++;
+        if (json) {
+          await writeOut(
+            ctx.stdout,
+            `${JSON.stringify({ url, allowed: e.allowed, line: e.line, rule: e.rule, reason: e.reason })}\n`,
+          );
+          continue;
+        }
+        const where = e.line === null ? 'no rule decided' : `line ${e.line}: ${e.rule}`;
+        let out = `${(e.allowed ? 'allowed' : 'disallowed').padEnd(10)} ${url.padEnd(width)}  (${where})\n`;
+        if (flags.why) out += `           ${e.reason}\n`;
+        await writeOut(ctx.stdout, out);
+      }
+      ctx.exitCode = disallowed > 0 ? EXIT_FINDINGS : EXIT_OK;
+    });
+
+  robots
+    .command('lint')
+    .description('Find mistakes in a robots.txt, and sitemap URLs that it disallows')
+    .argument('<robots>', 'robots.txt file, - for standard input, or the http(s) URL of the site')
+    .option(
+      '--sitemap <source>',
+      'check these sitemap URLs against the rules: an output folder of `generate`, its manifest, or a text file of URLs',
+    )
+    .option(
+      '--agent <token>',
+      `crawler to check sitemap URLs for (repeatable; default: ${DEFAULT_LINT_AGENTS.join(', ')})`,
+      collect,
+      [],
+    )
+    .addOption(modeOption())
+    .addOption(formatOption())
+    .option('--json', 'short for --format json: one diagnostic a line (JSON Lines)')
+    .addHelpText(
+      'after',
+      `
+Codes (see docs/robots.md): robots-rule-outside-group, robots-unknown-directive, robots-invalid-line,
+robots-typo, robots-missing-colon, robots-unreachable-rule, robots-agent-token,
+robots-crawl-delay-invalid, robots-sitemap-relative, robots-sitemap-invalid, robots-no-sitemap,
+robots-sitemap-disallowed, robots-line-too-long, robots-too-large.
+
+Exit codes: 0 no errors or warnings (notes are fine); 1 errors or warnings found; 2 usage error or input unreadable.`,
+    )
+    .action(async (source: string, flags: LintFlags) => {
+      const json = flags.json === true || flags.format === 'json';
+      const { robots: rules, where } = await loadRobots(source, flags.mode, ctx);
+      const counts = { error: 0, warning: 0, info: 0 };
+      const emit = async (d: Diagnostic): Promise<void> => {
+        counts[d.severity]++;
+        await writeOut(ctx.stdout, `${json ? JSON.stringify(d) : formatDiagnostic(d)}\n`);
+      };
+      for (const d of lintRobotsTxt(rules, { source: where })) await emit(d);
+      let checked = 0;
+      let blocked = 0;
+      if (flags.sitemap !== undefined) {
+        const options = { source: where, agents: flags.agent.length > 0 ? flags.agent : DEFAULT_LINT_AGENTS };
+        const progress = new Progress('checking sitemap URLs', { stream: ctx.stderr as NodeJS.WriteStream });
+        for await (const u of readSourceUrls(flags.sitemap, { stdin: ctx.stdin })) {
+          if (ctx.signal.aborted) break;
+          checked++;
+          const d = findSitemapConflict(rules, u.loc, options);
+          if (d !== undefined) {
+            blocked++;
+            await emit(d);
+          }
+          progress.update(checked);
+        }
+        progress.stop();
+      }
+      const summary = [`${counts.error} error(s)`, `${counts.warning} warning(s)`, `${counts.info} note(s)`];
+      const checkedText =
+        flags.sitemap === undefined ? '' : `; ${checked} sitemap URL(s) checked, ${blocked} disallowed`;
+      if (!json) ctx.stderr.write(`${where}: ${summary.join(', ')}${checkedText}\n`);
+      ctx.exitCode = counts.error + counts.warning > 0 ? EXIT_FINDINGS : EXIT_OK;
+    });
+}
