@@ -84,8 +84,9 @@ function listName(section: string, level: number, n: number): string {
   return `${prefix}.pages${level === 1 ? '' : level}-${pad(n)}.html`;
 }
 
+/** How a section is named for people: `products` → `Products` (the file names keep the section as given). */
 function groupLabel(section: string): string {
-  return section === '' ? 'Pages' : section;
+  return section === '' ? 'Pages' : section.charAt(0).toUpperCase() + section.slice(1);
 }
 
 function anchor(section: string): string {

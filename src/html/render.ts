@@ -116,7 +116,7 @@ header{padding-top:20px}
 .crumbs ol{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.4em;color:var(--muted);font-size:.9rem}
 .crumbs li+li::before{content:"\\203A";margin-right:.4em}
 h1{font-size:1.6rem;margin:.2em 0}
-h2{font-size:1.25rem;margin:1.4em 0 .2em;text-transform:capitalize}
+h2{font-size:1.25rem;margin:1.4em 0 .2em}
 .summary{color:var(--muted);margin:0 0 1em}
 a{color:var(--accent)}
 ol.links{padding-left:4.5em;margin:0}

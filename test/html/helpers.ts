@@ -38,9 +38,11 @@ export function parsePage(html: string): ParsedPage {
         page.tags.add(name);
         if (name === 'ol' || name === 'ul') {
           lists.push(attribs['class'] ?? '');
-          if (attribs['class'] === 'links' && attribs['start'] !== undefined) page.start = Number(attribs['start']);
+          if (attribs['class'] === 'links' && attribs['start'] !== undefined)
+            page.start = Number(attribs['start']);
         }
-        if (name === 'a') anchor = { href: attribs['href'] ?? '', text: '', rel: attribs['rel'], list: lists.at(-1) ?? '' };
+        if (name === 'a')
+          anchor = { href: attribs['href'] ?? '', text: '', rel: attribs['rel'], list: lists.at(-1) ?? '' };
         if (name === 'title') inTitle = true;
         if (name === 'h1') inH1 = true;
         if (name === 'time' && attribs['datetime'] !== undefined) page.times.push(attribs['datetime']);
@@ -104,5 +106,7 @@ export async function validateHtml(files: readonly string[]): Promise<VnuMessage
   });
   // vnu writes its JSON report to stderr.
   const report = JSON.parse(stderr || stdout) as { messages: VnuMessage[] };
-  return report.messages.filter((m) => m.type === 'error' || m.subType === 'warning' || m.type === 'non-document-error');
+  return report.messages.filter(
+    (m) => m.type === 'error' || m.subType === 'warning' || m.type === 'non-document-error',
+  );
 }

@@ -5,7 +5,11 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SitemapEntry } from '../../src/core/entry.js';
 import { isSitemapkitError } from '../../src/core/errors.js';
-import { HtmlSitemapBuilder, type HtmlSitemapFile, type HtmlSitemapOptions } from '../../src/html/html-sitemap.js';
+import {
+  HtmlSitemapBuilder,
+  type HtmlSitemapFile,
+  type HtmlSitemapOptions,
+} from '../../src/html/html-sitemap.js';
 import { escapeHtml, readableUrl } from '../../src/html/render.js';
 import { mapLinks, type ParsedPage, parsePage, readPage, siteLinks, validateHtml } from './helpers.js';
 
@@ -19,7 +23,10 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function build(entries: Iterable<SitemapEntry>, options: Partial<HtmlSitemapOptions> = {}): Promise<HtmlSitemapFile[]> {
+async function build(
+  entries: Iterable<SitemapEntry>,
+  options: Partial<HtmlSitemapOptions> = {},
+): Promise<HtmlSitemapFile[]> {
   const builder = new HtmlSitemapBuilder({ dir, baseUrl: BASE, ...options });
   for (const entry of entries) await builder.add(entry);
   return builder.finish();
@@ -82,8 +89,12 @@ describe('HtmlSitemapBuilder: files and pagination', () => {
     expect(siteLinks(p1)).toHaveLength(100);
     expect(siteLinks(p2).map((a) => a.href)).toEqual([`${BASE}page/101`]);
     expect(p2.start).toBe(101);
-    expect(p1.anchors.filter((a) => a.rel !== undefined).map((a) => [a.rel, a.href])).toEqual([['next', 'sitemap-00002.html']]);
-    expect(p2.anchors.filter((a) => a.rel !== undefined).map((a) => [a.rel, a.href])).toEqual([['prev', 'sitemap-00001.html']]);
+    expect(p1.anchors.filter((a) => a.rel !== undefined).map((a) => [a.rel, a.href])).toEqual([
+      ['next', 'sitemap-00002.html'],
+    ]);
+    expect(p2.anchors.filter((a) => a.rel !== undefined).map((a) => [a.rel, a.href])).toEqual([
+      ['prev', 'sitemap-00001.html'],
+    ]);
     const entry = await readPage(dir, 'sitemap.html');
     expect(mapLinks(entry).map((a) => [a.href, a.text])).toEqual([
       ['sitemap-00001.html', 'Page 1'],
@@ -134,11 +145,15 @@ describe('HtmlSitemapBuilder: files and pagination', () => {
       'sitemap-products-00002.html',
     ]);
     const html = await readFile(join(dir, 'sitemap.html'), 'utf8');
-    expect(html).toContain('<h2 id="section-products">products</h2>');
+    expect(html).toContain('<h2 id="section-products">Products</h2>');
     expect(html).toContain('150 links on 2 pages.');
     const p = await readPage(dir, 'sitemap-products-00002.html');
-    expect(p.anchors.find((a) => a.text === 'products')?.href).toBe('sitemap.html#section-products');
-    expect(siteLinks(p).map((a) => a.href)).toEqual(urls(150, 'products').slice(100).map((e) => e.loc));
+    expect(p.anchors.find((a) => a.text === 'Products')?.href).toBe('sitemap.html#section-products');
+    expect(siteLinks(p).map((a) => a.href)).toEqual(
+      urls(150, 'products')
+        .slice(100)
+        .map((e) => e.loc),
+    );
   });
 
   it('adds lists of pages when a section has more pages than fit on one page', async () => {
@@ -155,52 +170,65 @@ describe('HtmlSitemapBuilder: files and pagination', () => {
       expect(listed, name).toBeLessThanOrEqual(3);
     }
     expect(mapLinks(parsed.get('sitemap.html')!).map((a) => a.text)).toEqual(['Pages 1–9', 'Pages 10–14']);
+    expect(parsed.get('sitemap-big-00002.html')!.h1).toBe('Big: page 2');
     const { reached, links } = crawl(parsed);
     expect([...reached].sort()).toEqual([...names].sort());
-    expect(links.sort()).toEqual(urls(40, 'big').map((e) => e.loc).sort());
+    expect(links.sort()).toEqual(
+      urls(40, 'big')
+        .map((e) => e.loc)
+        .sort(),
+    );
   });
 
   it('keeps every link exactly once, in order, on the right page, for interleaved sections', async () => {
     const section = fc.constantFrom(undefined, 'a', 'b', 'news', 'z-9');
     await fc.assert(
-      fc.asyncProperty(fc.array(section, { maxLength: 120 }), fc.integer({ min: 2, max: 7 }), async (sections, per) => {
-        await rm(dir, { recursive: true, force: true });
-        dir = await mkdtemp(join(tmpdir(), 'sitemapkit-html-'));
-        const entries: SitemapEntry[] = sections.map((s, i) => ({
-          loc: `${BASE}item/${i}`,
-          ...(s === undefined ? {} : { section: s }),
-        }));
-        const files = await build(entries, { linksPerPage: per });
-        expect((await readdir(dir)).sort()).toEqual(files.map((f) => f.path).sort());
-        expect(files.at(-1)?.path).toBe('sitemap.html');
-        const parsed = await pages(files);
-        const { reached, links } = crawl(parsed);
-        expect([...reached].sort()).toEqual(files.map((f) => f.path).sort());
-        expect(links.sort()).toEqual(entries.map((e) => e.loc).sort());
-        const bySection = new Map<string, string[]>();
-        for (const e of entries) {
-          const key = e.section ?? '';
-          bySection.set(key, [...(bySection.get(key) ?? []), e.loc]);
-        }
-        const single = bySection.size === 1 && bySection.has('') && entries.length <= per;
-        for (const [key, locs] of bySection) {
-          for (let p = 0; p * per < locs.length; p++) {
-            const name = single ? 'sitemap.html' : `sitemap-${key === '' ? '' : `${key}-`}${String(p + 1).padStart(5, '0')}.html`;
-            const page = parsed.get(name);
-            expect(page, name).toBeDefined();
-            expect(siteLinks(page!).map((a) => a.href)).toEqual(locs.slice(p * per, (p + 1) * per));
-            if (single) continue;
-            const next = page!.anchors.find((a) => a.rel === 'next')?.href;
-            const hasNext = (p + 1) * per < locs.length;
-            expect(next !== undefined, `${name} next`).toBe(hasNext);
+      fc.asyncProperty(
+        fc.array(section, { maxLength: 120 }),
+        fc.integer({ min: 2, max: 7 }),
+        async (sections, per) => {
+          await rm(dir, { recursive: true, force: true });
+          dir = await mkdtemp(join(tmpdir(), 'sitemapkit-html-'));
+          const entries: SitemapEntry[] = sections.map((s, i) => ({
+            loc: `${BASE}item/${i}`,
+            ...(s === undefined ? {} : { section: s }),
+          }));
+          const files = await build(entries, { linksPerPage: per });
+          expect((await readdir(dir)).sort()).toEqual(files.map((f) => f.path).sort());
+          expect(files.at(-1)?.path).toBe('sitemap.html');
+          const parsed = await pages(files);
+          const { reached, links } = crawl(parsed);
+          expect([...reached].sort()).toEqual(files.map((f) => f.path).sort());
+          expect(links.sort()).toEqual(entries.map((e) => e.loc).sort());
+          const bySection = new Map<string, string[]>();
+          for (const e of entries) {
+            const key = e.section ?? '';
+            bySection.set(key, [...(bySection.get(key) ?? []), e.loc]);
           }
-        }
-        for (const f of files) {
-          const listed = parsed.get(f.path)!.anchors.filter((a) => a.list === 'links' || a.list === 'pages').length;
-          expect(listed, f.path).toBe(f.links);
-          if (f.path !== 'sitemap.html') expect(f.links).toBeLessThanOrEqual(per);
-        }
-      }),
+          const single = bySection.size === 1 && bySection.has('') && entries.length <= per;
+          for (const [key, locs] of bySection) {
+            for (let p = 0; p * per < locs.length; p++) {
+              const name = single
+                ? 'sitemap.html'
+                : `sitemap-${key === '' ? '' : `${key}-`}${String(p + 1).padStart(5, '0')}.html`;
+              const page = parsed.get(name);
+              expect(page, name).toBeDefined();
+              expect(siteLinks(page!).map((a) => a.href)).toEqual(locs.slice(p * per, (p + 1) * per));
+              if (single) continue;
+              const next = page!.anchors.find((a) => a.rel === 'next')?.href;
+              const hasNext = (p + 1) * per < locs.length;
+              expect(next !== undefined, `${name} next`).toBe(hasNext);
+            }
+          }
+          for (const f of files) {
+            const listed = parsed
+              .get(f.path)!
+              .anchors.filter((a) => a.list === 'links' || a.list === 'pages').length;
+            expect(listed, f.path).toBe(f.links);
+            if (f.path !== 'sitemap.html') expect(f.links).toBeLessThanOrEqual(per);
+          }
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -269,7 +297,9 @@ describe('HtmlSitemapBuilder: link text and escaping', () => {
     expect(readableUrl('https://example.com/a%E2%80%AEgpj.exe', 'example.com')).toBe('/a%E2%80%AEgpj.exe');
     expect(readableUrl('https://example.com/a%20b%0Ac', 'example.com')).toBe('/a b%0Ac');
     expect(readableUrl('https://example.com/latin1-%E9', 'example.com')).toBe('/latin1-%E9');
-    expect(readableUrl('https://xn--bcher-kva.example/b%C3%BCcher', 'example.com')).toBe('bücher.example/bücher');
+    expect(readableUrl('https://xn--bcher-kva.example/b%C3%BCcher', 'example.com')).toBe(
+      'bücher.example/bücher',
+    );
     expect(readableUrl('https://example.com:8443/x', 'example.com')).toBe('example.com:8443/x');
     expect(escapeHtml('a&b<c>"d\'')).toBe('a&amp;b&lt;c&gt;&quot;d&#39;');
   });
@@ -277,13 +307,19 @@ describe('HtmlSitemapBuilder: link text and escaping', () => {
 
 describe('HtmlSitemapBuilder: options and failures', () => {
   it('rejects a baseUrl that is not an http(s) folder and a linksPerPage below 2', () => {
-    for (const baseUrl of ['https://example.com/maps', 'ftp://example.com/', 'example.com/', 'https://example.com/?a=1']) {
+    for (const baseUrl of [
+      'https://example.com/maps',
+      'ftp://example.com/',
+      'example.com/',
+      'https://example.com/?a=1',
+    ]) {
       expect(() => new HtmlSitemapBuilder({ dir, baseUrl }), baseUrl).toThrow(/baseUrl/);
     }
     for (const linksPerPage of [1, 0, 2.5, 50_001]) {
-      expect(() => new HtmlSitemapBuilder({ dir, baseUrl: BASE, linksPerPage }), String(linksPerPage)).toThrow(
-        /linksPerPage/,
-      );
+      expect(
+        () => new HtmlSitemapBuilder({ dir, baseUrl: BASE, linksPerPage }),
+        String(linksPerPage),
+      ).toThrow(/linksPerPage/);
     }
   });
 
@@ -331,7 +367,10 @@ describe('HtmlSitemapBuilder: valid HTML5', () => {
       const b = new HtmlSitemapBuilder({ dir: single, baseUrl: BASE });
       await b.add({ loc: `${BASE}only`, title: 'Only & one' });
       await b.finish();
-      const messages = await validateHtml([...files.map((f) => join(dir, f.path)), join(single, 'sitemap.html')]);
+      const messages = await validateHtml([
+        ...files.map((f) => join(dir, f.path)),
+        join(single, 'sitemap.html'),
+      ]);
       expect(messages).toEqual([]);
     } finally {
       await rm(single, { recursive: true, force: true });
