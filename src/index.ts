@@ -28,3 +28,4 @@ export {
   type WriteSitemapsResult,
   type WrittenFile,
 } from './writer/write-sitemaps.js';
+export { DEFAULT_LINKS_PER_PAGE, HtmlSitemapBuilder, type HtmlSitemapFile, type HtmlSitemapOptions } from './html/html-sitemap.js';
