@@ -3,6 +3,7 @@ import { formatDiagnostic } from '../core/diagnostics.js';
 import { isSitemapkitError } from '../core/errors.js';
 import { registerGenerate } from './commands/generate.js';
 import { registerRobots } from './commands/robots.js';
+import { registerSubmit } from './commands/submit.js';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from './exit.js';
 import { flush } from './io.js';
 
@@ -29,6 +30,7 @@ export function buildProgram(ctx: CliContext): Command {
     .exitOverride();
   registerGenerate(program, ctx);
   registerRobots(program, ctx);
+  registerSubmit(program, ctx);
   for (const c of program.commands) c.exitOverride().configureOutput(program.configureOutput());
   return program;
 }

@@ -1,0 +1,282 @@
+import { access } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { type Command, Option } from 'commander';
+import { type ChangeCounts, diffUrls } from '../../submit/changes.js';
+import {
+  type IndexNowBatchResult,
+  type IndexNowReport,
+  PING_NOTE,
+  pingSitemap,
+  submitToIndexNow,
+} from '../../submit/indexnow.js';
+import { assertValidKey, generateKey, writeKeyFile } from '../../submit/key.js';
+import { readSourceUrls, readUrlList, type SourceUrl, sourceKind } from '../../submit/url-source.js';
+import { MANIFEST_NAME } from '../../writer/manifest.js';
+import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
+import { writeOut } from '../io.js';
+import type { CliContext } from '../main.js';
+import { Progress } from '../progress.js';
+
+interface SubmitFlags {
+  indexnow?: string;
+  key: string[];
+  keyLocation?: string;
+  urls?: string;
+  sitemap?: string;
+  since?: string;
+  ping?: string;
+  verifyKey: boolean;
+  dryRun?: boolean;
+  format: 'text' | 'json';
+  json?: boolean;
+}
+
+interface KeyFlags {
+  out: string;
+  length: number;
+  json?: boolean;
+}
+
+function collect(v: string, prev: string[]): string[] {
+  return [...prev, v];
+}
+
+/** `--key KEY` for every host, `--key HOST=KEY` for one host. */
+function parseKeys(values: string[]): { key?: string; keys: Record<string, string> } {
+  const out: { key?: string; keys: Record<string, string> } = { keys: {} };
+  for (const v of values) {
+    const eq = v.indexOf('=');
+    if (eq === -1) {
+      if (out.key !== undefined)
+        throw new UsageError('give one --key KEY for every host, or --key HOST=KEY per host');
+      assertValidKey(v, '--key');
+      out.key = v;
+    } else {
+      const host = v.slice(0, eq).toLowerCase();
+      const key = v.slice(eq + 1);
+      assertValidKey(key, `--key ${host}=…`);
+      out.keys[host] = key;
+    }
+  }
+  return out;
+}
+
+/** The current build: a sitemap file written by `generate` has its manifest beside it. */
+async function currentSource(source: string): Promise<string> {
+  if (/^https?:\/\//i.test(source) || source === '-') return source;
+  if ((await sourceKind(source)) !== 'xml') return source;
+  const beside = join(dirname(source), MANIFEST_NAME);
+  try {
+    await access(beside);
+    return beside;
+  } catch {
+    return source;
+  }
+}
+
+async function* locs(source: AsyncIterable<SourceUrl>): AsyncGenerator<string> {
+  for await (const u of source) yield u.loc;
+}
+
+export function registerSubmit(program: Command, ctx: CliContext): void {
+  const submit = program
+    .command('submit')
+    .description(
+      'Tell search engines about new, changed and removed URLs (IndexNow), or generate an IndexNow key',
+    )
+    .option(
+      '--indexnow <endpoint>',
+      'IndexNow endpoint, e.g. https://api.indexnow.org/indexnow (engines share submissions: use one)',
+    )
+    .option('--key <key>', 'IndexNow key for every host, or HOST=KEY for one host (repeatable)', collect, [])
+    .option(
+      '--key-location <url>',
+      'where the key file is, when not at https://HOST/KEY.txt (URLs must then be in its folder)',
+    )
+    .option('--urls <file>', 'submit the URLs of this text file (one a line; - for standard input)')
+    .option(
+      '--sitemap <source>',
+      'submit the URLs of a build: the --out folder of `generate`, its manifest, or a sitemap file beside one',
+    )
+    .option(
+      '--since <previous>',
+      'with --sitemap: only what was added, changed or removed since this build (manifest file or folder)',
+    )
+    .option('--no-verify-key', 'post without first checking that each host serves its key file')
+    .option('--dry-run', 'check the key files and print what would be submitted; post nothing')
+    .option(
+      '--ping <endpoint>',
+      'legacy sitemap ping to this endpoint (with --sitemap URL); Google and Bing no longer accept it',
+    )
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--json', 'short for --format json: print the report as one JSON object')
+    .addHelpText(
+      'after',
+      `
+Commands:
+  submit key --out DIR            generate a key and write DIR/KEY.txt (publish it at the site root)
+
+Examples:
+  sitemapkit submit key --out public/
+  sitemapkit submit --indexnow https://api.indexnow.org/indexnow --key KEY --urls changed.txt
+  cp dist/${MANIFEST_NAME} previous.json && sitemapkit generate … --out dist/
+  sitemapkit submit --indexnow https://api.indexnow.org/indexnow --key KEY --sitemap dist/ --since previous.json
+  sitemapkit submit --ping https://search.example/ping --sitemap https://example.com/sitemap.xml
+
+URLs are posted in batches of at most 10,000, one host at a time; 429 and 5xx are retried with
+backoff (honouring Retry-After). Removed URLs are submitted too, as IndexNow asks.
+
+Exit codes: 0 everything submitted (or nothing to submit); 1 some batch failed or URLs were left out;
+2 usage error or could not run.`,
+    )
+    .action(async (flags: SubmitFlags) => {
+      ctx.exitCode = await runSubmit(flags, ctx);
+    });
+
+  submit
+    .command('key')
+    .description('Generate an IndexNow key and write its key file DIR/KEY.txt')
+    .requiredOption('--out <dir>', 'folder published at the site root (created if missing)')
+    .option(
+      '--length <n>',
+      'characters, 8 to 128',
+      (v) => {
+        if (!/^\d+$/.test(v)) throw new UsageError(`--length takes a whole number, got "${v}"`);
+        return Number(v);
+      },
+      32,
+    )
+    .option('--json', 'print {key, file} as JSON')
+    .addHelpText('after', '\nExit codes: 0 written; 2 usage error or the file could not be written.')
+    .action(async (flags: KeyFlags) => {
+      const key = generateKey(flags.length);
+      const file = await writeKeyFile(flags.out, key);
+      if (flags.json) {
+        await writeOut(ctx.stdout, `${JSON.stringify({ key, file })}\n`);
+      } else {
+        await writeOut(
+          ctx.stdout,
+          `${key}\n` +
+            `wrote ${file}\n` +
+            `Publish it so that https://YOUR-HOST/${key}.txt serves it, then for example:\n` +
+            `  sitemapkit submit --indexnow https://api.indexnow.org/indexnow --key ${key} --urls urls.txt\n`,
+        );
+      }
+      ctx.exitCode = EXIT_OK;
+    });
+}
+
+async function runSubmit(flags: SubmitFlags, ctx: CliContext): Promise<number> {
+  const json = flags.json === true || flags.format === 'json';
+  if (flags.ping !== undefined) {
+    if (flags.indexnow !== undefined)
+      throw new UsageError('--ping and --indexnow are separate: run them one at a time');
+    if (flags.sitemap === undefined || !/^https?:\/\//i.test(flags.sitemap)) {
+      throw new UsageError('--ping needs --sitemap with the public URL of the sitemap');
+    }
+    ctx.stderr.write(`${PING_NOTE}\n`);
+    const r = await pingSitemap(flags.ping, flags.sitemap);
+    await writeOut(ctx.stdout, json ? `${JSON.stringify(r)}\n` : `ping ${r.url}: HTTP ${r.httpStatus}\n`);
+    return r.ok ? EXIT_OK : EXIT_FINDINGS;
+  }
+  if (flags.indexnow === undefined)
+    throw new UsageError('give --indexnow ENDPOINT (or use `submit key --out DIR` to make a key)');
+  if (flags.key.length === 0)
+    throw new UsageError('--indexnow needs --key KEY (make one with `sitemapkit submit key --out DIR`)');
+  if ((flags.urls === undefined) === (flags.sitemap === undefined))
+    throw new UsageError('give either --urls FILE or --sitemap SOURCE');
+  if (flags.since !== undefined && flags.sitemap === undefined)
+    throw new UsageError('--since compares builds: it needs --sitemap SOURCE');
+  const { key, keys } = parseKeys(flags.key);
+
+  let counts: ChangeCounts | undefined;
+  let urls: AsyncIterable<string>;
+  const dryLines = flags.dryRun === true && !json;
+  if (flags.urls !== undefined) {
+    urls = locs(readUrlList(flags.urls, { stdin: ctx.stdin }));
+  } else {
+    const current = await currentSource(flags.sitemap!);
+    if (flags.since === undefined) {
+      urls = locs(readSourceUrls(current, { stdin: ctx.stdin }));
+    } else {
+      const since = flags.since;
+      counts = { added: 0, changed: 0, removed: 0, unchanged: 0, previous: 0 };
+      const changes = diffUrls(
+        () => readSourceUrls(since),
+        readSourceUrls(current, { stdin: ctx.stdin }),
+        counts,
+      );
+      urls = (async function* () {
+        for await (const c of changes) {
+          if (dryLines) await writeOut(ctx.stdout, `${c.change.padEnd(8)} ${c.loc}\n`);
+          yield c.loc;
+        }
+      })();
+    }
+  }
+  if (dryLines && counts === undefined) {
+    const plain = urls;
+    urls = (async function* () {
+      for await (const u of plain) {
+        await writeOut(ctx.stdout, `${u}\n`);
+        yield u;
+      }
+    })();
+  }
+
+  const progress = new Progress('submitting', { stream: ctx.stderr as NodeJS.WriteStream });
+  let done = 0;
+  const onBatch = (b: IndexNowBatchResult): void => {
+    done += b.urls;
+    progress.update(done);
+    if (json) return;
+    progress.stop();
+    const line =
+      b.status === 'failed'
+        ? `failed    ${b.urls} URL(s) for ${b.host}: ${b.message}`
+        : `${b.status.padEnd(9)} ${b.urls} URL(s) for ${b.host}: ${b.message}`;
+    ctx.stderr.write(`${line}\n${b.error?.hint === undefined ? '' : `  ${b.error.hint}\n`}`);
+  };
+  const options = {
+    endpoint: flags.indexnow,
+    keys,
+    verifyKey: flags.verifyKey,
+    dryRun: flags.dryRun === true,
+    signal: ctx.signal,
+    onBatch,
+    ...(key === undefined ? {} : { key }),
+    ...(flags.keyLocation === undefined ? {} : { keyLocation: flags.keyLocation }),
+  };
+  const report: IndexNowReport = await submitToIndexNow(urls, options);
+  progress.stop();
+  if (json) {
+    const batches = report.batches.map((b) => ({
+      ...b,
+      error:
+        b.error === undefined
+          ? undefined
+          : { code: b.error.code, message: b.error.message, hint: b.error.hint },
+    }));
+    await writeOut(
+      ctx.stdout,
+      `${JSON.stringify({ ...report, batches, dryRun: flags.dryRun === true, changes: counts })}\n`,
+    );
+  } else {
+    if (counts !== undefined) {
+      ctx.stderr.write(
+        `since ${flags.since}: ${counts.added} added, ${counts.changed} changed, ${counts.removed} removed (${counts.unchanged} unchanged)\n`,
+      );
+    }
+    for (const i of report.invalid) ctx.stderr.write(`left out  ${i.url}: ${i.reason}\n`);
+    if (report.invalidCount > report.invalid.length)
+      ctx.stderr.write(`left out  … and ${report.invalidCount - report.invalid.length} more\n`);
+    const total = report.submitted + report.failed;
+    const verb = flags.dryRun === true ? 'would be submitted' : 'submitted';
+    ctx.stderr.write(
+      total === 0 && report.invalidCount === 0
+        ? 'nothing to submit\n'
+        : `${report.submitted} URL(s) ${verb} to ${report.endpoint}, ${report.failed} failed, ${report.invalidCount} left out\n`,
+    );
+  }
+  return report.failed > 0 || report.invalidCount > 0 ? EXIT_FINDINGS : EXIT_OK;
+}

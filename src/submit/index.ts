@@ -1,0 +1,32 @@
+export { type ChangeCounts, type ChangeKind, diffUrls, type UrlChange } from './changes.js';
+export {
+  INDEXNOW_MAX_URLS,
+  type IndexNowBatchResult,
+  type IndexNowBatchStatus,
+  type IndexNowInvalidUrl,
+  type IndexNowKey,
+  type IndexNowOptions,
+  type IndexNowReport,
+  indexNowEndpoint,
+  PING_NOTE,
+  type PingResult,
+  pingSitemap,
+  submitToIndexNow,
+} from './indexnow.js';
+export {
+  assertValidKey,
+  generateKey,
+  isValidKey,
+  KEY_MAX_LENGTH,
+  KEY_MIN_LENGTH,
+  writeKeyFile,
+} from './key.js';
+export { retryAfterMs } from './retry-after.js';
+export {
+  readSourceUrls,
+  readUrlList,
+  type SourceUrl,
+  sourceKind,
+  type UrlSourceKind,
+  type UrlSourceOptions,
+} from './url-source.js';

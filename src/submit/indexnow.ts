@@ -1,0 +1,496 @@
+/**
+ * IndexNow bulk submission (indexnow.org/documentation, PROTOCOL.md §5): URLs are grouped by host,
+ * each host is checked to serve its key file, then posted to one endpoint (engines share what
+ * they receive) in batches of at most 10,000, retrying 429 and 5xx with exponential backoff that
+ * honours `Retry-After`. Network, sleep and clock are injected.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import { SitemapkitError } from '../core/errors.js';
+import type { FetchLike } from '../robots/fetch.js';
+import { assertValidKey } from './key.js';
+import { retryAfterMs } from './retry-after.js';
+
+/** URLs per POST: the protocol's maximum. */
+export const INDEXNOW_MAX_URLS = 10_000;
+
+/** A key and, optionally, where its file lives when not at the host root. */
+export interface IndexNowKey {
+  key: string;
+  /** Absolute URL of the key file on the same host; URLs must then lie in its folder. */
+  keyLocation?: string;
+}
+
+/** Options of {@link submitToIndexNow}. */
+export interface IndexNowOptions {
+  /** The engine's endpoint, e.g. `https://api.indexnow.org/indexnow`; a bare origin gets `/indexnow`. */
+  endpoint: string;
+  /** The key for every host without an entry in `keys`. */
+  key?: string;
+  /** Where the key file of `key` is, when not at `https://HOST/KEY.txt` (used for its own host). */
+  keyLocation?: string;
+  /** Keys per host (`www.example.com` or `host:port`): each host proves its own key. */
+  keys?: Record<string, string | IndexNowKey>;
+  /** @default globalThis.fetch */
+  fetch?: FetchLike;
+  /** Waits between retries. @default timers/promises setTimeout */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Milliseconds since the epoch, for HTTP-date `Retry-After`. @default Date.now */
+  now?: () => number;
+  /** Check that each host serves its key file before posting. @default true */
+  verifyKey?: boolean;
+  /** URLs per POST, 1 to 10,000. @default 10000 */
+  batchSize?: number;
+  /** Retries of one POST after 429, 5xx or a network error. @default 5 */
+  retries?: number;
+  /** First backoff; doubled on each retry. @default 1000 */
+  backoffMs?: number;
+  /** Longest backoff between two tries. @default 60000 */
+  maxBackoffMs?: number;
+  /** A `Retry-After` longer than this gives up instead of waiting. @default 3600000 (1 h) */
+  maxRetryAfterMs?: number;
+  /** Per request. @default 30000 */
+  timeoutMs?: number;
+  /** Check the key files and form the batches, but post nothing. @default false */
+  dryRun?: boolean;
+  signal?: AbortSignal;
+  /** Called after each batch (progress, printing). */
+  onBatch?: (batch: IndexNowBatchResult) => void;
+}
+
+/** `submitted` (200), `accepted` (202: key validation pending), `failed`, or `dry-run`. */
+export type IndexNowBatchStatus = 'submitted' | 'accepted' | 'failed' | 'dry-run';
+
+/** The outcome of one POST (one host, at most 10,000 URLs). */
+export interface IndexNowBatchResult {
+  host: string;
+  urls: number;
+  status: IndexNowBatchStatus;
+  /** The last HTTP status, when the engine answered. */
+  httpStatus?: number;
+  attempts: number;
+  message: string;
+  /** Why it failed, with a stable code (`ERR_INDEXNOW`, or `ERR_HTTP` for the key file check). */
+  error?: SitemapkitError;
+}
+
+/** A URL that was not submitted, and why. */
+export interface IndexNowInvalidUrl {
+  url: string;
+  reason: string;
+}
+
+/** What {@link submitToIndexNow} did. */
+export interface IndexNowReport {
+  endpoint: string;
+  batches: IndexNowBatchResult[];
+  /** URLs in batches answered 200 or 202 (or, in a dry run, that would be posted). */
+  submitted: number;
+  /** URLs in failed batches. */
+  failed: number;
+  /** URLs left out before posting (not http(s), no key for the host, outside keyLocation's folder). */
+  invalidCount: number;
+  /** The first 100 of them. */
+  invalid: IndexNowInvalidUrl[];
+  /** Each host's key file URL and whether it was verified. */
+  hosts: Array<{ host: string; keyFile: string; verified: boolean | undefined }>;
+}
+
+interface HostState {
+  host: string;
+  key: string;
+  keyLocation: string | undefined;
+  keyFile: string;
+  scope: string | undefined;
+  buffer: string[];
+  verified: boolean | undefined;
+  verifyError: SitemapkitError | undefined;
+}
+
+/** `https://api.indexnow.org` → `https://api.indexnow.org/indexnow`; validates the URL. */
+export function indexNowEndpoint(endpoint: string): string {
+  let u: URL;
+  try {
+    u = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(endpoint) ? endpoint : `https://${endpoint}`);
+  } catch (cause) {
+    throw new SitemapkitError('ERR_OPTIONS', `"${endpoint}" is not a URL`, {
+      cause,
+      hint: 'e.g. https://api.indexnow.org/indexnow',
+    });
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') {
+    throw new SitemapkitError('ERR_OPTIONS', `the IndexNow endpoint must be http(s), not ${u.protocol}`, {
+      where: endpoint,
+    });
+  }
+  if (u.pathname === '/') u.pathname = '/indexnow';
+  return u.href;
+}
+
+const MESSAGES: Record<number, { text: string; hint: string }> = {
+  400: {
+    text: 'Bad request: the engine could not read the submission',
+    hint: 'report this as a sitemapkit bug, with the endpoint',
+  },
+  403: {
+    text: 'Forbidden: the key is not valid (key file not found, or it does not hold the key)',
+    hint: 'serve KEY.txt holding exactly the key at the host root (`sitemapkit submit key --out DIR`), or pass --key-location',
+  },
+  422: {
+    text: "Unprocessable: URLs don't belong to the host, or the key does not match the protocol",
+    hint: 'submit only URLs of the host the key file is on; with a keyLocation, only URLs in its folder',
+  },
+  429: {
+    text: 'Too many requests: the engine suspects spam',
+    hint: 'submit less often: only URLs that changed, not the same URL several times a day',
+  },
+};
+
+async function bodySnippet(response: Response): Promise<string> {
+  try {
+    const t = (await response.text()).trim().replace(/\s+/g, ' ');
+    return t === '' ? '' : ` (${t.length > 200 ? `${t.slice(0, 197)}...` : t})`;
+  } catch {
+    return '';
+  }
+}
+
+function resolveOptions(
+  options: IndexNowOptions,
+): Required<
+  Pick<
+    IndexNowOptions,
+    'batchSize' | 'retries' | 'backoffMs' | 'maxBackoffMs' | 'maxRetryAfterMs' | 'timeoutMs'
+  >
+> {
+  const batchSize = options.batchSize ?? INDEXNOW_MAX_URLS;
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > INDEXNOW_MAX_URLS) {
+    throw new SitemapkitError(
+      'ERR_OPTIONS',
+      `batchSize must be a whole number from 1 to ${INDEXNOW_MAX_URLS}, not ${batchSize}`,
+    );
+  }
+  const retries = options.retries ?? 5;
+  if (!Number.isInteger(retries) || retries < 0)
+    throw new SitemapkitError('ERR_OPTIONS', `retries must be a whole number ≥ 0, not ${retries}`);
+  return {
+    batchSize,
+    retries,
+    backoffMs: options.backoffMs ?? 1000,
+    maxBackoffMs: options.maxBackoffMs ?? 60_000,
+    maxRetryAfterMs: options.maxRetryAfterMs ?? 3_600_000,
+    timeoutMs: options.timeoutMs ?? 30_000,
+  };
+}
+
+/**
+ * Submits URLs to an IndexNow endpoint. Resolves with a report of every batch; a rejected batch
+ * is a `failed` result with an error, not an exception. Throws `ERR_OPTIONS` for bad options and
+ * `ERR_ABORTED` when `signal` aborts.
+ *
+ * @example
+ * const report = await submitToIndexNow(['https://www.example.com/new'], {
+ *   endpoint: 'https://api.indexnow.org/indexnow',
+ *   key: '3f2b9c1d4e5a6b7c8d9e0f1a2b3c4d5e',
+ * });
+ */
+export async function submitToIndexNow(
+  urls: Iterable<string> | AsyncIterable<string>,
+  options: IndexNowOptions,
+): Promise<IndexNowReport> {
+  const endpoint = indexNowEndpoint(options.endpoint);
+  const o = resolveOptions(options);
+  const doFetch = options.fetch ?? (globalThis.fetch as FetchLike);
+  const sleep =
+    options.sleep ??
+    ((ms: number, signal?: AbortSignal) => delay(ms, undefined, signal === undefined ? {} : { signal }));
+  const now = options.now ?? Date.now;
+  if (options.key !== undefined) assertValidKey(options.key, '--key');
+  const perHost = new Map<string, IndexNowKey>();
+  for (const [host, k] of Object.entries(options.keys ?? {})) {
+    const entry = typeof k === 'string' ? { key: k } : k;
+    assertValidKey(entry.key, `key of ${host}`);
+    perHost.set(host.toLowerCase(), entry);
+  }
+  if (options.key === undefined && perHost.size === 0) {
+    throw new SitemapkitError('ERR_OPTIONS', 'no IndexNow key given', {
+      hint: 'pass key (one for every host) or keys (per host)',
+    });
+  }
+  let defaultLocation: URL | undefined;
+  if (options.keyLocation !== undefined) {
+    try {
+      defaultLocation = new URL(options.keyLocation);
+    } catch (cause) {
+      throw new SitemapkitError(
+        'ERR_OPTIONS',
+        `keyLocation "${options.keyLocation}" is not an absolute URL`,
+        { cause },
+      );
+    }
+  }
+
+  const report: IndexNowReport = {
+    endpoint,
+    batches: [],
+    submitted: 0,
+    failed: 0,
+    invalidCount: 0,
+    invalid: [],
+    hosts: [],
+  };
+  const hosts = new Map<string, HostState | null>();
+  const reject = (url: string, reason: string): void => {
+    report.invalidCount++;
+    if (report.invalid.length < 100) report.invalid.push({ url, reason });
+  };
+  // A function, not an inline test: TypeScript would keep a narrowing of `aborted` across awaits.
+  const isAborted = (): boolean => options.signal?.aborted === true;
+  const aborted = (): SitemapkitError =>
+    new SitemapkitError('ERR_ABORTED', 'IndexNow submission aborted', { where: endpoint });
+
+  const hostFor = (u: URL): HostState | null => {
+    const name = u.host.toLowerCase();
+    let state = hosts.get(name);
+    if (state !== undefined) return state;
+    const entry =
+      perHost.get(name) ??
+      perHost.get(u.hostname.toLowerCase()) ??
+      (options.key === undefined ? undefined : { key: options.key });
+    if (entry === undefined) {
+      hosts.set(name, null);
+      return null;
+    }
+    let location = entry.keyLocation;
+    if (
+      location === undefined &&
+      defaultLocation !== undefined &&
+      defaultLocation.host.toLowerCase() === name &&
+      entry.key === options.key
+    ) {
+      location = defaultLocation.href;
+    }
+    const keyFile = location ?? `${u.protocol}//${u.host}/${entry.key}.txt`;
+    state = {
+      host: name,
+      key: entry.key,
+      keyLocation: location,
+      keyFile,
+      scope: location === undefined ? undefined : location.slice(0, location.lastIndexOf('/') + 1),
+      buffer: [],
+      verified: undefined,
+      verifyError: undefined,
+    };
+    hosts.set(name, state);
+    report.hosts.push({ host: name, keyFile, verified: undefined });
+    return state;
+  };
+
+  const verify = async (h: HostState): Promise<void> => {
+    if (h.verified !== undefined || options.verifyKey === false) return;
+    let problem: string | undefined;
+    try {
+      const signal =
+        options.signal === undefined
+          ? AbortSignal.timeout(o.timeoutMs)
+          : AbortSignal.any([AbortSignal.timeout(o.timeoutMs), options.signal]);
+      const r = await doFetch(h.keyFile, { signal });
+      const body = r.ok ? (await r.text()).replace(/^\uFEFF/, '').trim() : (await r.body?.cancel(), '');
+      if (!r.ok) problem = `it answered HTTP ${r.status}`;
+      else if (body !== h.key) problem = `it does not hold the key (it starts "${body.slice(0, 40)}")`;
+    } catch (cause) {
+      if (isAborted()) throw aborted();
+      problem = `it could not be fetched (${(cause as Error).message})`;
+    }
+    h.verified = problem === undefined;
+    const entry = report.hosts.find((x) => x.host === h.host);
+    if (entry !== undefined) entry.verified = h.verified;
+    if (problem !== undefined) {
+      h.verifyError = new SitemapkitError('ERR_HTTP', `key file check failed: ${h.keyFile}: ${problem}`, {
+        where: h.keyFile,
+        hint: 'publish the file made by `sitemapkit submit key --out DIR` at the site root, then submit again',
+      });
+    }
+  };
+
+  const post = async (h: HostState, urlList: string[]): Promise<IndexNowBatchResult> => {
+    const base = { host: h.host, urls: urlList.length };
+    await verify(h);
+    if (h.verifyError !== undefined) {
+      return { ...base, status: 'failed', attempts: 0, message: h.verifyError.message, error: h.verifyError };
+    }
+    if (options.dryRun === true) {
+      return {
+        ...base,
+        status: 'dry-run',
+        attempts: 0,
+        message: `would post ${urlList.length} URL(s) for ${h.host}`,
+      };
+    }
+    const payload: Record<string, unknown> = { host: h.host, key: h.key };
+    if (h.keyLocation !== undefined) payload['keyLocation'] = h.keyLocation;
+    payload['urlList'] = urlList;
+    const body = JSON.stringify(payload);
+    const where = `${endpoint} (${h.host}, ${urlList.length} URLs from ${urlList[0]})`;
+    let attempts = 0;
+    for (;;) {
+      if (isAborted()) throw aborted();
+      attempts++;
+      let status: number | undefined;
+      let message: string;
+      let wait: number | undefined;
+      try {
+        const signal =
+          options.signal === undefined
+            ? AbortSignal.timeout(o.timeoutMs)
+            : AbortSignal.any([AbortSignal.timeout(o.timeoutMs), options.signal]);
+        const r = await doFetch(endpoint, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+          body,
+          signal,
+        });
+        status = r.status;
+        if (status === 200) {
+          await r.body?.cancel();
+          return {
+            ...base,
+            status: 'submitted',
+            httpStatus: 200,
+            attempts,
+            message: `HTTP 200: ${urlList.length} URL(s) submitted for ${h.host}`,
+          };
+        }
+        if (status === 202) {
+          await r.body?.cancel();
+          return {
+            ...base,
+            status: 'accepted',
+            httpStatus: 202,
+            attempts,
+            message: `HTTP 202: ${urlList.length} URL(s) received for ${h.host}; the engine is still validating the key`,
+          };
+        }
+        const known = MESSAGES[status];
+        message = `HTTP ${status}: ${known?.text ?? (status >= 500 ? 'server error' : 'unexpected answer')}${await bodySnippet(r)}`;
+        if (status === 429 || status >= 500) wait = retryAfterMs(r.headers.get('retry-after'), now());
+        else {
+          const error = new SitemapkitError('ERR_INDEXNOW', message, {
+            where,
+            hint: known?.hint ?? 'check the endpoint URL',
+          });
+          return { ...base, status: 'failed', httpStatus: status, attempts, message, error };
+        }
+      } catch (cause) {
+        if (isAborted()) throw aborted();
+        const e = cause as { name?: string; message?: string; cause?: { code?: string } };
+        message =
+          e.name === 'TimeoutError'
+            ? `no answer within ${o.timeoutMs} ms`
+            : `network error: ${e.cause?.code ?? e.message ?? String(cause)}`;
+      }
+      // 429, 5xx and network errors are worth another try.
+      const backoff = Math.min(o.backoffMs * 2 ** (attempts - 1), o.maxBackoffMs);
+      const giveUp = (why: string): IndexNowBatchResult => {
+        const error = new SitemapkitError('ERR_INDEXNOW', `${message}; ${why}`, {
+          where,
+          hint: (status === undefined ? undefined : MESSAGES[status]?.hint) ?? 'try again later',
+        });
+        const r: IndexNowBatchResult = { ...base, status: 'failed', attempts, message: error.message, error };
+        if (status !== undefined) r.httpStatus = status;
+        return r;
+      };
+      if (wait !== undefined && wait > o.maxRetryAfterMs)
+        return giveUp(
+          `the engine asks to wait ${Math.ceil(wait / 1000)} s (Retry-After), longer than allowed`,
+        );
+      if (attempts > o.retries) return giveUp(`gave up after ${attempts} attempt(s)`);
+      try {
+        await sleep(wait ?? backoff, options.signal);
+      } catch (cause) {
+        throw new SitemapkitError('ERR_ABORTED', 'IndexNow submission aborted', { where: endpoint, cause });
+      }
+    }
+  };
+
+  const flush = async (h: HostState): Promise<void> => {
+    const list = h.buffer;
+    h.buffer = [];
+    const result = await post(h, list);
+    report.batches.push(result);
+    if (result.status === 'failed') report.failed += result.urls;
+    else report.submitted += result.urls;
+    options.onBatch?.(result);
+  };
+
+  for await (const raw of urls) {
+    if (isAborted()) throw aborted();
+    const url = raw.trim();
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      reject(url, 'not an absolute URL');
+      continue;
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+      reject(url, `${u.protocol} URLs cannot be submitted`);
+      continue;
+    }
+    const h = hostFor(u);
+    if (h === null) {
+      reject(url, `no key for ${u.host}: pass one with key or keys`);
+      continue;
+    }
+    if (h.scope !== undefined && !u.href.startsWith(h.scope)) {
+      reject(
+        url,
+        `outside ${h.scope}, the folder of the key file (a keyLocation key covers only its folder)`,
+      );
+      continue;
+    }
+    h.buffer.push(u.href);
+    if (h.buffer.length >= o.batchSize) await flush(h);
+  }
+  for (const h of hosts.values()) if (h !== null && h.buffer.length > 0) await flush(h);
+  return report;
+}
+
+/** The note printed with every legacy ping. */
+export const PING_NOTE =
+  'note: Google (June 2023) and Bing (May 2022) no longer accept sitemap pings; list the sitemap in robots.txt, submit it in Search Console or Bing Webmaster Tools, or use IndexNow.';
+
+/** The outcome of a legacy sitemap ping. */
+export interface PingResult {
+  url: string;
+  httpStatus: number;
+  ok: boolean;
+}
+
+/**
+ * The legacy ping protocol (sitemaps.org): `GET ENDPOINT?sitemap=<url-encoded sitemap URL>`, only
+ * to an endpoint the caller names (see {@link PING_NOTE}). Throws `ERR_HTTP` on a network error.
+ */
+export async function pingSitemap(
+  endpoint: string,
+  sitemapUrl: string,
+  options: { fetch?: FetchLike; timeoutMs?: number } = {},
+): Promise<PingResult> {
+  let u: URL;
+  try {
+    u = new URL(endpoint);
+  } catch (cause) {
+    throw new SitemapkitError('ERR_OPTIONS', `ping endpoint "${endpoint}" is not an absolute URL`, { cause });
+  }
+  u.searchParams.set('sitemap', sitemapUrl);
+  const doFetch = options.fetch ?? (globalThis.fetch as FetchLike);
+  try {
+    const r = await doFetch(u.href, { signal: AbortSignal.timeout(options.timeoutMs ?? 30_000) });
+    await r.body?.cancel();
+    return { url: u.href, httpStatus: r.status, ok: r.status === 200 };
+  } catch (cause) {
+    throw new SitemapkitError('ERR_HTTP', `ping failed: ${(cause as Error).message}`, {
+      where: u.href,
+      cause,
+    });
+  }
+}

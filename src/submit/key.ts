@@ -1,0 +1,68 @@
+/**
+ * IndexNow keys (indexnow.org/documentation): 8 to 128 characters of `a-z A-Z 0-9 -`, proven by a
+ * UTF-8 text file holding exactly the key, at `https://HOST/KEY.txt` or at a `keyLocation` on the
+ * same host.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SitemapkitError } from '../core/errors.js';
+import { writeFileAtomic } from '../writer/atomic.js';
+
+export const KEY_MIN_LENGTH = 8;
+export const KEY_MAX_LENGTH = 128;
+const KEY = /^[a-zA-Z0-9-]{8,128}$/;
+
+/** Whether `key` is a valid IndexNow key. */
+export function isValidKey(key: string): boolean {
+  return KEY.test(key);
+}
+
+/** Throws `ERR_OPTIONS`, saying what is wrong, unless `key` is a valid IndexNow key. */
+export function assertValidKey(key: string, where = 'key'): void {
+  if (isValidKey(key)) return;
+  const why =
+    key.length < KEY_MIN_LENGTH || key.length > KEY_MAX_LENGTH
+      ? `it has ${key.length} characters; IndexNow keys have ${KEY_MIN_LENGTH} to ${KEY_MAX_LENGTH}`
+      : `it contains "${[...key].find((c) => !/[a-zA-Z0-9-]/.test(c))}"; only a-z, A-Z, 0-9 and - are allowed`;
+  throw new SitemapkitError('ERR_OPTIONS', `invalid IndexNow key: ${why}`, {
+    where,
+    hint: 'generate one with `sitemapkit submit key --out DIR`',
+  });
+}
+
+/**
+ * A new random key: lower-case hexadecimal (the documentation's own examples are hex).
+ * @param length characters, 8 to 128. @default 32
+ */
+export function generateKey(length = 32): string {
+  if (!Number.isInteger(length) || length < KEY_MIN_LENGTH || length > KEY_MAX_LENGTH) {
+    throw new SitemapkitError(
+      'ERR_OPTIONS',
+      `a key length must be a whole number from ${KEY_MIN_LENGTH} to ${KEY_MAX_LENGTH}, not ${length}`,
+    );
+  }
+  const bytes = new Uint8Array(Math.ceil(length / 2));
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0'))
+    .join('')
+    .slice(0, length);
+}
+
+/**
+ * Writes `DIR/KEY.txt` holding exactly the key, atomically (temp file + rename), creating DIR.
+ * Returns the path. Publish DIR at the site root so that `https://HOST/KEY.txt` serves it.
+ */
+export async function writeKeyFile(dir: string, key: string): Promise<string> {
+  assertValidKey(key);
+  const path = join(dir, `${key}.txt`);
+  try {
+    await mkdir(dir, { recursive: true });
+    await writeFileAtomic(path, key);
+  } catch (cause) {
+    throw new SitemapkitError('ERR_OUTPUT', `cannot write the key file: ${(cause as Error).message}`, {
+      where: path,
+      cause,
+    });
+  }
+  return path;
+}
