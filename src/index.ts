@@ -28,5 +28,9 @@ export {
   type WriteSitemapsResult,
   type WrittenFile,
 } from './writer/write-sitemaps.js';
-export * from './submit/index.js';
-export { DEFAULT_LINKS_PER_PAGE, HtmlSitemapBuilder, type HtmlSitemapFile, type HtmlSitemapOptions } from './html/html-sitemap.js';
+export {
+  DEFAULT_LINKS_PER_PAGE,
+  HtmlSitemapBuilder,
+  type HtmlSitemapFile,
+  type HtmlSitemapOptions,
+} from './html/html-sitemap.js';
