@@ -28,6 +28,8 @@ export {
   type WriteSitemapsResult,
   type WrittenFile,
 } from './writer/write-sitemaps.js';
+export * from './robots/index.js';
+export * from './submit/index.js';
 export {
   DEFAULT_LINKS_PER_PAGE,
   HtmlSitemapBuilder,
