@@ -151,7 +151,9 @@ Exit codes: 0 everything submitted (or nothing to submit); 1 some batch failed o
     .action(async (flags: KeyFlags) => {
       const key = generateKey(flags.length);
       const file = await writeKeyFile(flags.out, key);
-      if (flags.json) {
+      // The program parses options across subcommands, so `submit key --json` may land on `submit`.
+      const parent = submit.opts<Partial<SubmitFlags>>();
+      if (flags.json === true || parent.json === true || parent.format === 'json') {
         await writeOut(ctx.stdout, `${JSON.stringify({ key, file })}\n`);
       } else {
         await writeOut(

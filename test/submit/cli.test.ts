@@ -1,0 +1,180 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { writeSitemaps } from '../../src/writer/write-sitemaps.js';
+import { cli } from '../robots/run-cli.js';
+import { startServer, type TestServer, text } from '../robots/server.js';
+import { type Engine, startEngine } from './indexnow-server.js';
+
+const KEY = '0123456789abcdef0123456789abcdef';
+const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-submit-cli-'));
+let engine: Engine;
+let site: TestServer;
+
+beforeAll(async () => {
+  engine = await startEngine();
+  site = await startServer();
+});
+afterAll(async () => {
+  await Promise.all([engine.close(), site.close()]);
+});
+beforeEach(() => {
+  engine.posts.length = 0;
+  engine.queue.length = 0;
+  site.route(`/${KEY}.txt`, text(KEY));
+});
+
+const ep = (): string => `${engine.origin}/indexnow`;
+
+describe('sitemapkit submit key', () => {
+  it('generates a key and writes DIR/KEY.txt', async () => {
+    const out = join(dir, 'public');
+    const r = await cli(['submit', 'key', '--out', out, '--json']);
+    expect(r.code).toBe(0);
+    const { key, file } = JSON.parse(r.stdout) as { key: string; file: string };
+    expect(key).toMatch(/^[0-9a-f]{32}$/);
+    expect(file).toBe(join(out, `${key}.txt`));
+    expect(readFileSync(file, 'utf8')).toBe(key);
+    const text16 = await cli(['submit', 'key', '--out', out, '--length', '16']);
+    expect(text16.stdout).toMatch(
+      /^[0-9a-f]{16}\nwrote .*\nPublish it so that https:\/\/YOUR-HOST\/[0-9a-f]{16}\.txt serves it/,
+    );
+    expect(readdirSync(out)).toHaveLength(2);
+  });
+
+  it('usage errors exit 2', async () => {
+    expect((await cli(['submit', 'key'])).code).toBe(2);
+    expect((await cli(['submit', 'key', '--out', dir, '--length', '7'])).code).toBe(2);
+  });
+});
+
+describe('sitemapkit submit --indexnow', () => {
+  it('--urls FILE: posts every URL and exits 0', async () => {
+    const list = join(dir, 'urls.txt');
+    writeFileSync(list, `${site.origin}/a\n# comment\n${site.origin}/b\n`);
+    const r = await cli(['submit', '--indexnow', ep(), '--key', KEY, '--urls', list]);
+    expect(r.code).toBe(0);
+    expect(engine.posts.map((p) => p.urlList)).toEqual([[`${site.origin}/a`, `${site.origin}/b`]]);
+    expect(r.stderr).toMatch(/submitted 2 URL\(s\) for 127\.0\.0\.1:\d+: HTTP 200/);
+    expect(r.stderr).toMatch(/2 URL\(s\) submitted to .*\/indexnow, 0 failed, 0 left out/);
+  });
+
+  it('--urls - reads standard input; --json prints the report', async () => {
+    const r = await cli(
+      ['submit', '--indexnow', ep(), '--key', KEY, '--urls', '-', '--json'],
+      `${site.origin}/x\nnot-a-url\n`,
+    );
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout) as {
+      submitted: number;
+      invalidCount: number;
+      batches: Array<{ status: string }>;
+      dryRun: boolean;
+    };
+    expect(report).toMatchObject({ submitted: 1, invalidCount: 1, dryRun: false });
+    expect(report.batches.map((b) => b.status)).toEqual(['submitted']);
+  });
+
+  it('--sitemap DIR --since PREVIOUS submits exactly what changed, including removed URLs', async () => {
+    const base = `${site.origin}/`;
+    const before = join(dir, 'before');
+    const after = join(dir, 'after');
+    await writeSitemaps(
+      [{ loc: `${base}keep` }, { loc: `${base}edit`, lastmod: '2024-01-01' }, { loc: `${base}drop` }],
+      { outDir: before, baseUrl: base },
+    );
+    await writeSitemaps(
+      [{ loc: `${base}keep` }, { loc: `${base}edit`, lastmod: '2024-06-01' }, { loc: `${base}add` }],
+      { outDir: after, baseUrl: base },
+    );
+    const dry = await cli([
+      'submit',
+      '--indexnow',
+      ep(),
+      '--key',
+      KEY,
+      '--sitemap',
+      after,
+      '--since',
+      before,
+      '--dry-run',
+    ]);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toBe(`changed  ${base}edit\nadded    ${base}add\nremoved  ${base}drop\n`);
+    expect(dry.stderr).toMatch(/1 added, 1 changed, 1 removed \(1 unchanged\)/);
+    expect(dry.stderr).toMatch(/3 URL\(s\) would be submitted/);
+    expect(engine.posts).toEqual([]);
+    // A sitemap file of the build finds its manifest beside it.
+    const r = await cli([
+      'submit',
+      '--indexnow',
+      ep(),
+      '--key',
+      KEY,
+      '--sitemap',
+      join(after, 'sitemap.xml'),
+      '--since',
+      join(before, '.sitemapkit-manifest.json'),
+    ]);
+    expect(r.code).toBe(0);
+    expect(engine.posts.map((p) => p.urlList)).toEqual([[`${base}edit`, `${base}add`, `${base}drop`]]);
+  });
+
+  it('nothing changed: nothing posted, exit 0', async () => {
+    const base = `${site.origin}/`;
+    const same = join(dir, 'same');
+    await writeSitemaps([{ loc: `${base}a` }], { outDir: same, baseUrl: base });
+    const r = await cli(['submit', '--indexnow', ep(), '--key', KEY, '--sitemap', same, '--since', same]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/nothing to submit/);
+    expect(engine.posts).toEqual([]);
+  });
+
+  it('a failing batch exits 1 and says why', async () => {
+    site.route(`/${KEY}.txt`, text('missing', 404));
+    const list = join(dir, 'one.txt');
+    writeFileSync(list, `${site.origin}/a\n`);
+    const r = await cli(['submit', '--indexnow', ep(), '--key', KEY, '--urls', list]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /failed +1 URL\(s\) for .*key file check failed: .*it answered HTTP 404\n +publish the file made by `sitemapkit submit key --out DIR`/,
+    );
+  });
+
+  it('usage errors exit 2', async () => {
+    const list = join(dir, 'urls.txt');
+    const runs = [
+      ['submit', '--key', KEY, '--urls', list],
+      ['submit', '--indexnow', ep(), '--urls', list],
+      ['submit', '--indexnow', ep(), '--key', KEY],
+      ['submit', '--indexnow', ep(), '--key', KEY, '--urls', list, '--sitemap', dir],
+      ['submit', '--indexnow', ep(), '--key', KEY, '--urls', list, '--since', dir],
+      ['submit', '--indexnow', ep(), '--key', 'bad_key!', '--urls', list],
+      ['submit', '--indexnow', ep(), '--key', KEY, '--urls', join(dir, 'nope.txt')],
+      ['submit', '--ping', `${site.origin}/ping`, '--sitemap', 'relative.xml'],
+    ];
+    for (const args of runs) expect([args.join(' '), (await cli(args)).code]).toEqual([args.join(' '), 2]);
+  });
+
+  it('--ping sends the legacy ping to the named endpoint with the note', async () => {
+    site.route('/ping?sitemap=https%3A%2F%2Fexample.com%2Fsitemap.xml', text('ok'));
+    const r = await cli([
+      'submit',
+      '--ping',
+      `${site.origin}/ping`,
+      '--sitemap',
+      'https://example.com/sitemap.xml',
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/Google \(June 2023\) and Bing \(May 2022\) no longer accept sitemap pings/);
+    expect(r.stdout).toMatch(/HTTP 200/);
+  });
+
+  it('--help explains the command, its key subcommand and the exit codes', async () => {
+    const r = await cli(['submit', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/submit key --out DIR/);
+    expect(r.stdout).toMatch(/Exit codes: 0 everything submitted/);
+  });
+});
