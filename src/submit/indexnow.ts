@@ -294,9 +294,13 @@ export async function submitToIndexNow(
           ? AbortSignal.timeout(o.timeoutMs)
           : AbortSignal.any([AbortSignal.timeout(o.timeoutMs), options.signal]);
       const r = await doFetch(h.keyFile, { signal });
-      const body = r.ok ? (await r.text()).replace(/^\uFEFF/, '').trim() : (await r.body?.cancel(), '');
-      if (!r.ok) problem = `it answered HTTP ${r.status}`;
-      else if (body !== h.key) problem = `it does not hold the key (it starts "${body.slice(0, 40)}")`;
+      if (r.ok) {
+        const body = (await r.text()).replace(/^\uFEFF/, '').trim();
+        if (body !== h.key) problem = `it does not hold the key (it starts "${body.slice(0, 40)}")`;
+      } else {
+        await r.body?.cancel();
+        problem = `it answered HTTP ${r.status}`;
+      }
     } catch (cause) {
       if (isAborted()) throw aborted();
       problem = `it could not be fetched (${(cause as Error).message})`;
@@ -326,9 +330,10 @@ export async function submitToIndexNow(
         message: `would post ${urlList.length} URL(s) for ${h.host}`,
       };
     }
-    const payload: Record<string, unknown> = { host: h.host, key: h.key };
-    if (h.keyLocation !== undefined) payload['keyLocation'] = h.keyLocation;
-    payload['urlList'] = urlList;
+    // Field order as in the protocol's example: host, key, keyLocation, urlList.
+    const payload: { host: string; key: string; keyLocation?: string; urlList?: string[] } = { host: h.host, key: h.key };
+    if (h.keyLocation !== undefined) payload.keyLocation = h.keyLocation;
+    payload.urlList = urlList;
     const body = JSON.stringify(payload);
     const where = `${endpoint} (${h.host}, ${urlList.length} URLs from ${urlList[0]})`;
     let attempts = 0;
