@@ -1,0 +1,564 @@
+/**
+ * Records under construction (a page, an image, a video, a news entry, a feed item) and the
+ * setters that turn each element's text into entry-model fields, reporting what they repair or
+ * drop. The XML handler decides which element is which; this file decides what its value means.
+ */
+import type {
+  AlternateEntry,
+  ImageEntry,
+  NewsEntry,
+  SitemapEntry,
+  VideoEntry,
+  VideoTvshow,
+} from '../core/entry.js';
+import {
+  type At,
+  changefreqValue,
+  type DateReader,
+  enumValue,
+  numberValue,
+  priorityValue,
+  urlValue,
+  yesNoValue,
+} from './field-values.js';
+import type { DocumentReporter, Where } from './reporter.js';
+import type { XmlAttribute } from './xml-scanner.js';
+
+/** Most images, videos, alternates, tags… kept per entry (Google: at most 1,000 images per URL). */
+export const MAX_LIST_LENGTH = 1000;
+
+export interface Pos {
+  line: number;
+  column: number;
+}
+
+export type Draft<T> = { [K in keyof T]?: T[K] };
+
+/** An mRSS `<media:content>`. */
+export interface MediaRef {
+  url: string;
+  medium: string;
+  type: string;
+  duration: string;
+}
+
+/** A `<url>`, RSS `<item>` or Atom `<entry>` being read. */
+export interface PageDraft {
+  at: Pos;
+  loc?: string;
+  /** A <loc> (or link) was present, usable or not. */
+  hadLoc: boolean;
+  lastmod?: string;
+  changefreq?: SitemapEntry['changefreq'];
+  priority?: number;
+  images?: ImageEntry[];
+  videos?: VideoEntry[];
+  news?: NewsEntry;
+  alternates?: AlternateEntry[];
+  mobile?: true;
+  /** Highest XSD position seen so far: loc 0, lastmod 1, changefreq 2, priority 3, extensions 4. */
+  order: number;
+  /** Single-valued children already seen (bit per XSD position). */
+  seen: number;
+  // Feeds only.
+  guid?: string;
+  dates?: Partial<Record<'updated' | 'modified' | 'published' | 'issued' | 'pubDate' | 'dcdate', string>>;
+  title?: string;
+  description?: string;
+  media?: MediaRef[];
+  thumbnails?: string[];
+  player?: string;
+  mediaTitle?: string;
+  mediaDescription?: string;
+}
+
+export type NewsDraft = Draft<NewsEntry> & { name?: string; language?: string };
+
+/** What a setter needs from the handler about the value being read. */
+export interface FieldContext {
+  readonly rep: DocumentReporter;
+  readonly dates: DateReader;
+  /** Where the value is. */
+  readonly at: At;
+  /** Where a part of it (an attribute) is: `suffix` is appended to the field path. */
+  part(suffix: string): At;
+  /** The attributes of the value's element. */
+  readonly attrs: readonly XmlAttribute[];
+}
+
+export const VIDEO_KEYS: ReadonlyArray<keyof VideoEntry> = [
+  'thumbnail_loc',
+  'title',
+  'description',
+  'content_loc',
+  'player_loc',
+  'duration',
+  'expiration_date',
+  'rating',
+  'view_count',
+  'publication_date',
+  'family_friendly',
+  'restriction',
+  'platform',
+  'requires_subscription',
+  'uploader',
+  'live',
+  'tag',
+  'category',
+  'gallery_loc',
+  'price',
+  'tvshow',
+  'content_segment_loc',
+  'id',
+];
+export const TVSHOW_KEYS: ReadonlyArray<keyof VideoTvshow> = [
+  'show_title',
+  'video_type',
+  'episode_title',
+  'season_number',
+  'episode_number',
+  'premier_date',
+];
+const IMAGE_KEYS: ReadonlyArray<keyof ImageEntry> = ['loc', 'caption', 'geo_location', 'title', 'license'];
+
+export function attr(attrs: readonly XmlAttribute[], name: string): string | undefined {
+  for (const a of attrs) if (a.name === name) return a.value.trim();
+  return undefined;
+}
+
+/** A copy of `draft` with its keys in `keys` order, so that output is stable whatever the document order. */
+export function ordered<T>(draft: Draft<T>, keys: ReadonlyArray<keyof T>): Draft<T> {
+  const out: Draft<T> = {};
+  for (const k of keys) {
+    const v = draft[k];
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
+/** `list` with `item` appended (a new list when there was none). */
+export function append<T>(list: T[] | undefined, item: T): T[] {
+  if (list === undefined) return [item];
+  list.push(item);
+  return list;
+}
+
+/** False (and a report) once a list is full. */
+export function roomIn(
+  list: readonly unknown[] | undefined,
+  what: string,
+  rep: DocumentReporter,
+  at: At,
+): boolean {
+  if (list === undefined || list.length < MAX_LIST_LENGTH) return true;
+  rep.report(
+    'too-many-children',
+    `more than ${MAX_LIST_LENGTH} ${what} in one entry; the rest are dropped`,
+    at(),
+  );
+  return false;
+}
+
+// ---- setters ----------------------------------------------------------------------------------
+
+export function setPageField(page: PageDraft, name: string, value: string, cx: FieldContext): void {
+  const { rep, at } = cx;
+  switch (name) {
+    case 'loc': {
+      page.hadLoc = true;
+      if (value === '') {
+        rep.report('loc-missing', '<loc> is empty; entry dropped', at());
+        return;
+      }
+      const url = urlValue(value, rep, at);
+      if (url !== undefined) page.loc = url;
+      return;
+    }
+    case 'lastmod': {
+      const v = cx.dates.read(value, rep, at);
+      if (v !== undefined) page.lastmod = v;
+      return;
+    }
+    case 'changefreq': {
+      const v = changefreqValue(value, rep, at);
+      if (v !== undefined) page.changefreq = v;
+      return;
+    }
+    case 'priority': {
+      const v = priorityValue(value, rep, at);
+      if (v !== undefined) page.priority = v;
+      return;
+    }
+  }
+}
+
+export function setImageField(image: Draft<ImageEntry>, name: string, value: string, cx: FieldContext): void {
+  const key = name as keyof ImageEntry;
+  if (image[key] !== undefined) {
+    cx.rep.report('element-duplicate', `<image:${name}> appears twice; the first is kept`, cx.at());
+    return;
+  }
+  if (value === '') return;
+  if (key === 'loc') {
+    const url = urlValue(value, cx.rep, cx.at);
+    if (url !== undefined) image.loc = url;
+    return;
+  }
+  image[key] = value;
+}
+
+export function setVideoField(video: Draft<VideoEntry>, name: string, value: string, cx: FieldContext): void {
+  const { rep, at, attrs } = cx;
+  const key = name as keyof VideoEntry;
+  const list = key === 'tag' || key === 'price' || key === 'content_segment_loc' || key === 'id';
+  if (!list && video[key] !== undefined) {
+    rep.report('element-duplicate', `<video:${name}> appears twice; the first is kept`, at());
+    return;
+  }
+  switch (key) {
+    case 'thumbnail_loc':
+    case 'content_loc': {
+      const url = value === '' ? undefined : urlValue(value, rep, at);
+      if (url !== undefined) video[key] = url;
+      return;
+    }
+    case 'title':
+    case 'description':
+    case 'category':
+      if (value !== '') video[key] = value;
+      return;
+    case 'player_loc': {
+      const url = value === '' ? undefined : urlValue(value, rep, at);
+      if (url === undefined) return;
+      const p: NonNullable<VideoEntry['player_loc']> = { loc: url };
+      const embed = attr(attrs, 'allow_embed');
+      if (embed !== undefined) {
+        const v = yesNoValue(embed, rep, cx.part('.allow_embed'));
+        if (v !== undefined) p.allow_embed = v;
+      }
+      const autoplay = attr(attrs, 'autoplay');
+      if (autoplay !== undefined) p.autoplay = autoplay;
+      video.player_loc = p;
+      return;
+    }
+    case 'duration':
+    case 'view_count': {
+      const v = numberValue(value, true, rep, at);
+      if (v !== undefined) video[key] = v;
+      return;
+    }
+    case 'rating': {
+      const v = numberValue(value, false, rep, at);
+      if (v !== undefined) video.rating = v;
+      return;
+    }
+    case 'expiration_date':
+    case 'publication_date': {
+      const v = cx.dates.read(value, rep, at);
+      if (v !== undefined) video[key] = v;
+      return;
+    }
+    case 'family_friendly':
+    case 'requires_subscription':
+    case 'live': {
+      const v = yesNoValue(value, rep, at);
+      if (v !== undefined) video[key] = v;
+      return;
+    }
+    case 'restriction':
+    case 'platform': {
+      const rel = enumValue(
+        attr(attrs, 'relationship') ?? '',
+        ['allow', 'deny'] as const,
+        rep,
+        cx.part('.relationship'),
+      );
+      if (rel === undefined) return;
+      if (key === 'restriction') video.restriction = { relationship: rel, countries: value };
+      else video.platform = { relationship: rel, platforms: value };
+      return;
+    }
+    case 'uploader': {
+      if (value === '') return;
+      const u: NonNullable<VideoEntry['uploader']> = { name: value };
+      const info = attr(attrs, 'info');
+      if (info !== undefined && info !== '') {
+        const url = urlValue(info, rep, cx.part('.info'));
+        if (url !== undefined) u.info = url;
+      }
+      video.uploader = u;
+      return;
+    }
+    case 'gallery_loc': {
+      const url = value === '' ? undefined : urlValue(value, rep, at);
+      if (url === undefined) return;
+      const title = attr(attrs, 'title');
+      video.gallery_loc = title === undefined ? { loc: url } : { loc: url, title };
+      return;
+    }
+    case 'tag':
+      if (value !== '' && roomIn(video.tag, 'video tags', rep, at)) video.tag = append(video.tag, value);
+      return;
+    case 'content_segment_loc': {
+      const url = value === '' ? undefined : urlValue(value, rep, at);
+      if (url !== undefined && roomIn(video.content_segment_loc, 'content segments', rep, at)) {
+        video.content_segment_loc = append(video.content_segment_loc, url);
+      }
+      return;
+    }
+    case 'price': {
+      const currency = attr(attrs, 'currency');
+      if (currency === undefined || currency === '' || value === '') {
+        rep.report('value-invalid', '<video:price> needs a value and a currency attribute; dropped', at());
+        return;
+      }
+      const price: NonNullable<VideoEntry['price']>[number] = { value, currency };
+      const type = attr(attrs, 'type');
+      if (type !== undefined) {
+        const v = enumValue(type, ['rent', 'purchase'] as const, rep, cx.part('.type'));
+        if (v !== undefined) price.type = v;
+      }
+      const resolution = attr(attrs, 'resolution');
+      if (resolution !== undefined) {
+        const v = enumValue(resolution, ['hd', 'sd'] as const, rep, cx.part('.resolution'));
+        if (v !== undefined) price.resolution = v;
+      }
+      if (roomIn(video.price, 'prices', rep, at)) video.price = append(video.price, price);
+      return;
+    }
+    case 'id': {
+      const type = attr(attrs, 'type');
+      if (type === undefined || type === '' || value === '') {
+        rep.report('value-invalid', '<video:id> needs a value and a type attribute; dropped', at());
+        return;
+      }
+      if (roomIn(video.id, 'ids', rep, at)) video.id = append(video.id, { value, type });
+      return;
+    }
+  }
+}
+
+export function setTvshowField(tv: Draft<VideoTvshow>, name: string, value: string, cx: FieldContext): void {
+  if (value === '') return;
+  switch (name) {
+    case 'season_number':
+    case 'episode_number': {
+      const v = numberValue(value, true, cx.rep, cx.at);
+      if (v !== undefined) tv[name] = v;
+      return;
+    }
+    case 'premier_date': {
+      const v = cx.dates.read(value, cx.rep, cx.at);
+      if (v !== undefined) tv.premier_date = v;
+      return;
+    }
+    default:
+      tv[name as 'show_title' | 'video_type' | 'episode_title'] = value;
+  }
+}
+
+export function setNewsField(news: NewsDraft, name: string, value: string, cx: FieldContext): void {
+  if (value === '') return;
+  switch (name) {
+    case 'name':
+    case 'language':
+      news[name] = value;
+      return;
+    case 'publication_date': {
+      const v = cx.dates.read(value, cx.rep, cx.at);
+      if (v !== undefined) news.publication_date = v;
+      return;
+    }
+    case 'access': {
+      const v = enumValue(value, ['Subscription', 'Registration'] as const, cx.rep, cx.at);
+      if (v !== undefined) news.access = v;
+      return;
+    }
+    default:
+      news[name as 'title' | 'genres' | 'keywords' | 'stock_tickers'] = value;
+  }
+}
+
+/** RSS `<link>`, `<guid>`, dates, titles and mRSS titles of a feed item. */
+export function setFeedField(
+  page: PageDraft,
+  group: string,
+  name: string,
+  value: string,
+  cx: FieldContext,
+): void {
+  if (value === '') return;
+  if (group === 'date') {
+    page.dates ??= {};
+    page.dates[name as 'updated'] ??= value;
+    return;
+  }
+  if (group === 'media') {
+    if (name === 'title') page.mediaTitle ??= value;
+    else page.mediaDescription ??= value;
+    return;
+  }
+  switch (name) {
+    case 'link':
+      if (!page.hadLoc) {
+        page.hadLoc = true;
+        const url = urlValue(value, cx.rep, cx.at);
+        if (url !== undefined) page.loc = url;
+      }
+      return;
+    case 'guid':
+      if (attr(cx.attrs, 'isPermaLink') !== 'false') page.guid ??= value;
+      return;
+    case 'title':
+      page.title ??= value;
+      return;
+    case 'description':
+      page.description ??= value;
+      return;
+  }
+}
+
+// ---- finished records -------------------------------------------------------------------------
+
+export function buildEntry(page: PageDraft): SitemapEntry {
+  const e: SitemapEntry = { loc: page.loc! };
+  if (page.lastmod !== undefined) e.lastmod = page.lastmod;
+  if (page.changefreq !== undefined) e.changefreq = page.changefreq;
+  if (page.priority !== undefined) e.priority = page.priority;
+  if (page.images !== undefined) e.images = page.images;
+  if (page.videos !== undefined) e.videos = page.videos;
+  if (page.news !== undefined) e.news = page.news;
+  if (page.alternates !== undefined) e.alternates = page.alternates;
+  if (page.mobile !== undefined) e.mobile = true;
+  return e;
+}
+
+export function addImage(page: PageDraft, image: Draft<ImageEntry>, rep: DocumentReporter, at: At): void {
+  if (image.loc === undefined) {
+    rep.report('image-invalid', '<image:image> has no usable <image:loc>; image dropped', at());
+    return;
+  }
+  if (!roomIn(page.images, 'images', rep, at)) return;
+  // Most images carry only loc: no need to reorder them.
+  const done =
+    Object.keys(image).length === 1 ? (image as ImageEntry) : (ordered(image, IMAGE_KEYS) as ImageEntry);
+  page.images = append(page.images, done);
+}
+
+export function addVideo(page: PageDraft, video: Draft<VideoEntry>, rep: DocumentReporter, at: At): void {
+  const missing = (['thumbnail_loc', 'title', 'description'] as const).filter((k) => video[k] === undefined);
+  if (missing.length > 0) {
+    rep.report('video-invalid', `<video:video> lacks ${missing.join(', ')}; video dropped`, at());
+    return;
+  }
+  if (video.content_loc === undefined && video.player_loc === undefined) {
+    rep.report('video-invalid', '<video:video> has neither content_loc nor player_loc; kept', at());
+  }
+  if (roomIn(page.videos, 'videos', rep, at))
+    page.videos = append(page.videos, ordered(video, VIDEO_KEYS) as VideoEntry);
+}
+
+export function addNews(page: PageDraft, n: NewsDraft, rep: DocumentReporter, at: At): void {
+  if (page.news !== undefined) {
+    rep.report('element-duplicate', 'a second <news:news> in one <url>; the first is kept', at());
+    return;
+  }
+  const missing = [
+    n.name === undefined && 'publication name',
+    n.language === undefined && 'publication language',
+    n.publication_date === undefined && 'publication_date',
+    n.title === undefined && 'title',
+  ].filter(Boolean);
+  if (missing.length > 0) {
+    rep.report('news-invalid', `<news:news> lacks ${missing.join(', ')}; news dropped`, at());
+    return;
+  }
+  const news: NewsEntry = {
+    publication: { name: n.name!, language: n.language! },
+    publication_date: n.publication_date!,
+    title: n.title!,
+  };
+  if (n.access !== undefined) news.access = n.access;
+  if (n.genres !== undefined) news.genres = n.genres;
+  if (n.keywords !== undefined) news.keywords = n.keywords;
+  if (n.stock_tickers !== undefined) news.stock_tickers = n.stock_tickers;
+  page.news = news;
+}
+
+/**
+ * A feed item's page URL (its link, else a permalink guid) and lastmod (updated, modified,
+ * pubDate, dc:date, published, issued: the first present), then its mRSS media. False when the
+ * item has no usable link.
+ */
+export function finishFeedItem(page: PageDraft, rep: DocumentReporter, dates: DateReader): boolean {
+  const at = (field: string) => (): Where => ({ line: page.at.line, column: page.at.column, field });
+  if (page.loc === undefined && !page.hadLoc && page.guid !== undefined && /^https?:\/\//i.test(page.guid)) {
+    page.hadLoc = true;
+    const url = urlValue(page.guid, rep, at('loc'));
+    if (url !== undefined) page.loc = url;
+  }
+  if (page.loc === undefined) {
+    if (!page.hadLoc) rep.report('feed-item-no-link', 'this item has no link to a page; skipped', page.at);
+    return false;
+  }
+  const d = page.dates;
+  const raw =
+    d === undefined
+      ? undefined
+      : (d.updated ?? d.modified ?? d.pubDate ?? d.dcdate ?? d.published ?? d.issued);
+  if (raw !== undefined) {
+    const v = dates.read(raw, rep, () => ({ ...at('lastmod')(), url: page.loc! }), true);
+    if (v !== undefined) page.lastmod = v;
+  }
+  addMedia(page, rep);
+  return true;
+}
+
+/** mRSS: image media become images; video media (or a player) become one video each. */
+function addMedia(page: PageDraft, rep: DocumentReporter): void {
+  if (page.media === undefined && page.player === undefined) return;
+  const at =
+    (field: string): At =>
+    () => ({ line: page.at.line, column: page.at.column, url: page.loc!, field });
+  const thumbnail = page.thumbnails?.[0];
+  const title = page.mediaTitle ?? page.title;
+  const description = page.mediaDescription ?? page.description;
+  let player = page.player;
+  const basics = (video: Draft<VideoEntry>, where: At): void => {
+    if (thumbnail !== undefined) {
+      const t = urlValue(thumbnail, rep, where);
+      if (t !== undefined) video.thumbnail_loc = t;
+    }
+    if (title !== undefined) video.title = title;
+    if (description !== undefined) video.description = description;
+  };
+  for (const m of page.media ?? []) {
+    if (m.medium === 'image' || m.type.startsWith('image/')) {
+      const where = at(`images[${page.images?.length ?? 0}].loc`);
+      const url = urlValue(m.url, rep, where);
+      if (url !== undefined && roomIn(page.images, 'images', rep, where))
+        page.images = append(page.images, { loc: url });
+    } else if (m.medium === 'video' || m.type.startsWith('video/')) {
+      const where = at(`videos[${page.videos?.length ?? 0}]`);
+      const video: Draft<VideoEntry> = {};
+      const content = urlValue(m.url, rep, where);
+      if (content !== undefined) video.content_loc = content;
+      if (player !== undefined) {
+        const p = urlValue(player, rep, where);
+        if (p !== undefined) video.player_loc = { loc: p };
+        player = undefined;
+      }
+      basics(video, where);
+      if (/^\d+$/.test(m.duration)) video.duration = Number(m.duration);
+      addVideo(page, video, rep, where);
+    }
+  }
+  if (player !== undefined) {
+    const where = at(`videos[${page.videos?.length ?? 0}]`);
+    const p = urlValue(player, rep, where);
+    if (p === undefined) return;
+    const video: Draft<VideoEntry> = { player_loc: { loc: p } };
+    basics(video, where);
+    addVideo(page, video, rep, where);
+  }
+}

@@ -1,0 +1,174 @@
+/**
+ * Public types of the parser: what it reads, what it yields and the options of each entry point.
+ */
+import type { Diagnostic, DiagnosticHandler } from '../core/diagnostics.js';
+import type { SitemapEntry, SitemapReference } from '../core/entry.js';
+import type { FetchLike } from '../robots/fetch.js';
+
+/** The formats the parser recognises, sniffed from content (never from the file name or Content-Type). */
+export type SitemapFormat = 'urlset' | 'sitemapindex' | 'text' | 'rss' | 'atom';
+
+/** What {@link parseSitemap} yields: a page (no `kind`), or a child of an index that is not followed. */
+export type SitemapItem = SitemapEntry | SitemapReference;
+
+/** A page found while walking a tree, with the sitemap (URL or path) it came from. */
+export type TreeEntry = SitemapEntry & { sitemap: string };
+
+/**
+ * Where a sitemap comes from: a file path or an http(s) URL (a string or `URL`), bytes, `{ text }`,
+ * a Node readable stream, a web `ReadableStream`, or any async iterable of byte chunks.
+ */
+export type SitemapSource =
+  | string
+  | URL
+  | Uint8Array
+  | { text: string }
+  | NodeJS.ReadableStream
+  | ReadableStream<Uint8Array>
+  | AsyncIterable<Uint8Array>;
+
+/** Options of the pure push parser {@link SitemapParser}. */
+export interface SitemapParserOptions {
+  /** Receives each page entry and index child, in document order. */
+  onItem: (item: SitemapItem) => void;
+  /** Receives each finding. */
+  onDiagnostic: DiagnosticHandler;
+  /** The name used in diagnostics (`Diagnostic.sitemap`): a URL or a path. */
+  sitemap?: string;
+  /**
+   * The URL(s) the sitemap lives at. When given, the location rule applies: entries must lie under
+   * the sitemap's folder on its scheme, host and port (any of the URLs, for example before and
+   * after a redirect). @default no location check
+   */
+  sitemapUrl?: string | readonly string[];
+  /** Hosts that cross-submit to this sitemap (their robots.txt names it). @default [] */
+  allowHosts?: readonly string[];
+  /**
+   * Called instead of reporting `url-outside-location`, so that an adapter can check robots.txt
+   * cross-submits before deciding. The item is delivered through `onItem` right after.
+   */
+  onOutsideLocation?: (diagnostic: Diagnostic, item: SitemapItem) => void;
+  /** Uncompressed bytes read at most; the rest is refused with `sitemap-too-large`. @default 52,428,800 */
+  maxBytes?: number;
+  /** Deepest element nesting. @default 64 */
+  maxElementDepth?: number;
+}
+
+/** Facts about one sitemap, known once it has been read. */
+export interface SitemapInfo {
+  /** The URL or path as given (the name used in diagnostics). */
+  sitemap: string;
+  /** The URL the content came from, after redirects (fetched sitemaps only). */
+  url?: string;
+  /** The format sniffed from the content; absent when it could not be read. */
+  format?: SitemapFormat;
+  /** Whether sitemapkit removed a gzip layer. */
+  gzip: boolean;
+  /** Page entries yielded. */
+  entries: number;
+  /** Index children found. */
+  sitemaps: number;
+  /** Bytes parsed (after decompression). */
+  bytes: number;
+  /** Bytes read from the source (compressed size for gzip). */
+  downloadedBytes: number;
+  /** Bytes gunzip produced (0 without gzip); at most the cap plus one chunk. */
+  inflatedBytes: number;
+  errors: number;
+  warnings: number;
+  /** In a tree: the index that listed this sitemap. */
+  parent?: string;
+  /** In a tree: 0 for a root, 1 for its children, and so on. */
+  depth?: number;
+}
+
+/** Options shared by every entry point that reads sitemaps. */
+export interface ParseOptions {
+  /** Receives each finding as it happens. */
+  onDiagnostic?: DiagnosticHandler;
+  /** Receives the facts about each sitemap once it is read. */
+  onSitemap?: (info: SitemapInfo) => void;
+  /**
+   * The public URL of a sitemap read from a file, bytes or a stream: enables the location rule.
+   * Fetched sitemaps use their own URL. @default none
+   */
+  sitemapUrl?: string;
+  /** Hosts whose robots.txt cross-submits to the sitemap, known in advance. @default [] */
+  allowHosts?: readonly string[];
+  /**
+   * Fetch robots.txt of hosts found outside the sitemap's location, to honour cross-submits
+   * (sitemaps.org): one request per host, at most 20 hosts per parse.
+   * @default true for fetched sitemaps, false otherwise
+   */
+  crossSubmit?: boolean;
+  /** Uncompressed bytes read per sitemap (decompression stops there). @default 52,428,800 (50 MiB) */
+  maxBytes?: number;
+  /** Bytes downloaded per sitemap (before decompression). @default 52,428,800 */
+  maxDownloadBytes?: number;
+  /** Deepest element nesting accepted. @default 64 */
+  maxElementDepth?: number;
+  /** Time allowed for one request, from connecting to the last byte, in milliseconds. @default 30,000 */
+  timeoutMs?: number;
+  /** Redirects followed per request. @default 5 */
+  maxRedirects?: number;
+  /** Extra request headers, sent with every request (robots.txt and children included). */
+  headers?: Readonly<Record<string, string>>;
+  /** The User-Agent of every request. @default 'sitemapkit/0.1 (+https://github.com/sitemapkit/sitemapkit)' */
+  userAgent?: string;
+  /** The fetch function (the robots module's `FetchLike`), for proxies or custom agents. @default globalThis.fetch */
+  fetch?: FetchLike;
+  /** Cancels the work; iteration then throws a `SitemapkitError` with code `ERR_ABORTED`. */
+  signal?: AbortSignal;
+  /** Diagnostics kept on the result (`onDiagnostic` still gets all of them). @default 10,000 */
+  maxDiagnostics?: number;
+}
+
+/** Options of {@link parseSitemapTree}. */
+export interface TreeOptions extends ParseOptions {
+  /** Index levels followed below a root (an index listing indexes counts 2). @default 10 */
+  maxDepth?: number;
+  /** Sitemaps fetched at once. @default 4 */
+  concurrency?: number;
+  /** Sitemaps read per tree, roots included. @default 10,000 */
+  maxSitemaps?: number;
+  /** Page entries yielded per tree. @default 10,000,000 */
+  maxUrls?: number;
+}
+
+/** Options of {@link discoverSitemaps}. */
+export interface DiscoverOptions
+  extends Pick<
+    ParseOptions,
+    'onDiagnostic' | 'timeoutMs' | 'maxRedirects' | 'headers' | 'userAgent' | 'fetch' | 'signal'
+  > {
+  /** Also probe the well-known paths when robots.txt lists sitemaps. @default true */
+  probeWellKnown?: boolean;
+}
+
+/** A sitemap found by {@link discoverSitemaps}. */
+export interface DiscoveredSitemap {
+  url: string;
+  /** `robots`: a Sitemap: line of robots.txt; `well-known`: a conventional path that answered with a sitemap. */
+  source: 'robots' | 'well-known';
+}
+
+/**
+ * The result of a parse: iterate it once with `for await`; `diagnostics` and `sitemaps` fill up
+ * while it runs and are complete when the iteration ends.
+ */
+export interface SitemapParse<T> extends AsyncIterable<T> {
+  /** Findings so far (at most `maxDiagnostics`). */
+  readonly diagnostics: readonly Diagnostic[];
+  /** Facts about each sitemap read so far. */
+  readonly sitemaps: readonly SitemapInfo[];
+  /** Error diagnostics so far, including those not kept in `diagnostics`. */
+  readonly errorCount: number;
+}
+
+/** What {@link parseSitemapToArray} resolves to. */
+export interface ParsedSitemap {
+  items: SitemapItem[];
+  diagnostics: Diagnostic[];
+  sitemaps: SitemapInfo[];
+  errorCount: number;
+}
