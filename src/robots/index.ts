@@ -10,7 +10,7 @@ export {
   robotsTxtUrl,
 } from './fetch.js';
 export { DEFAULT_LINT_AGENTS, findSitemapConflict, lintRobotsTxt, type RobotsLintOptions } from './lint.js';
-export { matchesPattern, robotsPath } from './match.js';
+export { escapePattern, isProductToken, matchesPattern, robotsPath } from './match.js';
 export type {
   RobotsAgent,
   RobotsGroup,

@@ -87,3 +87,11 @@ export function matchesPattern(path: string, pattern: string): boolean {
   }
   return true;
 }
+
+/**
+ * Whether a user agent is a product token robots.txt groups can name (`[a-zA-Z_-]+`, Google's
+ * `IsValidUserAgentToObey`). Pass such a token to `isAllowed`, not a full User-Agent header.
+ */
+export function isProductToken(userAgent: string): boolean {
+  return /^[a-zA-Z_-]+$/.test(userAgent);
+}

@@ -4,6 +4,7 @@ import { type Diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
 import { SitemapkitError } from '../../core/errors.js';
 import { fetchRobotsTxt } from '../../robots/fetch.js';
 import { DEFAULT_LINT_AGENTS, findSitemapConflict, lintRobotsTxt } from '../../robots/lint.js';
+import { isProductToken } from '../../robots/match.js';
 import type { RobotsMode } from '../../robots/parse.js';
 import { parseRobotsTxt, type RobotsTxt } from '../../robots/robots-txt.js';
 import { readSourceUrls } from '../../submit/url-source.js';
@@ -111,6 +112,11 @@ A robots.txt URL answering 4xx allows everything; 5xx, 429 or no answer disallow
     )
     .action(async (source: string, urls: string[], flags: CheckFlags) => {
       if (flags.agent.trim() === '') throw new UsageError('--agent needs a product token, e.g. Googlebot');
+      if (!isProductToken(flags.agent)) {
+        ctx.stderr.write(
+          `note: --agent "${flags.agent}" is not a product token ([a-zA-Z_-]+); groups name tokens such as Googlebot, so it may match none\n`,
+        );
+      }
       const json = flags.json === true || flags.format === 'json';
       const { robots: rules } = await loadRobots(source, flags.mode, ctx);
       let disallowed = 0;
