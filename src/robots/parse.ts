@@ -100,7 +100,7 @@ export interface ParsedRobotsTxt {
 }
 
 // Google: 8 × 2083 (a browser's URL cap) minus the terminating NUL.
-export const GOOGLE_MAX_LINE_BYTES = 8 * 2083 - 1;
+export const GOOGLE_MAX_LINE_BYTES: number = 8 * 2083 - 1;
 
 const BOM = [0xef, 0xbb, 0xbf];
 const WHITE = /^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g;
