@@ -2,7 +2,7 @@ import { access, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SitemapEntry } from '../../src/core/entry.js';
 import { isSitemapkitError } from '../../src/core/errors.js';
 import {
@@ -116,12 +116,16 @@ describe('HtmlSitemapBuilder: files and pagination', () => {
   it('writes a full page as soon as the next link arrives (memory holds one page per section)', async () => {
     const builder = new HtmlSitemapBuilder({ dir, baseUrl: BASE, linksPerPage: 10 });
     for (const e of urls(10)) await builder.add(e);
+    for (const e of urls(10, 'blog')) await builder.add(e);
     expect(await readdir(dir)).toEqual([]);
     await builder.add({ loc: `${BASE}page/11` });
-    expect(await readdir(dir)).toEqual(['sitemap-00001.html']);
-    for (const e of urls(10, 'blog')) await builder.add(e);
+    // The page is written in the background (add() does not wait for the disk), long before finish().
+    await vi.waitFor(async () => expect(await readdir(dir)).toEqual(['sitemap-00001.html']));
     await builder.add({ loc: `${BASE}blog/11`, section: 'blog' });
-    expect((await readdir(dir)).sort()).toEqual(['sitemap-00001.html', 'sitemap-blog-00001.html']);
+    await vi.waitFor(async () =>
+      expect((await readdir(dir)).sort()).toEqual(['sitemap-00001.html', 'sitemap-blog-00001.html']),
+    );
+    expect(siteLinks(await readPage(dir, 'sitemap-blog-00001.html'))).toHaveLength(10);
     await builder.finish();
   });
 
@@ -336,15 +340,28 @@ describe('HtmlSitemapBuilder: options and failures', () => {
     expect(siteLinks(page)[0]?.text).toBe('/maps/a');
   });
 
+  it('makes add() reject once a page could not be written, without waiting for finish()', async () => {
+    const builder = new HtmlSitemapBuilder({ dir: join(dir, 'gone'), baseUrl: BASE, linksPerPage: 2 });
+    let error: unknown;
+    for (let i = 0; i < 100 && error === undefined; i++) {
+      error = await builder.add({ loc: `${BASE}${i}` }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    }
+    expect(isSitemapkitError(error, 'ERR_OUTPUT')).toBe(true);
+  });
+
   it('throws ERR_OUTPUT naming the file when the folder is missing, and refuses use after finish', async () => {
     const missing = join(dir, 'gone');
     const builder = new HtmlSitemapBuilder({ dir: missing, baseUrl: BASE, linksPerPage: 2 });
     await builder.add({ loc: `${BASE}1` });
     await builder.add({ loc: `${BASE}2` });
-    const error = await builder.add({ loc: `${BASE}3` }).catch((e: unknown) => e);
+    await builder.add({ loc: `${BASE}3` });
+    // The failed write of page 1 is reported by finish() (and by any add() after it failed).
+    const error = await builder.finish().catch((e: unknown) => e);
     expect(isSitemapkitError(error, 'ERR_OUTPUT')).toBe(true);
     expect((error as Error).message).toContain(join(missing, 'sitemap-00001.html'));
-    await expect(builder.finish()).rejects.toThrow(/could not write/);
     await expect(builder.add({ loc: `${BASE}4` })).rejects.toThrow(/after finish/);
     await expect(access(missing)).rejects.toThrow();
   });
