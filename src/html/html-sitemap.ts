@@ -206,14 +206,15 @@ export class HtmlSitemapBuilder {
       this.#groups.set(section, group);
     }
     // A full page is written only when the next link arrives: only then is it known to have a next page.
-    const pending = group.items.length === this.#o.perPage ? this.#writePage(group, true) : undefined;
+    const started = group.items.length === this.#o.perPage;
+    if (started) this.#writePage(group, true);
     const title = entry.title?.trim();
     const text = title !== undefined && title !== '' ? title : readableUrl(checked.url, this.#o.siteHost);
     group.items.push(renderItem(checked.url, text, entry.lastmod));
     group.links += 1;
     // Pages are written while later entries are rendered, so the disk works alongside the caller;
     // at most MAX_WRITES pages wait for it, which keeps memory bounded.
-    if (pending !== undefined && this.#writes.size >= MAX_WRITES) await Promise.race(this.#writes);
+    if (started && this.#writes.size >= MAX_WRITES) await Promise.race(this.#writes);
   }
 
   /**
@@ -234,20 +235,17 @@ export class HtmlSitemapBuilder {
     const only = groups.length === 0 ? { section: '', items: [], pages: 0, links: 0 } : groups[0]!;
     if (groups.length <= 1 && only.section === '' && only.pages === 0) {
       // One page of links (or none) and no sections: the entry page is that page.
-      await this.#settle();
       await this.#write(ENTRY_PAGE, this.#renderSinglePage(only), only.links);
       return this.#files;
     }
-    const pending: Promise<void>[] = [];
-    for (const g of groups) if (g.items.length > 0) pending.push(this.#writePage(g, false));
+    for (const g of groups) if (g.items.length > 0) this.#writePage(g, false);
     const sectionsHtml: string[] = [];
     let entryLinks = 0;
     for (const g of groups) {
-      const top = this.#pageLists(g, pending);
+      const top = this.#pageLists(g);
       entryLinks += top.length;
       sectionsHtml.push(this.#renderGroupOnEntry(g, top));
     }
-    await Promise.all(pending);
     await this.#settle();
     const total = groups.reduce((n, g) => n + g.links, 0);
     const shell: PageShell = {
@@ -274,7 +272,7 @@ export class HtmlSitemapBuilder {
     return crumbs;
   }
 
-  #writePage(group: Group, hasNext: boolean): Promise<void> {
+  #writePage(group: Group, hasNext: boolean): void {
     const items = group.items;
     group.items = [];
     group.pages += 1;
@@ -298,18 +296,18 @@ export class HtmlSitemapBuilder {
         ...(hasNext ? { next: pageName(group.section, n + 1) } : {}),
       },
     };
-    return this.#write(pageName(group.section, n), renderPage(shell), items.length);
+    this.#write(pageName(group.section, n), renderPage(shell), items.length);
   }
 
   /**
    * The links the entry page shows for a group: its pages when they fit on one page of links,
    * else lists of pages (written here, level by level) until the top level fits.
    */
-  #pageLists(group: Group, pending: Promise<void>[]): Array<{ href: string; text: string }> {
+  #pageLists(group: Group): Array<{ href: string; text: string }> {
     const per = this.#o.perPage;
     const range = (from: number, to: number): string =>
       from === to ? `Page ${formatCount(from)}` : `Pages ${formatCount(from)}\u2013${formatCount(to)}`;
-    // Each level's items as [href, text, firstPage, lastPage].
+    // Each level's links, with the range of pages each one covers.
     let level: Array<{ href: string; text: string; from: number; to: number }> = [];
     for (let p = 1; p <= group.pages; p++) {
       level.push({ href: pageName(group.section, p), text: `Page ${formatCount(p)}`, from: p, to: p });
@@ -339,7 +337,7 @@ export class HtmlSitemapBuilder {
             ...(n < count ? { next: listName(group.section, depth, n + 1) } : {}),
           },
         };
-        pending.push(this.#write(name, renderPage(shell), chunk.length));
+        this.#write(name, renderPage(shell), chunk.length);
         next.push({ href: name, text: here, from, to });
       }
       level = next;
@@ -384,8 +382,8 @@ export class HtmlSitemapBuilder {
       });
     });
     this.#writes.add(p);
-    // A failure reaches the caller through the add() that started the write and again through
-    // finish(), so a caller that did not await add() still learns that a page is missing.
+    // Nobody awaits a page write directly: its failure is kept and thrown by the next add() or by
+    // finish(), so a missing page is never silent.
     p.then(
       () => this.#writes.delete(p),
       (error: SitemapkitError) => {
