@@ -53,7 +53,7 @@ export function readableHost(url: URL): string {
 
 /**
  * Link text for an entry without a title: the decoded path and query (`/blog/café?page=2`),
- * prefixed with the host when it is not the site's own (cross-submitted hosts).
+ * prefixed with the host when it is not the site's own (cross-submitted hosts) or for the home page.
  */
 export function readableUrl(loc: string, siteHost: string): string {
   let url: URL;
@@ -63,7 +63,8 @@ export function readableUrl(loc: string, siteHost: string): string {
     return loc;
   }
   const path = decodeReadably(url.pathname + url.search);
-  return url.host === siteHost ? path : `${readableHost(url)}${path}`;
+  // A bare "/" says nothing to a reader: the home page shows as the host.
+  return url.host === siteHost && path !== '/' ? path : `${readableHost(url)}${path}`;
 }
 
 /** Formats 1234567 as `1,234,567` without depending on the process locale. */

@@ -305,6 +305,8 @@ describe('HtmlSitemapBuilder: link text and escaping', () => {
       'bücher.example/bücher',
     );
     expect(readableUrl('https://example.com:8443/x', 'example.com')).toBe('example.com:8443/x');
+    expect(readableUrl('https://example.com/', 'example.com')).toBe('example.com/');
+    expect(readableUrl('https://example.com/?lang=de', 'example.com')).toBe('/?lang=de');
     expect(escapeHtml('a&b<c>"d\'')).toBe('a&amp;b&lt;c&gt;&quot;d&#39;');
   });
 });
