@@ -1,0 +1,98 @@
+/**
+ * One document, end to end: decoded bytes into the parser, items out as they are complete,
+ * deferred location findings settled against robots.txt cross-submits, and the facts about the
+ * sitemap at the end.
+ */
+import type { Diagnostic } from '../core/diagnostics.js';
+import { SitemapParser } from './core.js';
+import { type DecodeStats, decodeBody } from './decode.js';
+import { FetchFailure } from './http.js';
+import type { ResolvedParseOptions } from './options.js';
+import { checkAborted, type ParseRun } from './run.js';
+import type { OpenedSource } from './source.js';
+import type { SitemapInfo, SitemapItem } from './types.js';
+
+export interface DocumentPlace {
+  parent?: string;
+  depth?: number;
+}
+
+/**
+ * Yields the items of one opened source and returns its {@link SitemapInfo} (also given to the
+ * run). Never throws for what the document or the server does mid-body; throws `ERR_ABORTED`.
+ */
+export async function* readDocument(
+  opened: OpenedSource,
+  o: ResolvedParseOptions,
+  run: ParseRun,
+  place: DocumentPlace = {},
+): AsyncGenerator<SitemapItem, SitemapInfo> {
+  const queue: SitemapItem[] = [];
+  const sitemapUrls = opened.fetched
+    ? [...new Set([opened.requested!, opened.url!])]
+    : o.sitemapUrl === undefined
+      ? []
+      : [o.sitemapUrl];
+  const crossSubmit = sitemapUrls.length > 0 && (o.crossSubmit ?? opened.fetched);
+  const deferred = new Map<SitemapItem, Diagnostic>();
+  const parser = new SitemapParser({
+    sitemap: opened.name,
+    sitemapUrl: sitemapUrls,
+    allowHosts: o.allowHosts,
+    maxBytes: o.maxBytes,
+    maxElementDepth: o.maxElementDepth,
+    onItem: (item) => queue.push(item),
+    onDiagnostic: run.onDiagnostic,
+    ...(crossSubmit
+      ? { onOutsideLocation: (d: Diagnostic, item: SitemapItem) => deferred.set(item, d) }
+      : {}),
+  });
+  const stats: DecodeStats = { gzip: false, downloadedBytes: 0, inflatedBytes: 0 };
+
+  async function* drain(): AsyncGenerator<SitemapItem> {
+    const items = queue.splice(0, queue.length);
+    for (const item of items) {
+      const d = deferred.get(item);
+      if (d !== undefined) {
+        deferred.delete(item);
+        if (!(await run.crossSubmits(item.loc, sitemapUrls, o.http))) parser.report(d);
+      }
+      yield item;
+    }
+  }
+
+  try {
+    for await (const chunk of decodeBody(opened.body, o.maxDownloadBytes, stats, (code, m) =>
+      parser.fail(code, m),
+    )) {
+      checkAborted(o.http.signal, opened.name);
+      parser.write(chunk);
+      if (queue.length > 0) yield* drain();
+      if (parser.done) break;
+    }
+    parser.end();
+  } catch (error) {
+    if (!(error instanceof FetchFailure)) throw error;
+    parser.fail('fetch-failed', `the response broke off: ${error.message}; entries read before are kept`);
+  } finally {
+    opened.cancel();
+  }
+  yield* drain();
+  const info: SitemapInfo = {
+    sitemap: opened.name,
+    gzip: stats.gzip,
+    entries: parser.entries,
+    sitemaps: parser.sitemaps,
+    bytes: parser.bytes,
+    downloadedBytes: stats.downloadedBytes,
+    inflatedBytes: stats.inflatedBytes,
+    errors: parser.rep.errors,
+    warnings: parser.rep.warnings,
+  };
+  if (opened.url !== undefined) info.url = opened.url;
+  if (parser.format !== undefined) info.format = parser.format;
+  if (place.parent !== undefined) info.parent = place.parent;
+  if (place.depth !== undefined) info.depth = place.depth;
+  run.addSitemap(info);
+  return info;
+}

@@ -1,0 +1,101 @@
+/**
+ * One options bag per entry point, resolved once into a complete internal form; contradictions
+ * and wrong types throw `ERR_OPTIONS` before any work starts.
+ */
+import type { DiagnosticHandler } from '../core/diagnostics.js';
+import { SitemapkitError } from '../core/errors.js';
+import { MAX_BYTES } from '../core/limits.js';
+import type { FetchLike } from '../robots/fetch.js';
+import { DEFAULT_USER_AGENT, type HttpOptions } from './http.js';
+import type { DiscoverOptions, ParseOptions, SitemapInfo, TreeOptions } from './types.js';
+
+export interface ResolvedParseOptions {
+  onDiagnostic: DiagnosticHandler | undefined;
+  onSitemap: ((info: SitemapInfo) => void) | undefined;
+  sitemapUrl: string | undefined;
+  allowHosts: readonly string[];
+  crossSubmit: boolean | undefined;
+  maxBytes: number;
+  maxDownloadBytes: number;
+  maxElementDepth: number;
+  maxDiagnostics: number;
+  http: HttpOptions;
+}
+
+export interface ResolvedTreeOptions extends ResolvedParseOptions {
+  maxDepth: number;
+  concurrency: number;
+  maxSitemaps: number;
+  maxUrls: number;
+}
+
+function count(name: string, value: number | undefined, fallback: number, min = 1): number {
+  if (value === undefined) return fallback;
+  if (
+    typeof value !== 'number' ||
+    !(value >= min) ||
+    (!Number.isInteger(value) && value !== Number.POSITIVE_INFINITY)
+  ) {
+    throw new SitemapkitError(
+      'ERR_OPTIONS',
+      `${name} must be a whole number of at least ${min}, not ${String(value)}`,
+      {
+        hint: `leave ${name} out to use the default (${fallback.toLocaleString('en-US')})`,
+      },
+    );
+  }
+  return value;
+}
+
+export function resolveHttpOptions(o: DiscoverOptions): HttpOptions {
+  const fetch = o.fetch ?? (globalThis.fetch as FetchLike);
+  if (typeof fetch !== 'function') throw new SitemapkitError('ERR_OPTIONS', 'fetch must be a function');
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(o.headers ?? {})) {
+    if (typeof v !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k)) {
+      throw new SitemapkitError(
+        'ERR_OPTIONS',
+        `header "${k}" must be a valid header name with a string value`,
+      );
+    }
+    headers[k] = v;
+  }
+  return {
+    fetch,
+    headers,
+    userAgent: o.userAgent ?? DEFAULT_USER_AGENT,
+    timeoutMs: count('timeoutMs', o.timeoutMs, 30_000),
+    maxRedirects: count('maxRedirects', o.maxRedirects, 5, 0),
+    signal: o.signal,
+  };
+}
+
+export function resolveParseOptions(o: ParseOptions = {}): ResolvedParseOptions {
+  if (o.sitemapUrl !== undefined && !/^https?:\/\/[^/]/i.test(o.sitemapUrl)) {
+    throw new SitemapkitError('ERR_OPTIONS', `sitemapUrl "${o.sitemapUrl}" is not an absolute http(s) URL`, {
+      hint: 'give the public URL the sitemap is served at, such as https://www.example.com/sitemap.xml',
+    });
+  }
+  return {
+    onDiagnostic: o.onDiagnostic,
+    onSitemap: o.onSitemap,
+    sitemapUrl: o.sitemapUrl,
+    allowHosts: [...(o.allowHosts ?? [])],
+    crossSubmit: o.crossSubmit,
+    maxBytes: count('maxBytes', o.maxBytes, MAX_BYTES),
+    maxDownloadBytes: count('maxDownloadBytes', o.maxDownloadBytes, MAX_BYTES),
+    maxElementDepth: count('maxElementDepth', o.maxElementDepth, 64),
+    maxDiagnostics: count('maxDiagnostics', o.maxDiagnostics, 10_000, 0),
+    http: resolveHttpOptions(o),
+  };
+}
+
+export function resolveTreeOptions(o: TreeOptions = {}): ResolvedTreeOptions {
+  return {
+    ...resolveParseOptions(o),
+    maxDepth: count('maxDepth', o.maxDepth, 10, 0),
+    concurrency: count('concurrency', o.concurrency, 4),
+    maxSitemaps: count('maxSitemaps', o.maxSitemaps, 10_000),
+    maxUrls: count('maxUrls', o.maxUrls, 10_000_000),
+  };
+}

@@ -1,0 +1,96 @@
+import type { Diagnostic } from '../core/diagnostics.js';
+import { SitemapkitError } from '../core/errors.js';
+import { fetchRobotsTxt } from '../robots/fetch.js';
+import { type HttpOptions, withHeaders } from './http.js';
+import type { ResolvedParseOptions } from './options.js';
+import type { SitemapInfo, SitemapParse } from './types.js';
+
+/** Most robots.txt files fetched per run to check cross-submits. */
+const MAX_CROSS_SUBMIT_HOSTS = 20;
+
+/** The state of one call of an entry point: collected diagnostics, sitemap facts, shared caches. */
+export class ParseRun {
+  readonly diagnostics: Diagnostic[] = [];
+  readonly sitemaps: SitemapInfo[] = [];
+  errorCount = 0;
+  readonly #options: ResolvedParseOptions;
+  readonly #listed = new Map<string, Promise<ReadonlySet<string>>>();
+
+  constructor(options: ResolvedParseOptions) {
+    this.#options = options;
+  }
+
+  readonly onDiagnostic = (d: Diagnostic): void => {
+    if (d.severity === 'error') this.errorCount++;
+    if (this.diagnostics.length < this.#options.maxDiagnostics) this.diagnostics.push(d);
+    this.#options.onDiagnostic?.(d);
+  };
+
+  addSitemap(info: SitemapInfo): void {
+    this.sitemaps.push(info);
+    this.#options.onSitemap?.(info);
+  }
+
+  /**
+   * Whether the robots.txt of `url`'s site names one of `sitemapUrls` (a cross-submit,
+   * sitemaps.org). One fetch per site and run; at most 20 sites, the rest count as not naming it.
+   */
+  async crossSubmits(url: string, sitemapUrls: readonly string[], http: HttpOptions): Promise<boolean> {
+    let origin: string;
+    try {
+      origin = new URL(url).origin;
+    } catch {
+      return false;
+    }
+    let listed = this.#listed.get(origin);
+    if (listed === undefined) {
+      if (this.#listed.size >= MAX_CROSS_SUBMIT_HOSTS) return false;
+      listed = fetchRobotsTxt(origin, {
+        fetch: withHeaders(http),
+        userAgent: http.userAgent,
+        timeoutMs: Math.min(http.timeoutMs, 10_000),
+        maxRedirects: http.maxRedirects,
+        ...(http.signal === undefined ? {} : { signal: http.signal }),
+      }).then(
+        (r) => new Set(r.robots.sitemaps),
+        () => new Set<string>(),
+      );
+      this.#listed.set(origin, listed);
+    }
+    const set = await listed;
+    return sitemapUrls.some((s) => set.has(s));
+  }
+
+  /** The result object: iterable once; the collections fill while it runs. */
+  result<T>(generate: () => AsyncGenerator<T>): SitemapParse<T> {
+    let started = false;
+    const run = this;
+    return {
+      get diagnostics(): readonly Diagnostic[] {
+        return run.diagnostics;
+      },
+      get sitemaps(): readonly SitemapInfo[] {
+        return run.sitemaps;
+      },
+      get errorCount(): number {
+        return run.errorCount;
+      },
+      [Symbol.asyncIterator](): AsyncIterator<T> {
+        if (started) {
+          throw new SitemapkitError('ERR_OPTIONS', 'a parse result can be iterated only once', {
+            hint: 'call parseSitemap again, or collect the items with parseSitemapToArray',
+          });
+        }
+        started = true;
+        return generate();
+      },
+    };
+  }
+}
+
+/** Throws `ERR_ABORTED` when the signal has fired. */
+export function checkAborted(signal: AbortSignal | undefined, where: string): void {
+  if (signal?.aborted === true) {
+    throw new SitemapkitError('ERR_ABORTED', 'aborted', { where, cause: signal.reason });
+  }
+}

@@ -1,0 +1,255 @@
+/**
+ * Index trees: follows sitemap indexes recursively with bounded concurrency, a depth cap, caps on
+ * sitemaps and URLs, cycle detection (self, parent, through redirects) and failure isolation: a
+ * child that cannot be fetched or read is a diagnostic, and the others still yield.
+ */
+import { isSitemapkitError } from '../core/errors.js';
+import { Channel } from './channel.js';
+import { readDocument } from './document.js';
+import { FetchFailure } from './http.js';
+import { type ResolvedTreeOptions, resolveTreeOptions } from './options.js';
+import { makeDiagnostic } from './reporter.js';
+import type { ParserRuleCode } from './rules.js';
+import { ParseRun } from './run.js';
+import { openSource } from './source.js';
+import type { SitemapInfo, SitemapParse, TreeEntry, TreeOptions } from './types.js';
+
+/** Entries handed over but not yet consumed, at most. */
+const CHANNEL_CAPACITY = 1024;
+
+interface Job {
+  url: string;
+  parent?: string;
+  depth: number;
+  /** Normalised URLs of the indexes above (and the redirects that led to them). */
+  ancestors: readonly string[];
+}
+
+/** The key of a URL for cycle detection: WHATWG-serialised, without fragment. */
+function keyOf(url: string): string {
+  try {
+    const u = new URL(url);
+    u.hash = '';
+    return u.href;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * Reads one or more sitemaps and follows every index below them. Yields page entries with the
+ * sitemap (URL or path, as listed) they came from; index children are followed, not yielded.
+ * Roots are paths or URLs; children are always fetched over http(s).
+ *
+ * When a single root cannot be opened at all, the iteration throws (`ERR_HTTP`, `ERR_INPUT`), as
+ * {@link parseSitemap} does; with several roots, and for every child, failures are diagnostics.
+ *
+ * @example
+ * for await (const e of parseSitemapTree('https://www.example.com/sitemap_index.xml')) console.log(e.loc);
+ */
+export function parseSitemapTree(
+  roots: string | readonly string[],
+  options: TreeOptions = {},
+): SitemapParse<TreeEntry> {
+  const o = resolveTreeOptions(options);
+  const list = typeof roots === 'string' ? [roots] : [...roots];
+  const run = new ParseRun(o);
+  return run.result(() => walk(list, o, run));
+}
+
+async function* walk(
+  roots: readonly string[],
+  options: ResolvedTreeOptions,
+  run: ParseRun,
+): AsyncGenerator<TreeEntry> {
+  const controller = new AbortController();
+  const user = options.http.signal;
+  const o: ResolvedTreeOptions = {
+    ...options,
+    http: {
+      ...options.http,
+      signal: user === undefined ? controller.signal : AbortSignal.any([user, controller.signal]),
+    },
+  };
+  const channel = new Channel<TreeEntry>(CHANNEL_CAPACITY);
+  const visited = new Set<string>();
+  const queue: Job[] = [];
+  const reported = new Set<string>();
+  let active = 0;
+  let read = 0;
+  let urls = 0;
+  let stopped = false;
+
+  const report = (code: ParserRuleCode, message: string, sitemap: string, once?: string): void => {
+    if (once !== undefined) {
+      if (reported.has(once)) return;
+      reported.add(once);
+    }
+    run.onDiagnostic(makeDiagnostic(code, message, sitemap, {}));
+  };
+  const stop = (): void => {
+    stopped = true;
+    queue.length = 0;
+    controller.abort();
+  };
+
+  const relation = (key: string, ancestors: readonly string[]): 'cycle' | 'duplicate' =>
+    ancestors.includes(key) ? 'cycle' : 'duplicate';
+
+  async function processJob(job: Job): Promise<void> {
+    if (read >= o.maxSitemaps) {
+      report(
+        'tree-limit',
+        `more than ${o.maxSitemaps.toLocaleString('en-US')} sitemaps (maxSitemaps); the rest were not read`,
+        job.url,
+        'max-sitemaps',
+      );
+      queue.length = 0;
+      return;
+    }
+    read++;
+    let opened: Awaited<ReturnType<typeof openSource>>;
+    try {
+      opened = await openSource(job.url, o.http);
+    } catch (error) {
+      if (stopped) return;
+      if (job.depth === 0 && roots.length === 1) throw error;
+      if (isSitemapkitError(error, 'ERR_ABORTED') || !isSitemapkitError(error)) throw error;
+      const code: ParserRuleCode =
+        error instanceof FetchFailure
+          ? error.kind === 'status'
+            ? 'fetch-status'
+            : error.kind === 'redirect'
+              ? 'fetch-redirect'
+              : 'fetch-failed'
+          : 'fetch-failed';
+      const via = job.parent === undefined ? '' : ` (listed in ${job.parent})`;
+      report(
+        code,
+        `${error.message}${error.where !== undefined && error.where !== job.url ? ` at ${error.where}` : ''}${via}`,
+        job.url,
+      );
+      const info: SitemapInfo = {
+        sitemap: job.url,
+        gzip: false,
+        entries: 0,
+        sitemaps: 0,
+        bytes: 0,
+        downloadedBytes: 0,
+        inflatedBytes: 0,
+        errors: 1,
+        warnings: 0,
+        depth: job.depth,
+      };
+      if (job.parent !== undefined) info.parent = job.parent;
+      run.addSitemap(info);
+      return;
+    }
+    const own = keyOf(job.url);
+    for (const hop of opened.redirects.map(keyOf)) {
+      if (hop === own || !visited.has(hop)) continue;
+      opened.cancel();
+      const isCycle = relation(hop, [...job.ancestors, own]) === 'cycle';
+      report(
+        isCycle ? 'index-cycle' : 'index-duplicate',
+        isCycle
+          ? `${job.url} redirects to ${hop}, an index above it: not followed again`
+          : `${job.url} redirects to ${hop}, which was already read`,
+        job.parent ?? job.url,
+      );
+      return;
+    }
+    for (const hop of opened.redirects) visited.add(keyOf(hop));
+    const ancestors = [...job.ancestors, own, ...opened.redirects.map(keyOf)];
+    const place = job.parent === undefined ? { depth: job.depth } : { parent: job.parent, depth: job.depth };
+    const doc = readDocument(opened, o, run, place);
+    let r = await doc.next();
+    while (!r.done) {
+      if (stopped) {
+        await doc.return(undefined as never);
+        return;
+      }
+      const item = r.value;
+      if ('kind' in item) {
+        const key = keyOf(item.loc);
+        if (visited.has(key)) {
+          const isCycle = relation(key, ancestors) === 'cycle';
+          report(
+            isCycle ? 'index-cycle' : 'index-duplicate',
+            isCycle
+              ? `lists ${item.loc}, which contains this index: a cycle, not followed`
+              : `lists ${item.loc}, which was already read`,
+            job.url,
+          );
+        } else if (job.depth + 1 > o.maxDepth) {
+          report(
+            'index-depth',
+            `indexes nest deeper than ${o.maxDepth} levels (maxDepth); ${item.loc} and its siblings were not read`,
+            job.url,
+            `depth:${job.url}`,
+          );
+        } else {
+          visited.add(key);
+          queue.push({ url: item.loc, parent: job.url, depth: job.depth + 1, ancestors });
+          pump();
+        }
+      } else if (urls >= o.maxUrls) {
+        report(
+          'tree-limit',
+          `more than ${o.maxUrls.toLocaleString('en-US')} URLs (maxUrls); reading stopped`,
+          job.url,
+          'max-urls',
+        );
+        await doc.return(undefined as never);
+        stop();
+        return;
+      } else {
+        urls++;
+        const entry: TreeEntry = { ...item, sitemap: job.url };
+        if (!(await channel.push(entry))) {
+          await doc.return(undefined as never);
+          return;
+        }
+      }
+      r = await doc.next();
+    }
+    if (r.value.format === 'sitemapindex' && job.depth > 0) {
+      report(
+        'index-nested',
+        `this index is listed by the index ${job.parent}: followed, though the protocol does not nest indexes`,
+        job.url,
+      );
+    }
+  }
+
+  function pump(): void {
+    while (!stopped && active < o.concurrency && queue.length > 0) {
+      const job = queue.shift()!;
+      active++;
+      processJob(job)
+        .catch((error: unknown) => {
+          if (!stopped) channel.close(error);
+          stop();
+        })
+        .finally(() => {
+          active--;
+          if (active === 0 && (queue.length === 0 || stopped)) channel.close();
+          else pump();
+        });
+    }
+  }
+
+  for (const root of roots) {
+    const key = keyOf(root);
+    if (visited.has(key)) continue;
+    visited.add(key);
+    queue.push({ url: root, depth: 0, ancestors: [] });
+  }
+  pump();
+  try {
+    yield* channel.drain();
+  } finally {
+    stop();
+    channel.close();
+  }
+}
