@@ -37,9 +37,9 @@ function runBare(n, dir) {
   const esc = (s) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   const bySection = new Map();
   for (const e of entries(n)) {
-    let list = bySection.get(e.section);
-    if (list === undefined) bySection.set(e.section, (list = []));
-    list.push(e);
+    const list = bySection.get(e.section);
+    if (list === undefined) bySection.set(e.section, [e]);
+    else list.push(e);
   }
   let files = 0;
   for (const [section, list] of bySection) {
@@ -78,14 +78,18 @@ if (process.argv[2] === '--child') {
     rows.push({ who, ...out });
   }
   const bare = rows.find((r) => r.who === 'bare');
-  console.log(`HTML site map, ${n.toLocaleString('en-US')} URLs in ${SECTIONS} interleaved sections, ${PER_PAGE} links a page`);
+  console.log(
+    `HTML site map, ${n.toLocaleString('en-US')} URLs in ${SECTIONS} interleaved sections, ${PER_PAGE} links a page`,
+  );
   console.log('contender    seconds   URLs/s      vs bare   peak RSS MiB   files');
   for (const r of rows) {
     console.log(
       [
         r.who.padEnd(11),
         r.secs.toFixed(2).padStart(8),
-        Math.round(n / r.secs).toLocaleString('en-US').padStart(10),
+        Math.round(n / r.secs)
+          .toLocaleString('en-US')
+          .padStart(10),
         `${(r.secs / bare.secs).toFixed(2)}x`.padStart(10),
         (r.rssKiB / 1024).toFixed(0).padStart(14),
         String(r.files).padStart(7),
