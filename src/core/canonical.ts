@@ -13,7 +13,11 @@ export type CanonicalVerdict =
  * URL; only an unparseable or non-http(s) canonical is ignored, with a reason for the diagnostic.
  * The fragment is dropped before comparing (it never names another document).
  */
-export function judgeCanonical(href: string | undefined, pageUrl: string, baseHref?: string): CanonicalVerdict {
+export function judgeCanonical(
+  href: string | undefined,
+  pageUrl: string,
+  baseHref?: string,
+): CanonicalVerdict {
   if (href === undefined) return { kind: 'none' };
   const raw = href.trim();
   if (raw === '') return { kind: 'ignored', href, reason: 'the canonical link has an empty href' };

@@ -176,7 +176,26 @@ export interface EntryInput {
   title?: string;
 }
 
-export type VideoInput = Omit<VideoEntry, 'player_loc' | 'uploader' | 'publication_date' | 'expiration_date' | 'duration' | 'rating' | 'view_count' | 'tag'> & {
+/** yes/no fields also take booleans and any letter case. */
+type YesNoInput = YesNo | 'YES' | 'NO' | 'Yes' | 'No' | boolean;
+
+export type VideoInput = Omit<
+  VideoEntry,
+  | 'player_loc'
+  | 'uploader'
+  | 'publication_date'
+  | 'expiration_date'
+  | 'duration'
+  | 'rating'
+  | 'view_count'
+  | 'tag'
+  | 'family_friendly'
+  | 'requires_subscription'
+  | 'live'
+> & {
+  family_friendly?: YesNoInput;
+  requires_subscription?: YesNoInput;
+  live?: YesNoInput;
   player_loc?: string | VideoPlayerLoc;
   uploader?: string | VideoUploader;
   publication_date?: string | number | Date;

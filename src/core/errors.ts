@@ -54,5 +54,7 @@ export class SitemapkitError extends Error {
 export function isSitemapkitError(error: unknown, code?: ErrorCode): error is SitemapkitError {
   if (typeof error !== 'object' || error === null) return false;
   const e = error as { name?: unknown; code?: unknown };
-  return e.name === 'SitemapkitError' && typeof e.code === 'string' && (code === undefined || e.code === code);
+  return (
+    e.name === 'SitemapkitError' && typeof e.code === 'string' && (code === undefined || e.code === code)
+  );
 }

@@ -5,7 +5,15 @@
 export function hash64(s: string): [number, number] {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
-  for (let i = 0; i < s.length; i++) {
+  const n = s.length;
+  let i = 0;
+  // Two UTF-16 units a step: half the multiplications of cyrb53's one-unit loop, same mixing.
+  for (; i + 1 < n; i += 2) {
+    const ch = s.charCodeAt(i) | (s.charCodeAt(i + 1) << 16);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  if (i < n) {
     const ch = s.charCodeAt(i);
     h1 = Math.imul(h1 ^ ch, 2654435761);
     h2 = Math.imul(h2 ^ ch, 1597334677);
@@ -26,6 +34,8 @@ export function hashHex(s: string): string {
 const PARTITION_BITS = 12;
 const PARTITIONS = 1 << PARTITION_BITS;
 const MAX_LOAD = 0.85;
+// 4,096 × 61 slots × 6 bytes = 1.5 MB up front, which spares the first million URLs most regrowth.
+const INITIAL_CAPACITY = 61;
 
 /**
  * A set of strings that stores 6 bytes per member instead of the strings: 4,096 partitions chosen
@@ -42,8 +52,8 @@ export class HashedStringSet {
 
   constructor() {
     for (let p = 0; p < PARTITIONS; p++) {
-      this.#a.push(new Uint32Array(8));
-      this.#b.push(new Uint16Array(8));
+      this.#a.push(new Uint32Array(INITIAL_CAPACITY));
+      this.#b.push(new Uint16Array(INITIAL_CAPACITY));
     }
   }
 
@@ -55,7 +65,7 @@ export class HashedStringSet {
   add(s: string): boolean {
     const [h1, h2] = hash64(s);
     const p = h1 >>> (32 - PARTITION_BITS);
-    let keyA = h2;
+    const keyA = h2;
     let keyB = h1 & 0xffff;
     if (keyA === 0 && keyB === 0) keyB = 1; // 0/0 marks an empty slot
     let a = this.#a[p]!;

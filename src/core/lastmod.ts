@@ -60,6 +60,17 @@ export function isXsdLastmod(value: string): boolean {
   return validZone(m[8]);
 }
 
+// YYYY-MM-DD, or a full date-time with seconds (optional fraction) and a zone: accepted by both
+// W3C and the XSD once the calendar and clock values are checked.
+const FAST_FORMS = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+function fastValid(m: RegExpExecArray): boolean {
+  const y = Number(m[1]);
+  if (y === 0 || !validDate(y, Number(m[2]), Number(m[3]))) return false;
+  if (m[4] === undefined) return true;
+  return Number(m[4]) <= 23 && Number(m[5]) <= 59 && Number(m[6]) <= 59 && validZone(m[7]);
+}
+
 export type LastmodInput = string | number | Date;
 
 export type LastmodResult = { ok: true; value: string } | { ok: false; message: string };
@@ -80,7 +91,8 @@ export function formatUtc(d: Date): string {
 }
 
 // An HTTP date (Last-Modified, RSS pubDate): it names its zone, so it converts without guessing.
-const HTTP_DATE = /^(?:[A-Za-z]{3},\s*)?\d{1,2}\s+[A-Za-z]{3}\s+\d{2,4}\s+\d{2}:\d{2}(?::\d{2})?\s+(?:GMT|UT|UTC|Z|[+-]\d{4}|[A-Z]{3})$/;
+const HTTP_DATE =
+  /^(?:[A-Za-z]{3},\s*)?\d{1,2}\s+[A-Za-z]{3}\s+\d{2,4}\s+\d{2}:\d{2}(?::\d{2})?\s+(?:GMT|UT|UTC|Z|[+-]\d{4}|[A-Z]{3})$/;
 
 /**
  * The writer's lastmod normalisation (the only place it is defined):
@@ -93,7 +105,11 @@ const HTTP_DATE = /^(?:[A-Za-z]{3},\s*)?\d{1,2}\s+[A-Za-z]{3}\s+\d{2,4}\s+\d{2}:
 export function normalizeLastmod(input: LastmodInput): LastmodResult {
   if (input instanceof Date) return fromEpochMs(input.getTime());
   if (typeof input === 'number') return fromEpochMs(Math.abs(input) < 1e11 ? input * 1000 : input);
-  if (typeof input !== 'string') return { ok: false, message: `expected a string, number or Date, got ${typeof input}` };
+  if (typeof input !== 'string')
+    return { ok: false, message: `expected a string, number or Date, got ${typeof input}` };
+  // The common forms, checked without the two general regexes (this runs once per URL).
+  const fast = FAST_FORMS.exec(input);
+  if (fast !== null && fastValid(fast)) return { ok: true, value: input };
   const s = input.trim();
   if (isW3cDatetime(s)) {
     if (isXsdLastmod(s)) return { ok: true, value: s };

@@ -15,7 +15,6 @@ import type {
   YesNo,
 } from './entry.js';
 import { normalizeLastmod } from './lastmod.js';
-import { hasInvalidXmlChar } from './xml.js';
 import {
   CHANGEFREQS,
   MAX_IMAGES_PER_URL,
@@ -27,6 +26,7 @@ import {
   VIDEO_UPLOADER_MAX,
 } from './limits.js';
 import { checkUrl, type LocationScope, toUri } from './url.js';
+import { hasInvalidXmlChar } from './xml.js';
 
 export interface NormalizeOptions {
   /** The location rule for `loc` (images, videos and alternates may live on other hosts). */
@@ -52,16 +52,31 @@ const SECTION = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const HREFLANG = /^(?:x-default|[a-z]{2,3}(?:-[a-z]{4})?(?:-(?:[a-z]{2}|\d{3}))?)$/i;
 const NEWS_LANGUAGE = /^(?:zh-cn|zh-tw|[a-z]{2,3})$/;
 const KNOWN_FIELDS: ReadonlySet<string> = new Set([
-  'loc', 'lastmod', 'changefreq', 'priority', 'images', 'videos', 'news', 'alternates', 'mobile', 'section', 'title',
+  'loc',
+  'lastmod',
+  'changefreq',
+  'priority',
+  'images',
+  'videos',
+  'news',
+  'alternates',
+  'mobile',
+  'section',
+  'title',
 ]);
 
+// Most records have no problem at all, so the lists are shared empties until the first one.
+const NONE: EntryProblem[] = [];
+
 class Collector {
-  errors: EntryProblem[] = [];
-  warnings: EntryProblem[] = [];
+  errors: EntryProblem[] = NONE;
+  warnings: EntryProblem[] = NONE;
   error(code: string, field: string, message: string): void {
+    if (this.errors === NONE) this.errors = [];
     this.errors.push({ code, field, message });
   }
   warn(code: string, field: string, message: string): void {
+    if (this.warnings === NONE) this.warnings = [];
     this.warnings.push({ code, field, message });
   }
 }
@@ -135,7 +150,11 @@ function text(c: Collector, code: string, field: string, v: unknown, max?: numbe
 function legacyDrop(c: Collector, legacy: boolean, field: string, present: boolean): boolean {
   if (!present) return false;
   if (legacy) return true;
-  c.warn('legacy-tag', field, `${field} was dropped by Google in 2022 and is left out; pass the legacy option to keep it`);
+  c.warn(
+    'legacy-tag',
+    field,
+    `${field} was dropped by Google in 2022 and is left out; pass the legacy option to keep it`,
+  );
   return false;
 }
 
@@ -179,7 +198,13 @@ function relationship(c: Collector, field: string, v: unknown): 'allow' | 'deny'
   return undefined;
 }
 
-function normalizeVideo(c: Collector, i: number, v: unknown, pageLoc: string | undefined, legacy: boolean): VideoEntry | undefined {
+function normalizeVideo(
+  c: Collector,
+  i: number,
+  v: unknown,
+  pageLoc: string | undefined,
+  legacy: boolean,
+): VideoEntry | undefined {
   const f = `videos[${i}]`;
   if (typeof v !== 'object' || v === null) {
     c.error('video-invalid', f, `${f} must be an object`);
@@ -188,7 +213,8 @@ function normalizeVideo(c: Collector, i: number, v: unknown, pageLoc: string | u
   const o = v as VideoInput & Record<string, unknown>;
   const before = c.errors.length;
   for (const k of ['thumbnail_loc', 'title', 'description'] as const) {
-    if (o[k] === undefined) c.error('video-missing-field', `${f}.${k}`, `${f} has no ${k}, which Google requires`);
+    if (o[k] === undefined)
+      c.error('video-missing-field', `${f}.${k}`, `${f} has no ${k}, which Google requires`);
   }
   if (o.content_loc === undefined && o.player_loc === undefined) {
     c.error('video-missing-field', `${f}.content_loc`, `${f} needs content_loc or player_loc`);
@@ -201,13 +227,15 @@ function normalizeVideo(c: Collector, i: number, v: unknown, pageLoc: string | u
   const out: VideoEntry = { thumbnail_loc, title, description };
   if (o.content_loc !== undefined) {
     const u = uri(c, `${f}.content_loc`, o.content_loc);
-    if (u !== undefined && u === pageLoc) c.error('video-invalid', `${f}.content_loc`, `${f}.content_loc must not equal the page loc`);
+    if (u !== undefined && u === pageLoc)
+      c.error('video-invalid', `${f}.content_loc`, `${f}.content_loc must not equal the page loc`);
     else if (u !== undefined) out.content_loc = u;
   }
   if (o.player_loc !== undefined) {
     const p = typeof o.player_loc === 'string' ? { loc: o.player_loc } : o.player_loc;
     const u = uri(c, `${f}.player_loc`, p?.loc);
-    if (u !== undefined && u === pageLoc) c.error('video-invalid', `${f}.player_loc`, `${f}.player_loc must not equal the page loc`);
+    if (u !== undefined && u === pageLoc)
+      c.error('video-invalid', `${f}.player_loc`, `${f}.player_loc must not equal the page loc`);
     else if (u !== undefined) {
       out.player_loc = { loc: u };
       if (legacyDrop(c, legacy, `${f}.player_loc.allow_embed`, p.allow_embed !== undefined)) {
@@ -223,7 +251,11 @@ function normalizeVideo(c: Collector, i: number, v: unknown, pageLoc: string | u
   if (o.duration !== undefined) {
     const d = num(o.duration);
     if (d === undefined || !Number.isInteger(d) || d < VIDEO_DURATION_MIN || d > VIDEO_DURATION_MAX) {
-      c.error('video-invalid', `${f}.duration`, `${f}.duration must be whole seconds from ${VIDEO_DURATION_MIN} to ${VIDEO_DURATION_MAX}`);
+      c.error(
+        'video-invalid',
+        `${f}.duration`,
+        `${f}.duration must be whole seconds from ${VIDEO_DURATION_MIN} to ${VIDEO_DURATION_MAX}`,
+      );
     } else out.duration = d;
   }
   if (o.expiration_date !== undefined) {
@@ -232,12 +264,14 @@ function normalizeVideo(c: Collector, i: number, v: unknown, pageLoc: string | u
   }
   if (o.rating !== undefined) {
     const r = num(o.rating);
-    if (r === undefined || r < 0 || r > 5) c.error('video-invalid', `${f}.rating`, `${f}.rating must be a number from 0.0 to 5.0`);
+    if (r === undefined || r < 0 || r > 5)
+      c.error('video-invalid', `${f}.rating`, `${f}.rating must be a number from 0.0 to 5.0`);
     else out.rating = r;
   }
   if (o.view_count !== undefined) {
     const n = num(o.view_count);
-    if (n === undefined || !Number.isInteger(n) || n < 0) c.error('video-invalid', `${f}.view_count`, `${f}.view_count must be a whole number ≥ 0`);
+    if (n === undefined || !Number.isInteger(n) || n < 0)
+      c.error('video-invalid', `${f}.view_count`, `${f}.view_count must be a whole number ≥ 0`);
     else out.view_count = n;
   }
   if (o.publication_date !== undefined) {
@@ -252,14 +286,22 @@ function normalizeVideo(c: Collector, i: number, v: unknown, pageLoc: string | u
     const rel = relationship(c, `${f}.restriction`, o.restriction.relationship);
     const countries = str(o.restriction.countries)?.trim().toUpperCase() ?? '';
     if (!/^(?:[A-Z]{2}(?: [A-Z]{2})*)?$/.test(countries)) {
-      c.error('video-invalid', `${f}.restriction.countries`, `${f}.restriction.countries must be space-separated ISO 3166 codes such as "IE GB"`);
+      c.error(
+        'video-invalid',
+        `${f}.restriction.countries`,
+        `${f}.restriction.countries must be space-separated ISO 3166 codes such as "IE GB"`,
+      );
     } else if (rel !== undefined) out.restriction = { relationship: rel, countries };
   }
   if (o.platform !== undefined) {
     const rel = relationship(c, `${f}.platform`, o.platform.relationship);
     const platforms = str(o.platform.platforms)?.trim().toLowerCase() ?? '';
     if (!/^(?:(?:web|mobile|tv)(?: (?:web|mobile|tv))*)?$/.test(platforms)) {
-      c.error('video-invalid', `${f}.platform.platforms`, `${f}.platform.platforms must be web, mobile and/or tv, space-separated`);
+      c.error(
+        'video-invalid',
+        `${f}.platform.platforms`,
+        `${f}.platform.platforms must be web, mobile and/or tv, space-separated`,
+      );
     } else if (rel !== undefined) out.platform = { relationship: rel, platforms };
   }
   if (o.requires_subscription !== undefined) {
@@ -283,8 +325,10 @@ function normalizeVideo(c: Collector, i: number, v: unknown, pageLoc: string | u
   }
   if (o.tag !== undefined) {
     const tags = (Array.isArray(o.tag) ? o.tag : [o.tag]).map((t) => str(t)?.trim() ?? '');
-    if (tags.length > VIDEO_TAG_MAX) c.error('video-invalid', `${f}.tag`, `${f} has ${tags.length} tags; the maximum is ${VIDEO_TAG_MAX}`);
-    else if (tags.some((t) => t === '')) c.error('video-invalid', `${f}.tag`, `${f}.tag entries must be non-empty text`);
+    if (tags.length > VIDEO_TAG_MAX)
+      c.error('video-invalid', `${f}.tag`, `${f} has ${tags.length} tags; the maximum is ${VIDEO_TAG_MAX}`);
+    else if (tags.some((t) => t === ''))
+      c.error('video-invalid', `${f}.tag`, `${f}.tag entries must be non-empty text`);
     else if (tags.length > 0) out.tag = tags;
   }
   if (legacyDrop(c, legacy, `${f}.category`, o.category !== undefined)) {
@@ -302,7 +346,8 @@ function normalizeVideo(c: Collector, i: number, v: unknown, pageLoc: string | u
   if (legacyDrop(c, legacy, `${f}.price`, o.price !== undefined)) {
     const prices = Array.isArray(o.price) ? o.price : [];
     const ok = prices.every((p) => str(p?.value) !== undefined && /^[A-Z]{3}$/.test(str(p?.currency) ?? ''));
-    if (!ok || prices.length === 0) c.error('video-invalid', `${f}.price`, `${f}.price must be a list of {value, currency (ISO 4217)}`);
+    if (!ok || prices.length === 0)
+      c.error('video-invalid', `${f}.price`, `${f}.price must be a list of {value, currency (ISO 4217)}`);
     else out.price = prices.map((p) => ({ ...p, value: String(p.value).trim() }));
   }
   for (const k of ['tvshow', 'content_segment_loc', 'id'] as const) {
@@ -321,18 +366,25 @@ function normalizeNews(c: Collector, v: unknown, legacy: boolean): NewsEntry | u
   const o = v as Record<string, unknown>;
   const pub = o['publication'] as Record<string, unknown> | undefined;
   const before = c.errors.length;
-  if (typeof pub !== 'object' || pub === null) c.error('news-missing-field', 'news.publication', 'news.publication {name, language} is required');
-  if (o['publication_date'] === undefined) c.error('news-missing-field', 'news.publication_date', 'news.publication_date is required');
+  if (typeof pub !== 'object' || pub === null)
+    c.error('news-missing-field', 'news.publication', 'news.publication {name, language} is required');
+  if (o['publication_date'] === undefined)
+    c.error('news-missing-field', 'news.publication_date', 'news.publication_date is required');
   if (o['title'] === undefined) c.error('news-missing-field', 'news.title', 'news.title is required');
   if (c.errors.length > before || pub === undefined) return undefined;
   const name = text(c, 'news-missing-field', 'news.publication.name', pub['name']);
   const language = str(pub['language'])?.trim().toLowerCase();
   if (language === undefined || !NEWS_LANGUAGE.test(language)) {
-    c.error('news-invalid', 'news.publication.language', 'news.publication.language must be an ISO 639 code (en, fr, …) or zh-cn / zh-tw');
+    c.error(
+      'news-invalid',
+      'news.publication.language',
+      'news.publication.language must be an ISO 639 code (en, fr, …) or zh-cn / zh-tw',
+    );
   }
   const publication_date = date(c, 'news-invalid', 'news.publication_date', o['publication_date']);
   const title = text(c, 'news-invalid', 'news.title', o['title']);
-  if (name === undefined || language === undefined || publication_date === undefined || title === undefined) return undefined;
+  if (name === undefined || language === undefined || publication_date === undefined || title === undefined)
+    return undefined;
   if (c.errors.length > before) return undefined;
   const out: NewsEntry = { publication: { name, language }, publication_date, title };
   if (legacyDrop(c, legacy, 'news.access', o['access'] !== undefined)) {
@@ -348,7 +400,11 @@ function normalizeNews(c: Collector, v: unknown, legacy: boolean): NewsEntry | u
   return out;
 }
 
-function normalizeAlternates(c: Collector, v: unknown, loc: string | undefined): AlternateEntry[] | undefined {
+function normalizeAlternates(
+  c: Collector,
+  v: unknown,
+  loc: string | undefined,
+): AlternateEntry[] | undefined {
   if (!Array.isArray(v)) {
     c.error('hreflang-invalid', 'alternates', 'alternates must be a list of {hreflang, href}');
     return undefined;
@@ -360,7 +416,11 @@ function normalizeAlternates(c: Collector, v: unknown, loc: string | undefined):
     const o = (typeof a === 'object' && a !== null ? a : {}) as Record<string, unknown>;
     const lang = str(o['hreflang'])?.trim();
     if (lang === undefined || !HREFLANG.test(lang)) {
-      c.error('hreflang-invalid', `${f}.hreflang`, `${f}.hreflang ${JSON.stringify(o['hreflang'])} is not a language code (en, en-GB, zh-Hant-TW) or x-default`);
+      c.error(
+        'hreflang-invalid',
+        `${f}.hreflang`,
+        `${f}.hreflang ${JSON.stringify(o['hreflang'])} is not a language code (en, en-GB, zh-Hant-TW) or x-default`,
+      );
       return;
     }
     const href = uri(c, `${f}.href`, o['href']);
@@ -374,7 +434,11 @@ function normalizeAlternates(c: Collector, v: unknown, loc: string | undefined):
     out.push({ hreflang: lang, href });
   });
   if (loc !== undefined && out.length > 0 && !out.some((a) => a.href === loc)) {
-    c.error('hreflang-missing-self', 'alternates', 'the alternates must include the page itself (an entry whose href is loc)');
+    c.error(
+      'hreflang-missing-self',
+      'alternates',
+      'the alternates must include the page itself (an entry whose href is loc)',
+    );
   }
   return out;
 }
@@ -404,28 +468,44 @@ export function normalizeEntry(input: unknown, options: NormalizeOptions = {}): 
   if (o.changefreq !== undefined && o.changefreq !== null && o.changefreq !== '') {
     const s = str(o.changefreq)?.trim().toLowerCase();
     if (s === undefined || !CHANGEFREQ_SET.has(s)) {
-      c.error('changefreq-invalid', 'changefreq', `changefreq ${JSON.stringify(o.changefreq)} is not one of ${CHANGEFREQS.join(', ')}`);
+      c.error(
+        'changefreq-invalid',
+        'changefreq',
+        `changefreq ${JSON.stringify(o.changefreq)} is not one of ${CHANGEFREQS.join(', ')}`,
+      );
     } else entry.changefreq = s as Changefreq;
   }
   if (o.priority !== undefined && o.priority !== null && o.priority !== '') {
     const p = num(o.priority);
     if (p === undefined || p < 0 || p > 1) {
-      c.error('priority-invalid', 'priority', `priority ${JSON.stringify(o.priority)} is not a number from 0.0 to 1.0`);
+      c.error(
+        'priority-invalid',
+        'priority',
+        `priority ${JSON.stringify(o.priority)} is not a number from 0.0 to 1.0`,
+      );
     } else entry.priority = Math.round(p * 10) / 10;
   }
   if (o.images !== undefined) {
     if (!Array.isArray(o.images)) c.error('image-invalid', 'images', 'images must be a list');
     else if (o.images.length > MAX_IMAGES_PER_URL) {
-      c.error('images-too-many', 'images', `${o.images.length} images; a URL may list at most ${MAX_IMAGES_PER_URL}`);
+      c.error(
+        'images-too-many',
+        'images',
+        `${o.images.length} images; a URL may list at most ${MAX_IMAGES_PER_URL}`,
+      );
     } else if (o.images.length > 0) {
-      const imgs = o.images.map((v, i) => normalizeImage(c, i, v, legacy)).filter((x): x is ImageEntry => x !== undefined);
+      const imgs = o.images
+        .map((v, i) => normalizeImage(c, i, v, legacy))
+        .filter((x): x is ImageEntry => x !== undefined);
       if (imgs.length > 0) entry.images = imgs;
     }
   }
   if (o.videos !== undefined) {
     if (!Array.isArray(o.videos)) c.error('video-invalid', 'videos', 'videos must be a list');
     else if (o.videos.length > 0) {
-      const vids = o.videos.map((v, i) => normalizeVideo(c, i, v, loc, legacy)).filter((x): x is VideoEntry => x !== undefined);
+      const vids = o.videos
+        .map((v, i) => normalizeVideo(c, i, v, loc, legacy))
+        .filter((x): x is VideoEntry => x !== undefined);
       if (vids.length > 0) entry.videos = vids;
     }
   }
@@ -438,11 +518,16 @@ export function normalizeEntry(input: unknown, options: NormalizeOptions = {}): 
     if (a !== undefined && a.length > 0) entry.alternates = a;
   }
   if (o.mobile === true) entry.mobile = true;
-  else if (o.mobile !== undefined && o.mobile !== false) c.error('entry-invalid', 'mobile', 'mobile must be true or false');
+  else if (o.mobile !== undefined && o.mobile !== false)
+    c.error('entry-invalid', 'mobile', 'mobile must be true or false');
   if (o.section !== undefined && o.section !== null && o.section !== '') {
     const s = str(o.section)?.trim().toLowerCase();
     if (s === undefined || !SECTION.test(s)) {
-      c.error('section-invalid', 'section', `section ${JSON.stringify(o.section)} must be 1–64 of a-z, 0-9, _ and - (it becomes part of file names)`);
+      c.error(
+        'section-invalid',
+        'section',
+        `section ${JSON.stringify(o.section)} must be 1–64 of a-z, 0-9, _ and - (it becomes part of file names)`,
+      );
     } else entry.section = s;
   }
   if (o.title !== undefined && o.title !== null) {
@@ -450,9 +535,13 @@ export function normalizeEntry(input: unknown, options: NormalizeOptions = {}): 
     if (t === undefined) c.error('entry-invalid', 'title', 'title must be text');
     else if (t !== '') entry.title = t;
   }
-  for (const k of Object.keys(o)) {
-    if (!KNOWN_FIELDS.has(k) && k !== 'sitemap' && k !== 'kind') {
-      c.warn('entry-unknown-field', k, `unknown field "${k}" is ignored (fields: ${[...KNOWN_FIELDS].join(', ')})`);
+  for (const k in o) {
+    if (!KNOWN_FIELDS.has(k) && k !== 'sitemap' && k !== 'kind' && Object.hasOwn(o, k)) {
+      c.warn(
+        'entry-unknown-field',
+        k,
+        `unknown field "${k}" is ignored (fields: ${[...KNOWN_FIELDS].join(', ')})`,
+      );
     }
   }
   if (c.errors.length > 0) return { ok: false, errors: c.errors, warnings: c.warnings };

@@ -9,7 +9,12 @@ export type UrlCheck =
   | { ok: true; url: string }
   | { ok: false; code: UrlRuleCode; message: string; url?: string };
 
-export type UrlRuleCode = 'url-invalid' | 'url-scheme' | 'url-too-short' | 'url-too-long' | 'url-outside-location';
+export type UrlRuleCode =
+  | 'url-invalid'
+  | 'url-scheme'
+  | 'url-too-short'
+  | 'url-too-long'
+  | 'url-outside-location';
 
 /** Where URLs may live: the location rule of sitemaps.org §"Sitemap file location". */
 export interface LocationScope {
@@ -71,12 +76,21 @@ export function toUri(raw: string): UrlCheck {
       };
     }
     if (parsed.username !== '' || parsed.password !== '') {
-      return { ok: false, code: 'url-invalid', message: `"${clip(input)}" carries credentials: remove user:password@` };
+      return {
+        ok: false,
+        code: 'url-invalid',
+        message: `"${clip(input)}" carries credentials: remove user:password@`,
+      };
     }
     url = parsed.href;
   }
   if (url.length < MIN_LOC_LENGTH) {
-    return { ok: false, code: 'url-too-short', message: `"${url}" has ${url.length} characters; the minimum is ${MIN_LOC_LENGTH}`, url };
+    return {
+      ok: false,
+      code: 'url-too-short',
+      message: `"${url}" has ${url.length} characters; the minimum is ${MIN_LOC_LENGTH}`,
+      url,
+    };
   }
   if (url.length > MAX_LOC_LENGTH) {
     return {

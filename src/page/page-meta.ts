@@ -89,7 +89,8 @@ export function readPageMeta(html: string): PageMeta {
             break;
           case 'link': {
             const rel = directives(a['rel']);
-            if (rel.includes('canonical') && meta.canonical === undefined && a['href'] !== undefined) meta.canonical = a['href'];
+            if (rel.includes('canonical') && meta.canonical === undefined && a['href'] !== undefined)
+              meta.canonical = a['href'];
             if (rel.includes('alternate') && a['hreflang'] !== undefined && a['href'] !== undefined) {
               meta.alternates.push({ hreflang: a['hreflang'].trim(), href: a['href'].trim() });
             }
@@ -98,8 +99,15 @@ export function readPageMeta(html: string): PageMeta {
           case 'meta': {
             const n = a['name']?.trim().toLowerCase();
             if (n === 'robots') meta.robots.push(...directives(a['content']));
-            else if (n !== undefined && AGENT_META.test(n)) (meta.agentRobots[n] ??= []).push(...directives(a['content']));
-            if (a['property']?.trim().toLowerCase() === 'article:modified_time' && a['content'] !== undefined) {
+            else if (n !== undefined && AGENT_META.test(n)) {
+              const list = meta.agentRobots[n] ?? [];
+              list.push(...directives(a['content']));
+              meta.agentRobots[n] = list;
+            }
+            if (
+              a['property']?.trim().toLowerCase() === 'article:modified_time' &&
+              a['content'] !== undefined
+            ) {
               meta.articleModifiedTime ??= a['content'].trim();
             }
             if (a['charset'] !== undefined) meta.charset ??= a['charset'].trim().toLowerCase();
@@ -111,7 +119,8 @@ export function readPageMeta(html: string): PageMeta {
           }
           case 'a':
           case 'area':
-            if (a['href'] !== undefined) meta.links.push({ href: a['href'], nofollow: directives(a['rel']).includes('nofollow') });
+            if (a['href'] !== undefined)
+              meta.links.push({ href: a['href'], nofollow: directives(a['rel']).includes('nofollow') });
             break;
           case 'img':
             if (a['src'] !== undefined && a['src'].trim() !== '') meta.images.push(a['src'].trim());

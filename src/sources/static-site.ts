@@ -59,11 +59,19 @@ async function gitTimes(dir: string): Promise<Map<string, string>> {
   const run = promisify(execFile);
   let out: string;
   try {
-    ({ stdout: out } = await run('git', ['-C', dir, 'log', '--relative', '--no-renames', '--format=%x00%cI', '--name-only', '--', '.'], {
-      maxBuffer: 1024 * 1024 * 1024,
-    }));
+    ({ stdout: out } = await run(
+      'git',
+      ['-C', dir, 'log', '--relative', '--no-renames', '--format=%x00%cI', '--name-only', '--', '.'],
+      {
+        maxBuffer: 1024 * 1024 * 1024,
+      },
+    ));
   } catch (cause) {
-    throw new SitemapkitError('ERR_INPUT', 'cannot read lastmod from git: is the folder inside a git repository?', { where: dir, cause });
+    throw new SitemapkitError(
+      'ERR_INPUT',
+      'cannot read lastmod from git: is the folder inside a git repository?',
+      { where: dir, cause },
+    );
   }
   const times = new Map<string, string>();
   let current = '';
@@ -86,7 +94,10 @@ export async function* readStaticSite(options: StaticSiteOptions): AsyncGenerato
   try {
     if (!(await stat(dir)).isDirectory()) throw new Error('not a folder');
   } catch (cause) {
-    throw new SitemapkitError('ERR_INPUT', `cannot read the site folder: ${(cause as Error).message}`, { where: dir, cause });
+    throw new SitemapkitError('ERR_INPUT', `cannot read the site folder: ${(cause as Error).message}`, {
+      where: dir,
+      cause,
+    });
   }
   const prefix = locationPrefix(options.baseUrl, 'dir');
   const matchers = (options.exclude ?? []).map((g) => picomatch(g, { dot: true }));
@@ -106,20 +117,44 @@ export async function* readStaticSite(options: StaticSiteOptions): AsyncGenerato
       const meta = readPageMeta(await readFile(file, 'utf8'));
       const robots = [...meta.robots, ...(meta.agentRobots[agent] ?? [])];
       if (isNoindex(robots)) {
-        report({ code: 'page-noindex', severity: 'info', message: 'left out: the page has a robots noindex meta tag', sitemap: file, url });
+        report({
+          code: 'page-noindex',
+          severity: 'info',
+          message: 'left out: the page has a robots noindex meta tag',
+          sitemap: file,
+          url,
+        });
         continue;
       }
       const c = judgeCanonical(meta.canonical, url, meta.baseHref);
       if (c.kind === 'other') {
-        report({ code: 'page-canonicalized', severity: 'info', message: `left out: its canonical is ${c.url}`, sitemap: file, url });
+        report({
+          code: 'page-canonicalized',
+          severity: 'info',
+          message: `left out: its canonical is ${c.url}`,
+          sitemap: file,
+          url,
+        });
         continue;
       }
       if (c.kind === 'ignored') {
-        report({ code: 'canonical-ignored', severity: 'warning', message: `${c.reason}; the page is listed as its own canonical`, sitemap: file, url });
+        report({
+          code: 'canonical-ignored',
+          severity: 'warning',
+          message: `${c.reason}; the page is listed as its own canonical`,
+          sitemap: file,
+          url,
+        });
       }
       if (meta.title !== undefined && meta.title !== '') rec['title'] = meta.title;
     } else {
-      report({ code: 'page-too-large', severity: 'warning', message: `${st.size} bytes: listed without reading its meta tags`, sitemap: file, url });
+      report({
+        code: 'page-too-large',
+        severity: 'warning',
+        message: `${st.size} bytes: listed without reading its meta tags`,
+        sitemap: file,
+        url,
+      });
     }
     if (lastmodFrom === 'mtime') rec['lastmod'] = formatUtc(new Date(Math.floor(st.mtimeMs / 1000) * 1000));
     else if (times !== undefined) {

@@ -6,10 +6,9 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse';
-import type { EntryInput } from '../core/entry.js';
 import { SitemapkitError } from '../core/errors.js';
 import { ORIGIN, type RecordOrigin, UnreadableRecord } from '../writer/write-sitemaps.js';
-import { readLines } from './lines.js';
+import { readLineBatches } from './lines.js';
 
 export type InputFormat = 'txt' | 'csv' | 'jsonl';
 
@@ -26,7 +25,8 @@ export function formatFromName(name: string): InputFormat | undefined {
 
 function open(file: string, stdin: NodeJS.ReadableStream | undefined): Readable | NodeJS.ReadableStream {
   if (file === '-') {
-    if (stdin === undefined) throw new SitemapkitError('ERR_INPUT', 'no standard input to read', { where: '-' });
+    if (stdin === undefined)
+      throw new SitemapkitError('ERR_INPUT', 'no standard input to read', { where: '-' });
     return stdin;
   }
   const s = createReadStream(file);
@@ -40,35 +40,61 @@ function tag(rec: SourceRecord, file: string, line: number): SourceRecord {
 
 /** One URL a line; blank lines and lines starting with `#` are skipped. */
 export async function* readTxt(file: string, stdin?: NodeJS.ReadableStream): AsyncGenerator<SourceRecord> {
-  for await (const [raw, line] of readLines(open(file, stdin))) {
-    const s = raw.trim();
-    if (s === '' || s.startsWith('#')) continue;
-    yield tag({ loc: s }, file, line);
+  for await (const [lines, first] of readLineBatches(open(file, stdin))) {
+    for (let i = 0; i < lines.length; i++) {
+      const s = lines[i]!.trim();
+      if (s === '' || s.startsWith('#')) continue;
+      yield tag({ loc: s }, file, first + i);
+    }
   }
 }
 
 /** Full entries, one JSON object a line (the entry model). */
-export async function* readJsonl(file: string, stdin?: NodeJS.ReadableStream): AsyncGenerator<SourceRecord | UnreadableRecord> {
+export async function* readJsonl(
+  file: string,
+  stdin?: NodeJS.ReadableStream,
+): AsyncGenerator<SourceRecord | UnreadableRecord> {
   const where = file === '-' ? '<stdin>' : file;
-  for await (const [raw, line] of readLines(open(file, stdin))) {
-    if (raw.trim() === '') continue;
-    let v: unknown;
-    try {
-      v = JSON.parse(raw);
-    } catch (e) {
-      // A broken line is a broken record: the writer reports it like any other invalid record.
-      yield new UnreadableRecord(`the line is not valid JSON (${(e as Error).message})`, { file: where, line });
-      continue;
+  for await (const [lines, first] of readLineBatches(open(file, stdin))) {
+    for (let i = 0; i < lines.length; i++) {
+      const raw = lines[i]!;
+      const line = first + i;
+      if (raw.trim() === '') continue;
+      let v: unknown;
+      try {
+        v = JSON.parse(raw);
+      } catch (e) {
+        // A broken line is a broken record: the writer reports it like any other invalid record.
+        yield new UnreadableRecord(`the line is not valid JSON (${(e as Error).message})`, {
+          file: where,
+          line,
+        });
+        continue;
+      }
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+        yield new UnreadableRecord(
+          'the line is not a JSON object; each line must be one entry such as {"loc": "https://…"}',
+          { file: where, line },
+        );
+        continue;
+      }
+      yield tag(v as SourceRecord, file, line);
     }
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-      yield new UnreadableRecord('the line is not a JSON object; each line must be one entry such as {"loc": "https://…"}', { file: where, line });
-      continue;
-    }
-    yield tag(v as SourceRecord, file, line);
   }
 }
 
-const CSV_FIELDS = new Set(['loc', 'url', 'lastmod', 'changefreq', 'priority', 'title', 'section', 'images', 'image', 'mobile']);
+const CSV_FIELDS = new Set([
+  'loc',
+  'url',
+  'lastmod',
+  'changefreq',
+  'priority',
+  'title',
+  'section',
+  'images',
+  'image',
+  'mobile',
+]);
 
 /**
  * CSV with a header row. Columns: `loc` (or `url`), `lastmod`, `changefreq`, `priority`, `title`,
@@ -97,10 +123,14 @@ export async function* readCsv(file: string, stdin?: NodeJS.ReadableStream): Asy
         }
         const unknown = header.filter((h) => !CSV_FIELDS.has(h.toLowerCase()) && !/^hreflang:/i.test(h));
         if (unknown.length > 0) {
-          throw new SitemapkitError('ERR_INPUT', `unknown CSV column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')}`, {
-            where: `${where}:${line}`,
-            hint: `Columns: ${[...CSV_FIELDS].join(', ')}, hreflang:CODE`,
-          });
+          throw new SitemapkitError(
+            'ERR_INPUT',
+            `unknown CSV column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')}`,
+            {
+              where: `${where}:${line}`,
+              hint: `Columns: ${[...CSV_FIELDS].join(', ')}, hreflang:CODE`,
+            },
+          );
         }
         continue;
       }
@@ -122,7 +152,10 @@ export async function* readCsv(file: string, stdin?: NodeJS.ReadableStream): Asy
   } catch (e) {
     if (e instanceof SitemapkitError) throw e;
     const err = e as Error & { lines?: number };
-    throw new SitemapkitError('ERR_INPUT', `cannot read the CSV: ${err.message}`, { where: `${where}${err.lines ? `:${err.lines}` : ''}`, cause: e });
+    throw new SitemapkitError('ERR_INPUT', `cannot read the CSV: ${err.message}`, {
+      where: `${where}${err.lines ? `:${err.lines}` : ''}`,
+      cause: e,
+    });
   }
 }
 

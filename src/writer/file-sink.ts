@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
-import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { createGzip, type Gzip } from 'node:zlib';
 
 /** What a closed sink wrote: uncompressed bytes and their SHA-256 (the change detector). */
@@ -20,14 +20,15 @@ export class FileSink {
   readonly path: string;
   readonly #file: WriteStream;
   readonly #gzip: Gzip | undefined;
-  readonly #hash: Hash = createHash('sha256');
+  readonly #hash: Hash | undefined;
   #parts: string[] = [];
   #pending = 0;
   #bytes = 0;
   #error: Error | undefined;
 
-  constructor(path: string, gzip: false | { level: number }) {
+  constructor(path: string, gzip: false | { level: number }, options: { hash?: boolean } = {}) {
     this.path = path;
+    this.#hash = options.hash === false ? undefined : createHash('sha256');
     this.#file = createWriteStream(path, { flags: 'wx', flush: true });
     this.#file.on('error', (e) => {
       this.#error ??= e;
@@ -61,7 +62,7 @@ export class FileSink {
     const buf = Buffer.from(this.#parts.length === 1 ? this.#parts[0]! : this.#parts.join(''), 'utf8');
     this.#parts = [];
     this.#pending = 0;
-    this.#hash.update(buf);
+    this.#hash?.update(buf);
     const target = this.#gzip ?? this.#file;
     if (target.write(buf)) return undefined;
     return this.#drain(target);
@@ -80,7 +81,7 @@ export class FileSink {
     else this.#file.end();
     await closed;
     if (this.#error !== undefined) throw this.#error;
-    return { bytes: this.#bytes, sha256: this.#hash.digest('hex') };
+    return { bytes: this.#bytes, sha256: this.#hash?.digest('hex') ?? '' };
   }
 
   /** Stops writing and closes the file without waiting for it to be complete (abort path). */

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import type { SitemapEntry } from '../core/entry.js';
 import { HtmlSitemapBuilder } from '../html/html-sitemap.js';
 
-export type HtmlPagesResult = Array<{ path: string; url: string; links: number; bytes: number; sha256: string }>;
+export type HtmlPagesResult = Array<{
+  path: string;
+  url: string;
+  links: number;
+  bytes: number;
+  sha256: string;
+}>;
 
 /** The HTML site map written beside the sitemaps, with the sizes and hashes the manifest needs. */
 export function buildHtmlSitemap(

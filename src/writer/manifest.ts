@@ -2,12 +2,14 @@
  * `OUT/.sitemapkit-manifest.json`: what the writer wrote, so that the next run touches only its own
  * files, carries child lastmods over, and `submit --since` can tell what changed.
  *
- * Layout (one JSON document, laid out for streaming): line 1 holds every field but the entries and
- * ends with a comma; line 2 is `"entries":[`; then one entry object per line (comma-terminated but
- * the last); then `]}`. A reader that needs only the files reads line 1.
+ * Layout (one JSON document, laid out for streaming and written in one pass, never copied):
+ *   line 1:      {"format":"sitemapkit-manifest","version":1,"entries":[
+ *   then:        one entry object a line, every one but the first led by a comma
+ *   last line:   ],"generatedAt":…,"baseUrl":…,"roots":[…],"files":[…],"entryCount":N}
+ * A reader that needs only the files reads the first and the last line.
  */
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -48,17 +50,19 @@ export interface ManifestEntry {
   hash: string;
 }
 
-/** Line 1 of a manifest, for `entries` written after it. */
-export function manifestHeaderLine(h: ManifestHeader): string {
-  const json = JSON.stringify(h);
-  return `${json.slice(0, -1)},\n"entries":[\n`;
+export const MANIFEST_OPEN = '{"format":"sitemapkit-manifest","version":1,"entries":[\n';
+
+export function manifestEntryLine(e: ManifestEntry, first: boolean): string {
+  // Built by hand (it runs once per URL): loc needs JSON escaping; lastmod and hash never do.
+  const lastmod = e.lastmod === undefined ? '' : `,"lastmod":"${e.lastmod}"`;
+  return `${first ? '' : ','}{"loc":${JSON.stringify(e.loc)}${lastmod},"hash":"${e.hash}"}\n`;
 }
 
-export function manifestEntryLine(e: ManifestEntry, last: boolean): string {
-  return `${JSON.stringify(e)}${last ? '' : ','}\n`;
+/** The last line: closes the entries and carries every other field. */
+export function manifestTailLine(h: ManifestHeader): string {
+  const { format: _f, version: _v, ...rest } = h;
+  return `],${JSON.stringify(rest).slice(1)}\n`;
 }
-
-export const MANIFEST_CLOSE = ']}\n';
 
 async function firstLine(path: string): Promise<string | undefined> {
   const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 64 * 1024 });
@@ -72,47 +76,90 @@ async function firstLine(path: string): Promise<string | undefined> {
   }
 }
 
+/** The last non-empty line of a file, read backwards from its end (manifests can be huge). */
+async function lastLine(path: string): Promise<string> {
+  const fh = await open(path, 'r');
+  try {
+    const size = (await fh.stat()).size;
+    let end = size;
+    let tail = Buffer.alloc(0);
+    while (end > 0) {
+      const len = Math.min(64 * 1024, end);
+      const buf = Buffer.alloc(len);
+      await fh.read(buf, 0, len, end - len);
+      end -= len;
+      tail = Buffer.concat([buf, tail]);
+      const text = tail.toString('utf8').replace(/\s+$/, '');
+      const nl = text.lastIndexOf('\n');
+      if (nl !== -1) return text.slice(nl + 1);
+    }
+    return tail.toString('utf8').trim();
+  } finally {
+    await fh.close();
+  }
+}
+
+function manifestPath(pathOrDir: string): string {
+  return pathOrDir.endsWith('.json') ? pathOrDir : join(pathOrDir, MANIFEST_NAME);
+}
+
 /**
- * Reads line 1 of a manifest (a file, or a folder holding one). Undefined when there is none;
- * throws when there is one that is not a sitemapkit manifest.
+ * Reads every field of a manifest but its entries (a file, or a folder holding one), from its
+ * first and last lines. Undefined when there is none; throws when there is one that is not a
+ * sitemapkit manifest.
  */
 export async function readManifestHeader(pathOrDir: string): Promise<ManifestHeader | undefined> {
-  const path = pathOrDir.endsWith('.json') ? pathOrDir : join(pathOrDir, MANIFEST_NAME);
-  let line: string | undefined;
+  const path = manifestPath(pathOrDir);
+  let first: string | undefined;
   try {
-    line = await firstLine(path);
+    first = await firstLine(path);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw e;
   }
-  if (line === undefined) return undefined;
-  let header: unknown;
+  if (first === undefined) return undefined;
+  let header: Partial<ManifestHeader> | undefined;
   try {
-    header = JSON.parse(line.endsWith(',') ? `${line.slice(0, -1)}}` : line);
-  } catch {
-    // Not our streaming layout (hand-edited?): fall back to reading it whole.
-    header = JSON.parse(await readFile(path, 'utf8'));
+    if (first.trim() === MANIFEST_OPEN.trim()) {
+      const last = await lastLine(path);
+      if (last.startsWith('],'))
+        header = { format: 'sitemapkit-manifest', version: 1, ...JSON.parse(`{${last.slice(2)}`) };
+    }
+    // Anything else (a hand-edited or pretty-printed manifest): read it whole.
+    header ??= JSON.parse(await readFile(path, 'utf8')) as Partial<ManifestHeader>;
+  } catch (cause) {
+    throw new Error(`${path} is not a readable sitemapkit manifest (${(cause as Error).message})`);
   }
-  const h = header as Partial<ManifestHeader>;
-  if (h.format !== 'sitemapkit-manifest' || h.version !== 1 || !Array.isArray(h.files)) {
-    throw new Error(`${path} is not a sitemapkit manifest (format/version 1 expected)`);
+  if (header.format !== 'sitemapkit-manifest' || header.version !== 1 || !Array.isArray(header.files)) {
+    throw new Error(
+      `${path} is not a sitemapkit manifest (format "sitemapkit-manifest", version 1 expected)`,
+    );
   }
-  return h as ManifestHeader;
+  const { entries: _e, ...rest } = header as ManifestHeader & { entries?: unknown };
+  return rest;
 }
 
 /** Streams the entries of a manifest, one at a time (memory stays flat for millions). */
 export async function* readManifestEntries(pathOrDir: string): AsyncGenerator<ManifestEntry> {
-  const path = pathOrDir.endsWith('.json') ? pathOrDir : join(pathOrDir, MANIFEST_NAME);
+  const path = manifestPath(pathOrDir);
   const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 256 * 1024 });
   const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
   let n = 0;
   try {
     for await (const raw of lines) {
       n++;
-      if (n <= 2) continue;
-      const line = raw.endsWith(',') ? raw.slice(0, -1) : raw;
-      if (line === ']}' || line === '') continue;
-      yield JSON.parse(line) as ManifestEntry;
+      if (n === 1) {
+        if (raw.trim() !== MANIFEST_OPEN.trim()) {
+          // Not our streaming layout: fall back to parsing it whole.
+          lines.close();
+          const whole = JSON.parse(await readFile(path, 'utf8')) as { entries?: ManifestEntry[] };
+          yield* whole.entries ?? [];
+          return;
+        }
+        continue;
+      }
+      if (raw.startsWith('],') || raw === '') continue;
+      yield JSON.parse(raw.startsWith(',') ? raw.slice(1) : raw) as ManifestEntry;
     }
   } finally {
     lines.close();

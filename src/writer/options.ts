@@ -76,7 +76,9 @@ function bad(message: string): SitemapkitError {
 function intIn(name: string, v: number | undefined, min: number, max: number, dflt: number): number {
   if (v === undefined) return dflt;
   if (!Number.isInteger(v) || v < min || v > max) {
-    throw bad(`${name} must be a whole number from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}, got ${v}`);
+    throw bad(
+      `${name} must be a whole number from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}, got ${v}`,
+    );
   }
   return v;
 }
@@ -108,9 +110,11 @@ export function resolveWriterOptions(o: WriteSitemapsOptions): ResolvedWriterOpt
   if (format !== 'xml' && format !== 'txt') throw bad(`format must be xml or txt, got ${String(format)}`);
   let gzip: false | { level: number } = false;
   if (o.gzip === true) gzip = { level: 6 };
-  else if (typeof o.gzip === 'object' && o.gzip !== null) gzip = { level: intIn('gzip.level', o.gzip.level, 0, 9, 6) };
+  else if (typeof o.gzip === 'object' && o.gzip !== null)
+    gzip = { level: intIn('gzip.level', o.gzip.level, 0, 9, 6) };
   const onInvalid = o.onInvalid ?? 'fail';
-  if (onInvalid !== 'fail' && onInvalid !== 'skip') throw bad(`onInvalid must be fail or skip, got ${String(onInvalid)}`);
+  if (onInvalid !== 'fail' && onInvalid !== 'skip')
+    throw bad(`onInvalid must be fail or skip, got ${String(onInvalid)}`);
   let xsl: ResolvedWriterOptions['xsl'] = false;
   if (o.xsl === true) xsl = { bundled: true };
   else if (typeof o.xsl === 'string') {

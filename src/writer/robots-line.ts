@@ -25,7 +25,11 @@ export function updateRobotsText(text: string, add: readonly string[], replace: 
 }
 
 /** Applies {@link updateRobotsText} to a robots.txt file (created when missing), atomically. */
-export async function updateRobotsFile(path: string, add: readonly string[], replace: readonly string[]): Promise<void> {
+export async function updateRobotsFile(
+  path: string,
+  add: readonly string[],
+  replace: readonly string[],
+): Promise<void> {
   let text = '';
   try {
     text = await readFile(path, 'utf8');

@@ -23,6 +23,17 @@ function stylesheetPi(xsl: string | undefined): string {
   return xsl === undefined ? '' : `<?xml-stylesheet type="text/xsl" href="${x(xsl)}"?>\n`;
 }
 
+/** Whether an entry uses any extension (the hot path asks this once per URL; no allocation). */
+export function hasExtensions(e: SitemapEntry): boolean {
+  return (
+    e.alternates !== undefined ||
+    e.images !== undefined ||
+    e.videos !== undefined ||
+    e.news !== undefined ||
+    e.mobile === true
+  );
+}
+
 /** The extensions an entry uses. */
 export function extensionsOf(e: SitemapEntry): Extension[] {
   const out: Extension[] = [];
@@ -58,11 +69,15 @@ export function indexItem(loc: string, lastmod?: string): string {
 // An element whose namespace the file did not declare up front carries its own declaration, so a
 // file is always namespace-well-formed without buffering it.
 function open(ext: Extension, local: string, declared: ReadonlySet<Extension>, attrs = ''): string {
-  return declared.has(ext) ? `<${ext}:${local}${attrs}>` : `<${ext}:${local} xmlns:${ext}="${EXTENSION_NS[ext]}"${attrs}>`;
+  return declared.has(ext)
+    ? `<${ext}:${local}${attrs}>`
+    : `<${ext}:${local} xmlns:${ext}="${EXTENSION_NS[ext]}"${attrs}>`;
 }
 
 function el(p: string, name: string, value: string | number | undefined, attrs = ''): string {
-  return value === undefined ? '' : `<${p}:${name}${attrs}>${typeof value === 'number' ? value : x(value)}</${p}:${name}>`;
+  return value === undefined
+    ? ''
+    : `<${p}:${name}${attrs}>${typeof value === 'number' ? value : x(value)}</${p}:${name}>`;
 }
 
 function attr(name: string, value: string | undefined): string {
@@ -75,10 +90,18 @@ function imageXml(img: ImageEntry, declared: ReadonlySet<Extension>): string {
 
 function videoXml(v: VideoEntry, declared: ReadonlySet<Extension>): string {
   let s = open('video', 'video', declared);
-  s += el('video', 'thumbnail_loc', v.thumbnail_loc) + el('video', 'title', v.title) + el('video', 'description', v.description);
+  s +=
+    el('video', 'thumbnail_loc', v.thumbnail_loc) +
+    el('video', 'title', v.title) +
+    el('video', 'description', v.description);
   s += el('video', 'content_loc', v.content_loc);
   if (v.player_loc !== undefined) {
-    s += el('video', 'player_loc', v.player_loc.loc, attr('allow_embed', v.player_loc.allow_embed) + attr('autoplay', v.player_loc.autoplay));
+    s += el(
+      'video',
+      'player_loc',
+      v.player_loc.loc,
+      attr('allow_embed', v.player_loc.allow_embed) + attr('autoplay', v.player_loc.autoplay),
+    );
   }
   s += el('video', 'duration', v.duration) + el('video', 'expiration_date', v.expiration_date);
   s += el('video', 'rating', v.rating === undefined ? undefined : v.rating.toString());
@@ -86,10 +109,22 @@ function videoXml(v: VideoEntry, declared: ReadonlySet<Extension>): string {
   s += el('video', 'view_count', v.view_count) + el('video', 'publication_date', v.publication_date);
   for (const t of v.tag ?? []) s += el('video', 'tag', t);
   s += el('video', 'category', v.category) + el('video', 'family_friendly', v.family_friendly);
-  if (v.restriction !== undefined) s += el('video', 'restriction', v.restriction.countries, attr('relationship', v.restriction.relationship));
-  if (v.gallery_loc !== undefined) s += el('video', 'gallery_loc', v.gallery_loc.loc, attr('title', v.gallery_loc.title));
+  if (v.restriction !== undefined)
+    s += el(
+      'video',
+      'restriction',
+      v.restriction.countries,
+      attr('relationship', v.restriction.relationship),
+    );
+  if (v.gallery_loc !== undefined)
+    s += el('video', 'gallery_loc', v.gallery_loc.loc, attr('title', v.gallery_loc.title));
   for (const p of v.price ?? []) {
-    s += el('video', 'price', p.value, attr('currency', p.currency) + attr('type', p.type) + attr('resolution', p.resolution));
+    s += el(
+      'video',
+      'price',
+      p.value,
+      attr('currency', p.currency) + attr('type', p.type) + attr('resolution', p.resolution),
+    );
   }
   s += el('video', 'requires_subscription', v.requires_subscription);
   if (v.uploader !== undefined) s += el('video', 'uploader', v.uploader.name, attr('info', v.uploader.info));
@@ -97,7 +132,8 @@ function videoXml(v: VideoEntry, declared: ReadonlySet<Extension>): string {
     const t = v.tvshow;
     s += `<video:tvshow>${el('video', 'show_title', t.show_title)}${el('video', 'video_type', t.video_type)}${el('video', 'episode_title', t.episode_title)}${el('video', 'season_number', t.season_number)}${el('video', 'episode_number', t.episode_number)}${el('video', 'premier_date', t.premier_date)}</video:tvshow>`;
   }
-  if (v.platform !== undefined) s += el('video', 'platform', v.platform.platforms, attr('relationship', v.platform.relationship));
+  if (v.platform !== undefined)
+    s += el('video', 'platform', v.platform.platforms, attr('relationship', v.platform.relationship));
   s += el('video', 'live', v.live);
   for (const id of v.id ?? []) s += el('video', 'id', id.value, attr('type', id.type));
   return `${s}</video:video>`;
@@ -126,7 +162,8 @@ export function urlXml(e: SitemapEntry, declared: ReadonlySet<Extension>): strin
   if (e.images !== undefined) for (const img of e.images) s += imageXml(img, declared);
   if (e.videos !== undefined) for (const v of e.videos) s += videoXml(v, declared);
   if (e.news !== undefined) s += newsXml(e.news, declared);
-  if (e.mobile === true) s += declared.has('mobile') ? '<mobile:mobile/>' : `<mobile:mobile xmlns:mobile="${MOBILE_NS}"/>`;
+  if (e.mobile === true)
+    s += declared.has('mobile') ? '<mobile:mobile/>' : `<mobile:mobile xmlns:mobile="${MOBILE_NS}"/>`;
   return `${s}</url>\n`;
 }
 

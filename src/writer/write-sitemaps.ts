@@ -22,13 +22,14 @@ import { formatUtc } from '../core/lastmod.js';
 import { MAX_NEWS_PER_FILE } from '../core/limits.js';
 import { type EntryProblem, normalizeEntry } from '../core/normalize.js';
 import { FileSink } from './file-sink.js';
+import { buildHtmlSitemap, type HtmlPagesResult } from './html-pages.js';
 import {
-  MANIFEST_CLOSE,
   MANIFEST_NAME,
+  MANIFEST_OPEN,
   type ManifestFile,
   type ManifestHeader,
   manifestEntryLine,
-  manifestHeaderLine,
+  manifestTailLine,
   readManifestHeader,
 } from './manifest.js';
 import { type ResolvedWriterOptions, resolveWriterOptions, type WriteSitemapsOptions } from './options.js';
@@ -37,6 +38,7 @@ import {
   EXTENSION_NS,
   type Extension,
   extensionsOf,
+  hasExtensions,
   INDEX_CLOSE,
   indexItem,
   indexOpen,
@@ -45,7 +47,6 @@ import {
   urlsetOpen,
   urlXml,
 } from './serialize.js';
-import { buildHtmlSitemap, type HtmlPagesResult } from './html-pages.js';
 
 /**
  * Where a record came from, for error messages: set `entry[ORIGIN] = {file, line}` on what a
@@ -175,7 +176,8 @@ class Run {
     this.gz = o.gzip === false ? '' : '.gz';
     this.seen = o.dedupe ? new HashedStringSet() : undefined;
     this.closeBytes = o.format === 'txt' ? 0 : URLSET_CLOSE.length;
-    this.entries = new FileSink(join(tmp, 'entries.jsonl'), false);
+    this.entries = new FileSink(join(tmp, MANIFEST_NAME), false, { hash: false });
+    this.entries.write(MANIFEST_OPEN, MANIFEST_OPEN.length);
     if (o.html !== false) this.html = buildHtmlSitemap(tmp, o.baseUrl, o.html);
   }
 
@@ -190,19 +192,32 @@ class Run {
     this.o.onDiagnostic?.(d);
   }
 
-  problem(p: EntryProblem, severity: 'error' | 'warning', record: number, origin: RecordOrigin | undefined, loc?: string): void {
+  problem(
+    p: EntryProblem,
+    severity: 'error' | 'warning',
+    record: number,
+    origin: RecordOrigin | undefined,
+    loc?: string,
+  ): void {
     const d: Diagnostic = { code: p.code, severity, message: p.message, record, field: p.field };
     if (origin?.file !== undefined) d.sitemap = origin.file;
     if (origin?.line !== undefined) d.line = origin.line;
     if (loc !== undefined && loc !== '') d.url = loc;
     if (severity === 'error' && this.firstProblem === undefined) {
-      const where = origin?.file ? `${origin.file}${origin.line ? `:${origin.line}` : ''}` : `record ${record}`;
+      const where = origin?.file
+        ? `${origin.file}${origin.line ? `:${origin.line}` : ''}`
+        : `record ${record}`;
       this.firstProblem = `${where} (${p.field || 'record'}): ${p.message}`;
     }
     this.report(d);
   }
 
-  invalidRecord(problems: EntryProblem[], record: number, origin: RecordOrigin | undefined, loc?: string): void {
+  invalidRecord(
+    problems: EntryProblem[],
+    record: number,
+    origin: RecordOrigin | undefined,
+    loc?: string,
+  ): void {
     for (const p of problems) this.problem(p, 'error', record, origin, loc);
     this.invalid++;
     if (this.o.onInvalid === 'skip') this.skipped++;
@@ -225,7 +240,13 @@ class Run {
     const headerBytes = xml ? this.openBytes : 0;
     if (headerBytes + len + this.closeBytes > this.o.maxBytesPerFile) {
       this.invalidRecord(
-        [{ code: 'entry-too-large', field: '', message: `this entry alone needs ${len} bytes, more than a file may hold (${this.o.maxBytesPerFile})` }],
+        [
+          {
+            code: 'entry-too-large',
+            field: '',
+            message: `this entry alone needs ${len} bytes, more than a file may hold (${this.o.maxBytesPerFile})`,
+          },
+        ],
         record,
         origin,
         e.loc,
@@ -264,11 +285,14 @@ class Run {
     if (news) st.news++;
     this.urls++;
     // The change hash is taken over the XML with every namespace declared up front, so that it
-    // does not depend on which file the entry landed in.
-    const canonical = xml && extensionsOf(e).length === 0 ? s : urlXml(e, ALL_EXTENSIONS);
-    const me: { loc: string; lastmod?: string; hash: string } = { loc: e.loc, hash: hashHex(canonical) };
+    // does not depend on which file the entry landed in; the loc is left out (the manifest keys on it).
+    const canonical = xml && !hasExtensions(e) ? s : urlXml(e, ALL_EXTENSIONS);
+    const me: { loc: string; lastmod?: string; hash: string } = {
+      loc: e.loc,
+      hash: hashHex(canonical.slice(canonical.indexOf('</loc>'))),
+    };
     if (e.lastmod !== undefined) me.lastmod = e.lastmod;
-    const line = manifestEntryLine(me, false);
+    const line = manifestEntryLine(me, this.urls === 1);
     const w2 = this.entries.write(line, Buffer.byteLength(line));
     if (w2 !== undefined) await w2;
     if (this.html !== undefined) await this.html.add(e);
@@ -280,7 +304,14 @@ class Run {
     st.sink = undefined;
     if (this.ext === 'xml') sink.write(URLSET_CLOSE, URLSET_CLOSE.length);
     const r = await sink.close();
-    st.children.push({ tmpPath: sink.path, name: st.name, section: st.section, urls: st.urls, bytes: r.bytes, sha256: r.sha256 });
+    st.children.push({
+      tmpPath: sink.path,
+      name: st.name,
+      section: st.section,
+      urls: st.urls,
+      bytes: r.bytes,
+      sha256: r.sha256,
+    });
   }
 
   destroyAll(): void {
@@ -299,9 +330,13 @@ function originOf(item: unknown): RecordOrigin | undefined {
 
 function checkAbort(signal: AbortSignal | undefined): void {
   if (signal?.aborted) {
-    throw new SitemapkitError('ERR_ABORTED', 'interrupted: nothing was replaced; the previous sitemaps are untouched', {
-      cause: signal.reason,
-    });
+    throw new SitemapkitError(
+      'ERR_ABORTED',
+      'interrupted: nothing was replaced; the previous sitemaps are untouched',
+      {
+        cause: signal.reason,
+      },
+    );
   }
 }
 
@@ -319,17 +354,24 @@ export async function writeSitemaps(
   try {
     await mkdir(o.outDir, { recursive: true });
   } catch (cause) {
-    throw new SitemapkitError('ERR_OUTPUT', `cannot create the output folder: ${(cause as Error).message}`, { cause, where: o.outDir });
+    throw new SitemapkitError('ERR_OUTPUT', `cannot create the output folder: ${(cause as Error).message}`, {
+      cause,
+      where: o.outDir,
+    });
   }
   await sweepTemp(o.outDir);
   let previous: ManifestHeader | undefined;
   try {
     previous = await readManifestHeader(o.outDir);
   } catch (cause) {
-    throw new SitemapkitError('ERR_OUTPUT', `${(cause as Error).message}; move it away or delete it to start afresh`, {
-      cause,
-      where: join(o.outDir, MANIFEST_NAME),
-    });
+    throw new SitemapkitError(
+      'ERR_OUTPUT',
+      `${(cause as Error).message}; move it away or delete it to start afresh`,
+      {
+        cause,
+        where: join(o.outDir, MANIFEST_NAME),
+      },
+    );
   }
   const tmp = join(o.outDir, `${TMP_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`);
   await mkdir(tmp);
@@ -373,13 +415,20 @@ async function consume(run: Run, source: Iterable<unknown> | AsyncIterable<unkno
     const r = normalizeEntry(item, norm);
     for (const w of r.warnings) run.problem(w, 'warning', record, origin, r.ok ? r.entry.loc : undefined);
     if (!r.ok) {
-      const loc = typeof (item as { loc?: unknown })?.loc === 'string' ? (item as { loc: string }).loc : undefined;
+      const loc =
+        typeof (item as { loc?: unknown })?.loc === 'string' ? (item as { loc: string }).loc : undefined;
       run.invalidRecord(r.errors, record, origin, loc);
       continue;
     }
     if (run.seen !== undefined && !run.seen.add(r.entry.loc)) {
       run.invalidRecord(
-        [{ code: 'url-duplicate', field: 'loc', message: `${r.entry.loc} is listed more than once; each URL belongs in a sitemap once` }],
+        [
+          {
+            code: 'url-duplicate',
+            field: 'loc',
+            message: `${r.entry.loc} is listed more than once; each URL belongs in a sitemap once`,
+          },
+        ],
         record,
         origin,
         r.entry.loc,
@@ -431,15 +480,31 @@ async function finish(run: Run, previous: ManifestHeader | undefined): Promise<W
 
   if (children.length === 1) {
     const c = children[0]!;
-    files.push({ path: entryName, url: o.baseUrl + entryName, kind: kindOf(), urls: c.urls, bytes: c.bytes, sha256: c.sha256 });
+    files.push({
+      path: entryName,
+      url: o.baseUrl + entryName,
+      kind: kindOf(),
+      urls: c.urls,
+      bytes: c.bytes,
+      sha256: c.sha256,
+    });
     roots.push(entryName);
     moves.push({ from: c.tmpPath, to: entryName });
   } else {
     const entries: Array<{ name: string; lastmod: string }> = [];
     for (const c of children) {
       const old = prevFiles.get(c.name);
-      const lastmod = old !== undefined && old.sha256 === c.sha256 && old.lastmod !== undefined ? old.lastmod : buildTime;
-      files.push({ path: c.name, url: o.baseUrl + c.name, kind: kindOf(), urls: c.urls, bytes: c.bytes, sha256: c.sha256, lastmod });
+      const lastmod =
+        old !== undefined && old.sha256 === c.sha256 && old.lastmod !== undefined ? old.lastmod : buildTime;
+      files.push({
+        path: c.name,
+        url: o.baseUrl + c.name,
+        kind: kindOf(),
+        urls: c.urls,
+        bytes: c.bytes,
+        sha256: c.sha256,
+        lastmod,
+      });
       moves.push({ from: c.tmpPath, to: c.name });
       entries.push({ name: c.name, lastmod });
     }
@@ -452,7 +517,10 @@ async function finish(run: Run, previous: ManifestHeader | undefined): Promise<W
     for (const e of entries) {
       const item = indexItem(o.baseUrl + e.name, e.lastmod);
       const len = Buffer.byteLength(item);
-      if (group.length > 0 && (group.length >= o.maxSitemapsPerIndex || bytes + len + INDEX_CLOSE.length > o.maxBytesPerFile)) {
+      if (
+        group.length > 0 &&
+        (group.length >= o.maxSitemapsPerIndex || bytes + len + INDEX_CLOSE.length > o.maxBytesPerFile)
+      ) {
         groups.push(group);
         group = [];
       }
@@ -472,7 +540,14 @@ async function finish(run: Run, previous: ManifestHeader | undefined): Promise<W
       }
       sink.write(INDEX_CLOSE, INDEX_CLOSE.length);
       const r = await sink.close();
-      files.push({ path: name, url: o.baseUrl + name, kind: 'index', urls: groups[g]!.length, bytes: r.bytes, sha256: r.sha256 });
+      files.push({
+        path: name,
+        url: o.baseUrl + name,
+        kind: 'index',
+        urls: groups[g]!.length,
+        bytes: r.bytes,
+        sha256: r.sha256,
+      });
       roots.push(name);
       // Extra indexes go in before the entry point, which is always renamed last.
       if (g > 0) moves.push({ from: sink.path, to: name });
@@ -485,20 +560,32 @@ async function finish(run: Run, previous: ManifestHeader | undefined): Promise<W
   if (o.xsl !== false && 'bundled' in o.xsl) {
     await copyFile(BUNDLED_XSL, join(run.tmp, 'sitemap.xsl'));
     const st = await stat(join(run.tmp, 'sitemap.xsl'));
-    extraFiles.push({ path: 'sitemap.xsl', url: `${o.baseUrl}sitemap.xsl`, kind: 'xsl', bytes: st.size, sha256: await sha256File(join(run.tmp, 'sitemap.xsl')) });
+    extraFiles.push({
+      path: 'sitemap.xsl',
+      url: `${o.baseUrl}sitemap.xsl`,
+      kind: 'xsl',
+      bytes: st.size,
+      sha256: await sha256File(join(run.tmp, 'sitemap.xsl')),
+    });
     extra.push({ from: join(run.tmp, 'sitemap.xsl'), to: 'sitemap.xsl' });
   }
   let htmlResult: HtmlPagesResult = [];
   if (run.html !== undefined) {
     htmlResult = await run.html.finish();
     for (const f of htmlResult) {
-      extraFiles.push({ path: f.path, url: f.url, kind: 'html', urls: f.links, bytes: f.bytes, sha256: f.sha256 });
+      extraFiles.push({
+        path: f.path,
+        url: f.url,
+        kind: 'html',
+        urls: f.links,
+        bytes: f.bytes,
+        sha256: f.sha256,
+      });
       extra.push({ from: join(run.tmp, f.path), to: f.path });
     }
   }
 
-  // The manifest: header line, then the entry lines gathered during the run.
-  await run.entries.close();
+  // The manifest: the entry lines were written during the run; the last line carries the rest.
   const header: ManifestHeader = {
     format: 'sitemapkit-manifest',
     version: 1,
@@ -508,8 +595,10 @@ async function finish(run: Run, previous: ManifestHeader | undefined): Promise<W
     files: [...files, ...extraFiles],
     entryCount: run.urls,
   };
-  const manifestTmp = join(run.tmp, MANIFEST_NAME);
-  await writeManifest(manifestTmp, header, run.entries.path);
+  const tail = manifestTailLine(header);
+  run.entries.write(tail, Buffer.byteLength(tail));
+  await run.entries.close();
+  const manifestTmp = run.entries.path;
 
   // Commit: supporting files and children first, the entry point last, then the manifest.
   const entryMove = moves.pop()!;
@@ -529,7 +618,11 @@ async function finish(run: Run, previous: ManifestHeader | undefined): Promise<W
 
   if (o.updateRobots !== undefined) {
     const oldRoots = (previous?.roots ?? []).map((r) => (previous?.baseUrl ?? o.baseUrl) + r);
-    await updateRobotsFile(o.updateRobots, roots.map((r) => o.baseUrl + r), oldRoots);
+    await updateRobotsFile(
+      o.updateRobots,
+      roots.map((r) => o.baseUrl + r),
+      oldRoots,
+    );
   }
 
   const toWritten = (f: ManifestFile): WrittenFile => ({
@@ -557,25 +650,4 @@ async function sha256File(path: string): Promise<string> {
   const h = createHash('sha256');
   for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
   return h.digest('hex');
-}
-
-async function writeManifest(path: string, header: ManifestHeader, entriesPath: string): Promise<void> {
-  const sink = new FileSink(path, false);
-  const head = manifestHeaderLine(header);
-  sink.write(head, Buffer.byteLength(head));
-  // The entry lines all end in ",\n"; the last one must not carry the comma.
-  let carry = '';
-  for await (const chunk of createReadStream(entriesPath, { encoding: 'utf8', highWaterMark: 256 * 1024 })) {
-    const text = carry + (chunk as string);
-    const cut = text.length - 2;
-    carry = text.slice(Math.max(cut, 0));
-    const body = text.slice(0, Math.max(cut, 0));
-    if (body !== '') {
-      const w = sink.write(body, Buffer.byteLength(body));
-      if (w !== undefined) await w;
-    }
-  }
-  const tail = carry === ',\n' ? '\n' : carry;
-  sink.write(tail + MANIFEST_CLOSE, Buffer.byteLength(tail + MANIFEST_CLOSE));
-  await sink.close();
 }

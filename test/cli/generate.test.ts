@@ -11,7 +11,14 @@ describe('sitemapkit generate', () => {
   it('txt input: writes, prints a summary, exits 0', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'urls.txt'), `${BASE}\n# a comment\n\n${BASE}a\r\n${BASE}b\n`);
-    const r = await runBin(['generate', join(dir, 'urls.txt'), '--base-url', BASE, '--out', join(dir, 'out')]);
+    const r = await runBin([
+      'generate',
+      join(dir, 'urls.txt'),
+      '--base-url',
+      BASE,
+      '--out',
+      join(dir, 'out'),
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Wrote 3 URLs in 1 file/);
     expect(readSitemapText(join(dir, 'out', 'sitemap.xml'))).toContain(`<loc>${BASE}a</loc>`);
@@ -20,11 +27,27 @@ describe('sitemapkit generate', () => {
   it('an invalid record: exit 1, names file and line, writes nothing', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'urls.txt'), `${BASE}\n${BASE}a\n/relative\n`);
-    const r = await runBin(['generate', join(dir, 'urls.txt'), '--base-url', BASE, '--out', join(dir, 'out')]);
+    const r = await runBin([
+      'generate',
+      join(dir, 'urls.txt'),
+      '--base-url',
+      BASE,
+      '--out',
+      join(dir, 'out'),
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${join(dir, 'urls.txt')}:3: error url-invalid (loc)`);
     expect(r.stderr).toContain('nothing was written');
-    const skip = await runBin(['generate', join(dir, 'urls.txt'), '--base-url', BASE, '--out', join(dir, 'out'), '--on-invalid', 'skip']);
+    const skip = await runBin([
+      'generate',
+      join(dir, 'urls.txt'),
+      '--base-url',
+      BASE,
+      '--out',
+      join(dir, 'out'),
+      '--on-invalid',
+      'skip',
+    ]);
     expect(skip.code).toBe(1);
     expect(skip.stdout).toMatch(/1 invalid or duplicate record skipped/);
     expect(readSitemapText(join(dir, 'out', 'sitemap.xml'))).toContain(`<loc>${BASE}a</loc>`);
@@ -33,7 +56,14 @@ describe('sitemapkit generate', () => {
   it('zero URLs: exit 1 with no-urls, nothing written', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'urls.txt'), '# nothing\n');
-    const r = await runBin(['generate', join(dir, 'urls.txt'), '--base-url', BASE, '--out', join(dir, 'out')]);
+    const r = await runBin([
+      'generate',
+      join(dir, 'urls.txt'),
+      '--base-url',
+      BASE,
+      '--out',
+      join(dir, 'out'),
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('no URLs to write');
   });
@@ -46,12 +76,33 @@ describe('sitemapkit generate', () => {
     );
     writeFileSync(join(dir, 'more.jsonl'), `${JSON.stringify({ loc: `${BASE}j`, changefreq: 'weekly' })}\n`);
     const r = await runBin(
-      ['generate', join(dir, 'pages.csv'), join(dir, 'more.jsonl'), '-', '--input-format', 'txt', '--base-url', BASE, '--out', join(dir, 'out'), '--json'],
+      [
+        'generate',
+        join(dir, 'pages.csv'),
+        join(dir, 'more.jsonl'),
+        '-',
+        '--input-format',
+        'txt',
+        '--base-url',
+        BASE,
+        '--out',
+        join(dir, 'out'),
+        '--json',
+      ],
       { input: `${BASE}stdin\n` },
     );
     // --input-format applies to every input when given: the CSV is then read as text lines.
     expect(r.code).toBe(1);
-    const ok = await runBin(['generate', join(dir, 'pages.csv'), join(dir, 'more.jsonl'), '--base-url', BASE, '--out', join(dir, 'out'), '--json']);
+    const ok = await runBin([
+      'generate',
+      join(dir, 'pages.csv'),
+      join(dir, 'more.jsonl'),
+      '--base-url',
+      BASE,
+      '--out',
+      join(dir, 'out'),
+      '--json',
+    ]);
     expect(ok.code, ok.stderr).toBe(0);
     const summary = JSON.parse(ok.stdout);
     expect(summary).toMatchObject({ ok: true, urls: 3, skipped: 0 });
@@ -59,7 +110,10 @@ describe('sitemapkit generate', () => {
     expect(xml).toContain('<xhtml:link rel="alternate" hreflang="de" href="https://example.com/de"/>');
     expect(xml).toContain('<image:loc>https://example.com/2.jpg</image:loc>');
     expect(xmllint(join(dir, 'out', 'sitemap.xml')).ok).toBe(true);
-    const stdin = await runBin(['generate', '-', '--input-format', 'txt', '--base-url', BASE, '--out', join(dir, 'out2')], { input: `${BASE}stdin\n` });
+    const stdin = await runBin(
+      ['generate', '-', '--input-format', 'txt', '--base-url', BASE, '--out', join(dir, 'out2')],
+      { input: `${BASE}stdin\n` },
+    );
     expect(stdin.code, stdin.stderr).toBe(0);
     expect(readSitemapText(join(dir, 'out2', 'sitemap.xml'))).toContain(`${BASE}stdin`);
   });
@@ -90,17 +144,36 @@ describe('sitemapkit generate', () => {
     const site = tempDir();
     mkdirSync(join(site, 'docs', 'drafts'), { recursive: true });
     writeFileSync(join(site, 'index.html'), '<title>Home</title><h1>Home</h1>');
-    writeFileSync(join(site, 'docs', 'index.html'), '<title>Docs  &amp; more</title><link rel="canonical" href="./">');
-    writeFileSync(join(site, 'docs', 'a b.html'), '<html><head><base href="/docs/"><link rel="canonical" href="a%20b.html"><title>A</title></head></html>');
+    writeFileSync(
+      join(site, 'docs', 'index.html'),
+      '<title>Docs  &amp; more</title><link rel="canonical" href="./">',
+    );
+    writeFileSync(
+      join(site, 'docs', 'a b.html'),
+      '<html><head><base href="/docs/"><link rel="canonical" href="a%20b.html"><title>A</title></head></html>',
+    );
     writeFileSync(join(site, 'docs', 'copy.html'), '<link rel="canonical" href="https://example.com/docs/">');
     writeFileSync(join(site, 'docs', 'secret.html'), '<meta name="robots" content="noindex, follow">');
     writeFileSync(join(site, 'docs', 'gb.html'), '<meta name="googlebot" content="none">');
-    writeFileSync(join(site, 'docs', 'odd.html'), '<link rel="canonical" href="javascript:void(0)"><title>Odd</title>');
+    writeFileSync(
+      join(site, 'docs', 'odd.html'),
+      '<link rel="canonical" href="javascript:void(0)"><title>Odd</title>',
+    );
     writeFileSync(join(site, 'docs', 'drafts', 'wip.html'), '<title>WIP</title>');
     writeFileSync(join(site, 'style.css'), 'body{}');
     utimesSync(join(site, 'index.html'), new Date('2024-05-06T07:08:09Z'), new Date('2024-05-06T07:08:09Z'));
     const r = await runBin([
-      'generate', '--from-dir', site, '--exclude', 'docs/drafts/**', '--base-url', BASE, '--out', site, '--html', '--xsl',
+      'generate',
+      '--from-dir',
+      site,
+      '--exclude',
+      'docs/drafts/**',
+      '--base-url',
+      BASE,
+      '--out',
+      site,
+      '--html',
+      '--xsl',
     ]);
     expect(r.code, r.stderr).toBe(0);
     const xml = readSitemapText(join(site, 'sitemap.xml'));
@@ -114,7 +187,18 @@ describe('sitemapkit generate', () => {
     const html = readFileSync(join(site, 'sitemap.html'), 'utf8');
     expect(html).toContain('Docs &amp; more');
     // A second run must not list its own HTML site map pages as pages of the site.
-    const again = await runBin(['generate', '--from-dir', site, '--exclude', 'docs/drafts/**', '--base-url', BASE, '--out', site, '--html']);
+    const again = await runBin([
+      'generate',
+      '--from-dir',
+      site,
+      '--exclude',
+      'docs/drafts/**',
+      '--base-url',
+      BASE,
+      '--out',
+      site,
+      '--html',
+    ]);
     expect(again.code, again.stderr).toBe(0);
     expect(readSitemapText(join(site, 'sitemap.xml'))).not.toContain('sitemap.html');
   });

@@ -29,15 +29,24 @@ describe('normalizeLastmod', () => {
 
   it('keeps valid values as written and completes minute-only times', () => {
     expect(normalizeLastmod('2024-08-15')).toEqual({ ok: true, value: '2024-08-15' });
-    expect(normalizeLastmod('1997-07-16T19:20:30.45+01:00')).toEqual({ ok: true, value: '1997-07-16T19:20:30.45+01:00' });
+    expect(normalizeLastmod('1997-07-16T19:20:30.45+01:00')).toEqual({
+      ok: true,
+      value: '1997-07-16T19:20:30.45+01:00',
+    });
     expect(normalizeLastmod('2024-08-15T09:12Z')).toEqual({ ok: true, value: '2024-08-15T09:12:00Z' });
   });
 
   it('converts Dates, epoch seconds, epoch milliseconds and HTTP dates to UTC', () => {
-    expect(normalizeLastmod(new Date(Date.UTC(2024, 7, 15, 9, 12, 0)))).toEqual({ ok: true, value: '2024-08-15T09:12:00Z' });
+    expect(normalizeLastmod(new Date(Date.UTC(2024, 7, 15, 9, 12, 0)))).toEqual({
+      ok: true,
+      value: '2024-08-15T09:12:00Z',
+    });
     expect(normalizeLastmod(1723713120)).toEqual({ ok: true, value: '2024-08-15T09:12:00Z' });
     expect(normalizeLastmod(1723713120500)).toEqual({ ok: true, value: '2024-08-15T09:12:00.500Z' });
-    expect(normalizeLastmod('Thu, 15 Aug 2024 09:12:00 GMT')).toEqual({ ok: true, value: '2024-08-15T09:12:00Z' });
+    expect(normalizeLastmod('Thu, 15 Aug 2024 09:12:00 GMT')).toEqual({
+      ok: true,
+      value: '2024-08-15T09:12:00Z',
+    });
   });
 
   it('refuses what it would have to guess, saying why', () => {

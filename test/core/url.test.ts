@@ -19,7 +19,10 @@ describe('toUri', () => {
   });
 
   it('keeps already encoded URIs as they are', () => {
-    expect(toUri('https://example.com/a%20b?x=1&y=%2F')).toEqual({ ok: true, url: 'https://example.com/a%20b?x=1&y=%2F' });
+    expect(toUri('https://example.com/a%20b?x=1&y=%2F')).toEqual({
+      ok: true,
+      url: 'https://example.com/a%20b?x=1&y=%2F',
+    });
   });
 
   it('refuses relative, non-http and credentialed URLs with the reason', () => {
@@ -36,13 +39,24 @@ describe('toUri', () => {
     expect(toUri(base + 'a'.repeat(2047 - base.length)).ok).toBe(true);
     expect(toUri(base + 'a'.repeat(2048 - base.length))).toMatchObject({ ok: false, code: 'url-too-long' });
     // One non-ASCII character becomes six once encoded: the limit applies after encoding.
-    expect(toUri(base + 'a'.repeat(2040 - base.length) + 'ü'.repeat(2))).toMatchObject({ ok: false, code: 'url-too-long' });
+    expect(toUri(base + 'a'.repeat(2040 - base.length) + 'ü'.repeat(2))).toMatchObject({
+      ok: false,
+      code: 'url-too-long',
+    });
   });
 
   it('the fast path agrees with WHATWG URL serialisation on any input (property)', () => {
-    const chars = fc.constantFrom(...'abcXYZ019-._~!$&\'()*+,;=:@/?#%[] éü\\'.split(''));
+    const chars = fc.constantFrom(..."abcXYZ019-._~!$&'()*+,;=:@/?#%[] éü\\".split(''));
     const tail = fc.array(chars, { maxLength: 30 }).map((a) => a.join(''));
-    const host = fc.constantFrom('example.com', 'EXAMPLE.com', 'a.b.c.io', '127.0.0.1', 'xn--bcher-kva.example', 'localhost', 'ex-ample.co.uk');
+    const host = fc.constantFrom(
+      'example.com',
+      'EXAMPLE.com',
+      'a.b.c.io',
+      '127.0.0.1',
+      'xn--bcher-kva.example',
+      'localhost',
+      'ex-ample.co.uk',
+    );
     const port = fc.constantFrom('', ':80', ':443', ':8080', ':0080', ':65535', ':99999');
     const scheme = fc.constantFrom('http', 'https', 'HTTP');
     fc.assert(
@@ -73,11 +87,16 @@ describe('the location rule', () => {
 
   it('a folder base gains its trailing slash', () => {
     expect(locationPrefix('https://example.com/docs', 'dir')).toBe('https://example.com/docs/');
-    expect(locationPrefix('https://example.com/docs/sitemap.xml?x=1', 'file')).toBe('https://example.com/docs/');
+    expect(locationPrefix('https://example.com/docs/sitemap.xml?x=1', 'file')).toBe(
+      'https://example.com/docs/',
+    );
   });
 
   it('cross-submitting hosts pass, by host name or host:port', () => {
-    const scope = { prefix: 'https://example.com/', allowHosts: ['shop.example.net', 'api.example.org:8443'] };
+    const scope = {
+      prefix: 'https://example.com/',
+      allowHosts: ['shop.example.net', 'api.example.org:8443'],
+    };
     expect(inScope('https://shop.example.net/any/path', scope)).toBe(true);
     expect(inScope('https://api.example.org:8443/x', scope)).toBe(true);
     expect(inScope('https://api.example.org/x', scope)).toBe(false);

@@ -11,7 +11,10 @@ export interface CliRun {
 }
 
 /** Runs the built CLI (npm test builds it first) as a real child process. */
-export function runBin(args: string[], options: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliRun> {
+export function runBin(
+  args: string[],
+  options: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd,

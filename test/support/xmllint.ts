@@ -1,6 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -29,7 +28,9 @@ export function xmllint(path: string, schema?: string): { ok: boolean; output: s
   const dir = mkdtempSync(join(tmpdir(), 'sk-xmllint-'));
   const file = join(dir, basename(path).replace(/\.gz$/, ''));
   writeFileSync(file, text);
-  const r = spawnSync('xmllint', ['--noout', '--nonet', '--schema', schema ?? schemaFor(text), file], { encoding: 'utf8' });
+  const r = spawnSync('xmllint', ['--noout', '--nonet', '--schema', schema ?? schemaFor(text), file], {
+    encoding: 'utf8',
+  });
   return { ok: r.status === 0, output: `${r.stdout}${r.stderr}` };
 }
 

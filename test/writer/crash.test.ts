@@ -11,7 +11,8 @@ const BASE = 'https://example.com/';
 
 function jsonl(n: number, tag: string): string {
   let s = '';
-  for (let i = 0; i < n; i++) s += `${JSON.stringify({ loc: `${BASE}${tag}/${i}`, lastmod: '2024-01-01', priority: 0.5 })}\n`;
+  for (let i = 0; i < n; i++)
+    s += `${JSON.stringify({ loc: `${BASE}${tag}/${i}`, lastmod: '2024-01-01', priority: 0.5 })}\n`;
   return s;
 }
 
@@ -80,7 +81,10 @@ describe('crash safety', () => {
         const path = join(out, name);
         expect(existsSync(path), `round ${round}: ${name} is referenced but missing`).toBe(true);
         const h = sha256(path);
-        expect([hashesA.get(name), hashesB.get(name)], `round ${round}: ${name} is neither build A's nor B's`).toContain(h);
+        expect(
+          [hashesA.get(name), hashesB.get(name)],
+          `round ${round}: ${name} is neither build A's nor B's`,
+        ).toContain(h);
       }
     }
     // Timing on a busy machine varies; most kills must still land while the build runs.

@@ -40,16 +40,24 @@ describe('writeSitemaps: one file', () => {
     expect(r.urls).toBe(2);
     const xml = readFileSync(r.entry.path, 'utf8');
     expect(xml).toContain('<?xml version="1.0" encoding="UTF-8"?>');
-    expect(xml).toContain('<url><loc>https://example.com/</loc><lastmod>2024-01-02</lastmod><changefreq>daily</changefreq><priority>0.9</priority></url>');
-    expect(xml).toContain('<loc>https://example.com/a?x=1&amp;y=%222%22%3C3%3E%27</loc><lastmod>2024-01-02T03:04:05Z</lastmod>');
+    expect(xml).toContain(
+      '<url><loc>https://example.com/</loc><lastmod>2024-01-02</lastmod><changefreq>daily</changefreq><priority>0.9</priority></url>',
+    );
+    expect(xml).toContain(
+      '<loc>https://example.com/a?x=1&amp;y=%222%22%3C3%3E%27</loc><lastmod>2024-01-02T03:04:05Z</lastmod>',
+    );
     expect(xml).not.toContain('xmlns:image');
     expectValid(r.entry.path);
     expect(r.entry.bytes).toBe(Buffer.byteLength(xml));
   });
 
-  it('never modifies the caller\'s options or entries', async () => {
+  it("never modifies the caller's options or entries", async () => {
     const out = tempDir();
-    const options = Object.freeze({ outDir: out, baseUrl: BASE, allowHosts: Object.freeze(['x.example']) as readonly string[] });
+    const options = Object.freeze({
+      outDir: out,
+      baseUrl: BASE,
+      allowHosts: Object.freeze(['x.example']) as readonly string[],
+    });
     const entry = Object.freeze({ loc: `${BASE}é`, priority: '0.33' });
     await writeSitemaps([entry], options);
     expect(entry).toEqual({ loc: `${BASE}é`, priority: '0.33' });
@@ -101,7 +109,12 @@ describe('splitting', () => {
   it('counts multi-byte characters as bytes, not as characters', async () => {
     const out = tempDir();
     const r = await writeSitemaps(
-      Array.from({ length: 60 }, (_, i) => ({ loc: `${BASE}${i}`, images: [{ loc: `${BASE}img/${i}.jpg` }], news: undefined, title: 'ü' })),
+      Array.from({ length: 60 }, (_, i) => ({
+        loc: `${BASE}${i}`,
+        images: [{ loc: `${BASE}img/${i}.jpg` }],
+        news: undefined,
+        title: 'ü',
+      })),
       { outDir: out, baseUrl: BASE, maxBytesPerFile: 2048 },
     );
     for (const f of r.files) expect(Buffer.byteLength(readSitemapText(f.path))).toBe(f.bytes);
@@ -109,7 +122,11 @@ describe('splitting', () => {
 
   it('puts at most 1,000 news entries in a file', async () => {
     const out = tempDir();
-    const news = { publication: { name: 'The Times', language: 'en' }, publication_date: '2024-01-01', title: 'T' };
+    const news = {
+      publication: { name: 'The Times', language: 'en' },
+      publication_date: '2024-01-01',
+      title: 'T',
+    };
     const r = await writeSitemaps(
       Array.from({ length: 2_500 }, (_, i) => ({ loc: `${BASE}n/${i}`, news })),
       { outDir: out, baseUrl: BASE },
@@ -120,8 +137,17 @@ describe('splitting', () => {
 
   it('writes extra indexes past the index limit, and no index lists an index', async () => {
     const out = tempDir();
-    const r = await writeSitemaps(urls(7), { outDir: out, baseUrl: BASE, maxUrlsPerFile: 1, maxSitemapsPerIndex: 3 });
-    expect(r.roots.map((f) => f.path.slice(out.length + 1))).toEqual(['sitemap.xml', 'sitemap-index-2.xml', 'sitemap-index-3.xml']);
+    const r = await writeSitemaps(urls(7), {
+      outDir: out,
+      baseUrl: BASE,
+      maxUrlsPerFile: 1,
+      maxSitemapsPerIndex: 3,
+    });
+    expect(r.roots.map((f) => f.path.slice(out.length + 1))).toEqual([
+      'sitemap.xml',
+      'sitemap-index-2.xml',
+      'sitemap-index-3.xml',
+    ]);
     expect(r.roots.map((f) => f.urls)).toEqual([3, 3, 1]);
     const listed = r.roots.flatMap((f) => locsIn(f.path));
     expect(listed).toHaveLength(7);
@@ -161,7 +187,11 @@ describe('extensions and formats', () => {
           tag: ['a', 'b'],
         },
       ],
-      news: { publication: { name: 'The Example Times', language: 'en' }, publication_date: '2024-01-01T10:00:00Z', title: 'Merger' },
+      news: {
+        publication: { name: 'The Example Times', language: 'en' },
+        publication_date: '2024-01-01T10:00:00Z',
+        title: 'Merger',
+      },
       mobile: true,
     },
     {
@@ -201,7 +231,11 @@ describe('extensions and formats', () => {
     const entry = { loc: `${BASE}x`, images: [{ loc: `${BASE}x.jpg`, caption: 'Cap', title: 'T' }] };
     const warned: string[] = [];
     const a = tempDir();
-    const r1 = await writeSitemaps([entry], { outDir: a, baseUrl: BASE, onDiagnostic: (d) => warned.push(`${d.code}:${d.field}`) });
+    const r1 = await writeSitemaps([entry], {
+      outDir: a,
+      baseUrl: BASE,
+      onDiagnostic: (d) => warned.push(`${d.code}:${d.field}`),
+    });
     expect(readSitemapText(r1.entry.path)).not.toContain('image:caption');
     expect(warned).toEqual(['legacy-tag:images[0].caption', 'legacy-tag:images[0].title']);
     const b = tempDir();
@@ -236,8 +270,18 @@ describe('extensions and formats', () => {
     expect(readFileSync(r1.entry.path, 'utf8')).toBe(`${BASE}page/0\n${BASE}page/1\n${BASE}page/2\n`);
     expect(r1.entry.path.endsWith('sitemap.txt')).toBe(true);
     const b = tempDir();
-    const r2 = await writeSitemaps(urls(3), { outDir: b, baseUrl: BASE, format: 'txt', maxUrlsPerFile: 2, gzip: true });
-    expect(r2.files.map((f) => f.path.slice(b.length + 1))).toEqual(['sitemap-00001.txt.gz', 'sitemap-00002.txt.gz', 'sitemap.xml.gz']);
+    const r2 = await writeSitemaps(urls(3), {
+      outDir: b,
+      baseUrl: BASE,
+      format: 'txt',
+      maxUrlsPerFile: 2,
+      gzip: true,
+    });
+    expect(r2.files.map((f) => f.path.slice(b.length + 1))).toEqual([
+      'sitemap-00001.txt.gz',
+      'sitemap-00002.txt.gz',
+      'sitemap.xml.gz',
+    ]);
     expect(locsIn(r2.entry.path)).toEqual([`${BASE}sitemap-00001.txt.gz`, `${BASE}sitemap-00002.txt.gz`]);
     expectValid(r2.entry.path);
   });
@@ -253,8 +297,18 @@ describe('bad input', () => {
     ['string priority', { loc: `${BASE}x`, priority: 'high' }, 'priority-invalid', 'priority'],
     ['priority 1.5', { loc: `${BASE}x`, priority: 1.5 }, 'priority-invalid', 'priority'],
     ['bad changefreq', { loc: `${BASE}x`, changefreq: 'sometimes' }, 'changefreq-invalid', 'changefreq'],
-    ['video without title', { loc: `${BASE}x`, videos: [{ thumbnail_loc: `${BASE}t`, description: 'd', content_loc: `${BASE}v` }] }, 'video-missing-field', 'videos[0].title'],
-    ['hreflang without self', { loc: `${BASE}x`, alternates: [{ hreflang: 'de', href: `${BASE}de` }] }, 'hreflang-missing-self', 'alternates'],
+    [
+      'video without title',
+      { loc: `${BASE}x`, videos: [{ thumbnail_loc: `${BASE}t`, description: 'd', content_loc: `${BASE}v` }] },
+      'video-missing-field',
+      'videos[0].title',
+    ],
+    [
+      'hreflang without self',
+      { loc: `${BASE}x`, alternates: [{ hreflang: 'de', href: `${BASE}de` }] },
+      'hreflang-missing-self',
+      'alternates',
+    ],
     ['not an object', 'https://example.com/x', 'entry-invalid', ''],
   ];
 
@@ -263,7 +317,11 @@ describe('bad input', () => {
     await writeSitemaps(urls(2), { outDir: out, baseUrl: BASE });
     const before = readFileSync(join(out, 'sitemap.xml'));
     const diags: Array<{ code: string; record?: number; field?: string }> = [];
-    const err = await writeSitemaps([...urls(3, 100), entry], { outDir: out, baseUrl: BASE, onDiagnostic: (d) => diags.push(d) }).catch((e) => e);
+    const err = await writeSitemaps([...urls(3, 100), entry], {
+      outDir: out,
+      baseUrl: BASE,
+      onDiagnostic: (d) => diags.push(d),
+    }).catch((e) => e);
     expect(isSitemapkitError(err, 'ERR_INVALID_ENTRY')).toBe(true);
     expect(diags).toContainEqual(expect.objectContaining({ code, record: 4, field }));
     expect(readFileSync(join(out, 'sitemap.xml'))).toEqual(before);
@@ -272,7 +330,11 @@ describe('bad input', () => {
 
   it('skip leaves bad and duplicate records out and counts them', async () => {
     const out = tempDir();
-    const r = await writeSitemaps([...urls(3), { loc: '/rel' }, { loc: `${BASE}page/1` }], { outDir: out, baseUrl: BASE, onInvalid: 'skip' });
+    const r = await writeSitemaps([...urls(3), { loc: '/rel' }, { loc: `${BASE}page/1` }], {
+      outDir: out,
+      baseUrl: BASE,
+      onInvalid: 'skip',
+    });
     expect(r.urls).toBe(3);
     expect(r.skipped).toBe(2);
     expect(r.counts.error).toBe(2);
@@ -280,7 +342,11 @@ describe('bad input', () => {
 
   it('allowHosts lets cross-submitted hosts through the location rule', async () => {
     const out = tempDir();
-    const r = await writeSitemaps([{ loc: 'https://shop.example.net/a' }], { outDir: out, baseUrl: BASE, allowHosts: ['shop.example.net'] });
+    const r = await writeSitemaps([{ loc: 'https://shop.example.net/a' }], {
+      outDir: out,
+      baseUrl: BASE,
+      allowHosts: ['shop.example.net'],
+    });
     expect(r.urls).toBe(1);
   });
 
@@ -315,7 +381,9 @@ describe('bad input', () => {
         yield { loc: `${BASE}q/${i}` };
       }
     }
-    const err = await writeSitemaps(slow(), { outDir: out, baseUrl: BASE, signal: ac.signal }).catch((e) => e);
+    const err = await writeSitemaps(slow(), { outDir: out, baseUrl: BASE, signal: ac.signal }).catch(
+      (e) => e,
+    );
     expect(isSitemapkitError(err, 'ERR_ABORTED')).toBe(true);
     expect(locsIn(join(out, 'sitemap.xml'))).toHaveLength(2);
     expect(readdirSync(out).sort()).toEqual(['.sitemapkit-manifest.json', 'sitemap.xml']);
@@ -332,8 +400,12 @@ describe('rebuilds, manifest and robots.txt', () => {
     changed[4] = { loc: `${BASE}page/4`, lastmod: '2024-01-31' };
     await writeSitemaps(changed, { outDir: out, baseUrl: BASE, maxUrlsPerFile: 2, now: () => t2 });
     const index = readFileSync(join(out, 'sitemap.xml'), 'utf8');
-    expect(index).toContain('<loc>https://example.com/sitemap-00001.xml</loc><lastmod>2024-01-01T00:00:00Z</lastmod>');
-    expect(index).toContain('<loc>https://example.com/sitemap-00003.xml</loc><lastmod>2024-02-01T00:00:00Z</lastmod>');
+    expect(index).toContain(
+      '<loc>https://example.com/sitemap-00001.xml</loc><lastmod>2024-01-01T00:00:00Z</lastmod>',
+    );
+    expect(index).toContain(
+      '<loc>https://example.com/sitemap-00003.xml</loc><lastmod>2024-02-01T00:00:00Z</lastmod>',
+    );
   });
 
   it('SOURCE_DATE_EPOCH makes the output byte-identical', async () => {
@@ -341,7 +413,8 @@ describe('rebuilds, manifest and robots.txt', () => {
     process.env['SOURCE_DATE_EPOCH'] = '1700000000';
     try {
       const dirs = [tempDir(), tempDir()];
-      for (const d of dirs) await writeSitemaps(urls(5), { outDir: d, baseUrl: BASE, maxUrlsPerFile: 2, gzip: true });
+      for (const d of dirs)
+        await writeSitemaps(urls(5), { outDir: d, baseUrl: BASE, maxUrlsPerFile: 2, gzip: true });
       for (const name of readdirSync(dirs[0]!)) {
         expect(readFileSync(join(dirs[1]!, name)), name).toEqual(readFileSync(join(dirs[0]!, name)));
       }
@@ -352,7 +425,7 @@ describe('rebuilds, manifest and robots.txt', () => {
     }
   });
 
-  it('removes its own stale files and never touches anyone else\'s', async () => {
+  it("removes its own stale files and never touches anyone else's", async () => {
     const out = tempDir();
     writeFileSync(join(out, 'sitemap-00009.xml'), 'not ours');
     writeFileSync(join(out, 'index.html'), '<p>site</p>');
@@ -370,9 +443,17 @@ describe('rebuilds, manifest and robots.txt', () => {
 
   it('the manifest lists every file with its hash and every entry with a change hash', async () => {
     const out = tempDir();
-    await writeSitemaps([{ loc: `${BASE}a`, lastmod: '2024-01-01' }, { loc: `${BASE}b` }], { outDir: out, baseUrl: BASE });
+    await writeSitemaps([{ loc: `${BASE}a`, lastmod: '2024-01-01' }, { loc: `${BASE}b` }], {
+      outDir: out,
+      baseUrl: BASE,
+    });
     const header = await readManifestHeader(out);
-    expect(header).toMatchObject({ format: 'sitemapkit-manifest', version: 1, roots: ['sitemap.xml'], entryCount: 2 });
+    expect(header).toMatchObject({
+      format: 'sitemapkit-manifest',
+      version: 1,
+      roots: ['sitemap.xml'],
+      entryCount: 2,
+    });
     const entries = [];
     for await (const e of readManifestEntries(out)) entries.push(e);
     expect(entries).toEqual([
@@ -386,8 +467,17 @@ describe('rebuilds, manifest and robots.txt', () => {
   it('updates robots.txt Sitemap: lines and leaves every other line alone', async () => {
     const out = tempDir();
     const robots = join(out, 'robots.txt');
-    writeFileSync(robots, 'User-agent: *\r\nDisallow: /private\r\nSitemap: https://other.example/sitemap.xml\r\n');
-    await writeSitemaps(urls(5), { outDir: out, baseUrl: BASE, maxUrlsPerFile: 1, maxSitemapsPerIndex: 3, updateRobots: robots });
+    writeFileSync(
+      robots,
+      'User-agent: *\r\nDisallow: /private\r\nSitemap: https://other.example/sitemap.xml\r\n',
+    );
+    await writeSitemaps(urls(5), {
+      outDir: out,
+      baseUrl: BASE,
+      maxUrlsPerFile: 1,
+      maxSitemapsPerIndex: 3,
+      updateRobots: robots,
+    });
     expect(readFileSync(robots, 'utf8')).toBe(
       'User-agent: *\r\nDisallow: /private\r\nSitemap: https://other.example/sitemap.xml\r\n\r\nSitemap: https://example.com/sitemap.xml\r\nSitemap: https://example.com/sitemap-index-2.xml\r\n',
     );

@@ -2,10 +2,10 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { type Diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
 import { isSitemapkitError } from '../../core/errors.js';
-import { formatFromName, type InputFormat, readInput } from '../../sources/url-lists.js';
 import { readStaticSite } from '../../sources/static-site.js';
+import { formatFromName, type InputFormat, readInput } from '../../sources/url-lists.js';
 import { readManifestHeader } from '../../writer/manifest.js';
-import { writeSitemaps, type WriteSitemapsResult } from '../../writer/write-sitemaps.js';
+import { type WriteSitemapsResult, writeSitemaps } from '../../writer/write-sitemaps.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
 import type { CliContext } from '../main.js';
 import { Progress } from '../progress.js';
@@ -48,22 +48,44 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
   program
     .command('generate')
     .description('Write sitemaps from URL lists (txt, CSV, JSONL), standard input, or a static site folder')
-    .argument('[input...]', 'input files: .txt (a URL a line), .csv (header row), .jsonl (entries), or - for stdin')
+    .argument(
+      '[input...]',
+      'input files: .txt (a URL a line), .csv (header row), .jsonl (entries), or - for stdin',
+    )
     .requiredOption('--base-url <url>', 'public URL of the output folder, e.g. https://example.com/')
     .requiredOption('--out <dir>', 'output folder (only files of its own manifest are ever replaced)')
     .option('--from-dir <dir>', 'list the HTML pages of a static site folder')
     .option('--exclude <glob>', 'with --from-dir: leave out matching files (repeatable)', collect, [])
-    .addOption(new Option('--lastmod <source>', 'with --from-dir: where lastmod comes from').choices(['mtime', 'git', 'none']).default('mtime'))
+    .addOption(
+      new Option('--lastmod <source>', 'with --from-dir: where lastmod comes from')
+        .choices(['mtime', 'git', 'none'])
+        .default('mtime'),
+    )
     .option('--gzip', 'compress the files (.gz)')
     .addOption(new Option('--format <format>', 'output format').choices(['xml', 'txt']).default('xml'))
-    .addOption(new Option('--input-format <format>', 'format of the inputs (default: from the file name)').choices(['txt', 'csv', 'jsonl']))
+    .addOption(
+      new Option('--input-format <format>', 'format of the inputs (default: from the file name)').choices([
+        'txt',
+        'csv',
+        'jsonl',
+      ]),
+    )
     .option('--max-urls <n>', 'URLs per file (at most 50000)', int('--max-urls'))
     .option('--max-bytes <n>', 'uncompressed bytes per file (at most 52428800)', int('--max-bytes'))
-    .option('--allow-host <host>', 'a host that cross-submits to this sitemap via its robots.txt (repeatable)', collect, [])
+    .option(
+      '--allow-host <host>',
+      'a host that cross-submits to this sitemap via its robots.txt (repeatable)',
+      collect,
+      [],
+    )
     .option('--xsl [url]', 'reference an XSL stylesheet: the bundled one (copied into --out) or URL')
     .option('--html', 'also write an HTML site map for people (sitemap.html)')
     .option('--update-robots <file>', 'add or replace the Sitemap: lines in this robots.txt')
-    .addOption(new Option('--on-invalid <policy>', 'an invalid or duplicate record: fail (write nothing) or skip it').choices(['fail', 'skip']).default('fail'))
+    .addOption(
+      new Option('--on-invalid <policy>', 'an invalid or duplicate record: fail (write nothing) or skip it')
+        .choices(['fail', 'skip'])
+        .default('fail'),
+    )
     .option('--legacy', 'keep the image/video/news tags Google dropped in 2022')
     .option('--json', 'print a machine-readable summary (JSON) on stdout')
     .addHelpText(
@@ -95,7 +117,9 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
     const format = flags.inputFormat ?? (input === '-' ? undefined : formatFromName(input));
     if (format === undefined) {
       throw new UsageError(
-        input === '-' ? 'reading standard input needs --input-format txt|csv|jsonl' : `cannot tell the format of "${input}" from its name: pass --input-format txt|csv|jsonl`,
+        input === '-'
+          ? 'reading standard input needs --input-format txt|csv|jsonl'
+          : `cannot tell the format of "${input}" from its name: pass --input-format txt|csv|jsonl`,
       );
     }
     sources.push(() => readInput(input, format, ctx.stdin));
@@ -121,7 +145,15 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
     // own URL is that many folders up; otherwise --out is taken to be published at the site root.
     const rel = relative(resolve(dir), resolve(flags.out)).split('\\').join('/');
     const outInside = rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
-    const siteBase = outInside ? new URL(`${rel.split('/').map(() => '..').join('/')}/`, flags.baseUrl).href : flags.baseUrl;
+    const siteBase = outInside
+      ? new URL(
+          `${rel
+            .split('/')
+            .map(() => '..')
+            .join('/')}/`,
+          flags.baseUrl,
+        ).href
+      : flags.baseUrl;
     sources.push(() =>
       readStaticSite({
         dir,
@@ -137,7 +169,7 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
   const started = Date.now();
   let result: WriteSitemapsResult;
   try {
-    result = await writeSitemaps(chain(sources), {
+    result = await writeSitemaps(sources.length === 1 ? sources[0]!() : chain(sources), {
       outDir: flags.out,
       baseUrl: flags.baseUrl,
       gzip: flags.gzip === true,
@@ -179,9 +211,15 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
       `  entry point: ${result.entry.path} (${result.entry.url})`,
     ];
     for (const r of result.roots.slice(1)) lines.push(`  extra index: ${r.path} (${r.url})`);
-    if (result.html.length > 0) lines.push(`  HTML site map: ${join(flags.out, 'sitemap.html')} (${result.html.length} page${result.html.length === 1 ? '' : 's'})`);
+    if (result.html.length > 0)
+      lines.push(
+        `  HTML site map: ${join(flags.out, 'sitemap.html')} (${result.html.length} page${result.html.length === 1 ? '' : 's'})`,
+      );
     if (flags.updateRobots !== undefined) lines.push(`  robots.txt updated: ${flags.updateRobots}`);
-    if (result.skipped > 0) lines.push(`  ${result.skipped.toLocaleString('en-US')} invalid or duplicate record${result.skipped === 1 ? '' : 's'} skipped (see above)`);
+    if (result.skipped > 0)
+      lines.push(
+        `  ${result.skipped.toLocaleString('en-US')} invalid or duplicate record${result.skipped === 1 ? '' : 's'} skipped (see above)`,
+      );
     ctx.stdout.write(`${lines.join('\n')}\n`);
   }
   return result.skipped > 0 ? EXIT_FINDINGS : EXIT_OK;

@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+// Writer benchmark (issue 2): 1,000,000 URLs with lastmod, changefreq and priority read from JSONL,
+// written into 50,000-URL files, plain and gzip, through each contender's real entry point, each in
+// its own process: sitemapkit's CLI (full validation, dedupe, manifest, atomic commit), the npm
+// `sitemap` package as its README shows, and a bare no-checks script (the floor). Then 10,000,000
+// URLs through sitemapkit alone, for memory. Usage: node bench/generate.mjs [--urls N] [--big N] [--no-peer]
+import { createWriteStream, existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fmt, OUT, ROOT, runNode, table } from './lib.mjs';
+
+const argv = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = argv.indexOf(name);
+  return i === -1 ? dflt : Number(argv[i + 1]);
+};
+const N = opt('--urls', 1_000_000);
+const BIG = opt('--big', 10_000_000);
+const withPeer = !argv.includes('--no-peer');
+const FREQS = ['daily', 'weekly', 'monthly'];
+
+async function makeInput(n) {
+  const path = join(OUT, `urls-${n}.jsonl`);
+  if (existsSync(path)) return path;
+  const ws = createWriteStream(path);
+  let buf = '';
+  for (let i = 0; i < n; i++) {
+    const day = String(1 + (i % 28)).padStart(2, '0');
+    buf += `{"loc":"https://example.com/products/item-${i}?ref=list&page=${i % 97}","lastmod":"2024-03-${day}","changefreq":"${FREQS[i % 3]}","priority":${((i % 10) / 10).toFixed(1)}}\n`;
+    if (buf.length > 1 << 20) {
+      if (!ws.write(buf)) await new Promise((r) => ws.once('drain', r));
+      buf = '';
+    }
+  }
+  ws.end(buf);
+  await new Promise((r) => ws.on('close', r));
+  return path;
+}
+
+const BIN = join(ROOT, 'dist/cli/bin.js');
+const contenders = [
+  {
+    name: 'sitemapkit',
+    args: (input, out, gz) => [
+      BIN,
+      'generate',
+      input,
+      '--base-url',
+      'https://example.com/',
+      '--out',
+      out,
+      ...(gz ? ['--gzip'] : []),
+    ],
+  },
+  ...(withPeer
+    ? [
+        {
+          name: 'sitemap (npm)',
+          args: (input, out, gz) => [
+            join(ROOT, 'bench/peers/sitemap-write.mjs'),
+            input,
+            out,
+            gz ? 'gzip' : 'plain',
+          ],
+        },
+      ]
+    : []),
+  {
+    name: 'bare script (no checks)',
+    args: (input, out, gz) => [join(ROOT, 'bench/peers/bare-write.mjs'), input, out, gz ? 'gzip' : 'plain'],
+  },
+];
+
+const input = await makeInput(N);
+const rows = [];
+for (const gz of [false, true]) {
+  const results = {};
+  for (const c of contenders) {
+    const out = join(OUT, `gen-${c.name.replace(/\W+/g, '_')}-${gz ? 'gz' : 'plain'}`);
+    rmSync(out, { recursive: true, force: true });
+    const r = await runNode(c.args(input, out, gz));
+    if (r.code !== 0) throw new Error(`${c.name} failed (${r.code}): ${r.stderr}`);
+    results[c.name] = r;
+  }
+  const peer = results['sitemap (npm)'];
+  for (const c of contenders) {
+    const r = results[c.name];
+    rows.push({
+      mode: gz ? 'gzip' : 'plain',
+      contender: c.name,
+      urls: fmt.n(N),
+      seconds: fmt.s(r.secs),
+      'URLs/s': fmt.n(N / r.secs),
+      'x vs sitemap': peer ? `${(peer.secs / r.secs).toFixed(2)}x` : 'n/a',
+      'peak RSS MiB': fmt.mb(r.rssMiB),
+    });
+  }
+}
+console.log(
+  `\nWriter: ${N.toLocaleString('en-US')} URLs from JSONL into 50,000-URL files (Node ${process.version})\n`,
+);
+table(rows, ['mode', 'contender', 'urls', 'seconds', 'URLs/s', 'x vs sitemap', 'peak RSS MiB']);
+
+if (BIG > 0) {
+  const big = await makeInput(BIG);
+  const out = join(OUT, 'gen-big');
+  rmSync(out, { recursive: true, force: true });
+  const r = await runNode([
+    BIN,
+    'generate',
+    big,
+    '--base-url',
+    'https://example.com/',
+    '--out',
+    out,
+    '--gzip',
+  ]);
+  if (r.code !== 0) throw new Error(`sitemapkit (big) failed: ${r.stderr}`);
+  console.log(`\nMemory: ${BIG.toLocaleString('en-US')} URLs, gzip, full checks and duplicate detection`);
+  table(
+    [
+      {
+        contender: 'sitemapkit',
+        seconds: fmt.s(r.secs),
+        'URLs/s': fmt.n(BIG / r.secs),
+        'peak RSS MiB': fmt.mb(r.rssMiB),
+      },
+    ],
+    ['contender', 'seconds', 'URLs/s', 'peak RSS MiB'],
+  );
+  rmSync(out, { recursive: true, force: true });
+}
