@@ -10,7 +10,7 @@ import { isSitemapkitError } from '../core/errors.js';
 import type { ParserRuleCode } from './rules.js';
 
 /** Bytes gunzip hands over at a time. */
-export const INFLATE_CHUNK = 64 * 1024;
+export const INFLATE_CHUNK: number = 64 * 1024;
 
 export interface DecodeStats {
   gzip: boolean;

@@ -1,7 +1,7 @@
 /** Sitemap reading: parse one sitemap, walk index trees, discover a site's sitemaps. */
 export { SitemapParser } from './core.js';
 export { discoverSitemaps, looksLikeSitemap, WELL_KNOWN_PATHS } from './discover.js';
-export { DEFAULT_USER_AGENT, FetchFailure, type FetchFailureKind } from './http.js';
+export { FetchFailure, type FetchFailureKind } from './http.js';
 export { parseSitemap, parseSitemapToArray } from './parse-sitemap.js';
 export { PARSER_RULES, type ParserRuleCode } from './rules.js';
 export { parseSitemapTree } from './tree.js';

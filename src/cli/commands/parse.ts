@@ -1,0 +1,303 @@
+import { type Command, Option } from 'commander';
+import { type Diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
+import { discoverSitemaps } from '../../parser/discover.js';
+import { parseSitemap } from '../../parser/parse-sitemap.js';
+import { parseSitemapTree } from '../../parser/tree.js';
+import type {
+  ParseOptions,
+  SitemapInfo,
+  SitemapItem,
+  SitemapParse,
+  SitemapSource,
+} from '../../parser/types.js';
+import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
+import { writeOut } from '../io.js';
+import type { CliContext } from '../main.js';
+import { Progress } from '../progress.js';
+
+type Format = 'jsonl' | 'csv' | 'txt';
+
+interface ParseFlags {
+  recursive?: boolean;
+  discover?: boolean;
+  sitemapUrl?: string;
+  format: Format;
+  json?: boolean;
+  stats?: boolean;
+  maxBytes?: string;
+  header: string[];
+  userAgent?: string;
+  timeout?: string;
+}
+
+/** An item as the tree yields it (with `sitemap`) or as parseSitemap does (without). */
+type Row = SitemapItem & { sitemap?: string };
+
+const CSV_COLUMNS = [
+  'loc',
+  'lastmod',
+  'changefreq',
+  'priority',
+  'images',
+  'videos',
+  'news',
+  'alternates',
+  'mobile',
+  'kind',
+  'sitemap',
+];
+
+function csvField(v: string | number | undefined): string {
+  if (v === undefined) return '';
+  const s = String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** One output line for `row` in `format` (with its newline); `sitemap` names its source unless the row does. */
+export function formatRow(row: Row, sitemap: string, format: Format): string {
+  if (format === 'txt') return `${row.loc}\n`;
+  const from = row.sitemap ?? sitemap;
+  if (format === 'jsonl') {
+    const json = JSON.stringify(row);
+    // The entry model plus "sitemap" as the last key, without copying the entry.
+    return row.sitemap === undefined
+      ? `${json.slice(0, -1)},"sitemap":${JSON.stringify(from)}}\n`
+      : `${json}\n`;
+  }
+  if ('kind' in row)
+    return `${[csvField(row.loc), csvField(row.lastmod), '', '', '', '', '', '', '', 'sitemap', csvField(from)].join(',')}\n`;
+  return `${[
+    csvField(row.loc),
+    csvField(row.lastmod),
+    csvField(row.changefreq),
+    csvField(row.priority),
+    csvField(row.images?.length),
+    csvField(row.videos?.length),
+    csvField(row.news?.title),
+    csvField(row.alternates?.length),
+    row.mobile === true ? 'yes' : '',
+    'page',
+    csvField(from),
+  ].join(',')}\n`;
+}
+
+function collect(v: string, prev: string[]): string[] {
+  return [...prev, v];
+}
+
+function positive(flag: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`${flag} needs a whole number of at least 1, not "${raw}"`);
+  return n;
+}
+
+function headers(raw: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const h of raw) {
+    const colon = h.indexOf(':');
+    const name = colon === -1 ? '' : h.slice(0, colon).trim();
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+      throw new UsageError(`--header needs NAME:VALUE, not "${h}"`);
+    out[name] = h.slice(colon + 1).trim();
+  }
+  return out;
+}
+
+/** Counts for `--stats`. */
+class Stats {
+  readonly sitemaps: SitemapInfo[] = [];
+  readonly lastmod = new Map<string, number>();
+  pages = 0;
+  references = 0;
+
+  add(item: SitemapItem): void {
+    if ('kind' in item) {
+      this.references++;
+      return;
+    }
+    this.pages++;
+    const year = item.lastmod === undefined ? 'none' : item.lastmod.slice(0, 4);
+    this.lastmod.set(year, (this.lastmod.get(year) ?? 0) + 1);
+  }
+
+  formats(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const s of this.sitemaps) {
+      const f = s.format ?? 'unreadable';
+      out[f] = (out[f] ?? 0) + 1;
+    }
+    return out;
+  }
+
+  histogram(): Array<[string, number]> {
+    return [...this.lastmod].sort(([a], [b]) => (a === 'none' ? 1 : b === 'none' ? -1 : a.localeCompare(b)));
+  }
+
+  json(errors: number): string {
+    return `${JSON.stringify({
+      sitemaps: this.sitemaps,
+      formats: this.formats(),
+      entries: this.pages,
+      references: this.references,
+      lastmodByYear: Object.fromEntries(this.histogram()),
+      errors,
+    })}\n`;
+  }
+
+  text(errors: number): string {
+    const lines: string[] = [];
+    const width = Math.min(70, Math.max(7, ...this.sitemaps.map((s) => s.sitemap.length)));
+    lines.push(
+      `${'sitemap'.padEnd(width)}  format        entries  children        bytes  gzip  errors  warnings`,
+    );
+    for (const s of this.sitemaps) {
+      const name = s.sitemap.length > width ? `...${s.sitemap.slice(-(width - 3))}` : s.sitemap.padEnd(width);
+      lines.push(
+        `${name}  ${(s.format ?? 'unreadable').padEnd(12)}  ${String(s.entries).padStart(7)}  ${String(s.sitemaps).padStart(8)}  ${String(s.bytes).padStart(11)}  ${(s.gzip ? 'yes' : 'no').padEnd(4)}  ${String(s.errors).padStart(6)}  ${String(s.warnings).padStart(8)}`,
+      );
+    }
+    lines.push('');
+    const formats = Object.entries(this.formats()).map(([f, n]) => `${f} ${n}`);
+    lines.push(
+      `${this.sitemaps.length} sitemap(s): ${formats.join(', ') || 'none'}; ${this.pages} entries, ${this.references} index children not followed; ${errors} error(s)`,
+    );
+    const hist = this.histogram();
+    if (hist.length > 0) {
+      lines.push('', 'lastmod by year:');
+      const max = Math.max(...hist.map(([, n]) => n));
+      for (const [year, n] of hist)
+        lines.push(
+          `  ${year.padEnd(4)}  ${String(n).padStart(9)}  ${'#'.repeat(Math.max(1, Math.round((n / max) * 40)))}`,
+        );
+    }
+    return `${lines.join('\n')}\n`;
+  }
+}
+
+export function registerParse(program: Command, ctx: CliContext): void {
+  program
+    .command('parse')
+    .description('Read sitemaps (urlset, index, gzip, text, RSS, Atom) and print their URLs')
+    .argument(
+      '<source>',
+      'sitemap file, - for standard input, an http(s) URL, or a site root with --discover',
+    )
+    .option('-r, --recursive', 'follow sitemap indexes (children are fetched over http(s))')
+    .option('--discover', 'SOURCE is a site: find its sitemaps in robots.txt and at well-known paths')
+    .option('--sitemap-url <url>', 'public URL of a local sitemap file: applies the location rule')
+    .addOption(
+      new Option('--format <format>', 'output format for entries')
+        .choices(['jsonl', 'csv', 'txt'])
+        .default('jsonl'),
+    )
+    .option('--json', 'short for --format jsonl (with --stats: the statistics as JSON)')
+    .option('--stats', 'print counts per sitemap and format and a lastmod histogram instead of the entries')
+    .option(
+      '--max-bytes <n>',
+      'bytes read per sitemap, uncompressed and downloaded (default 52428800, 50 MiB)',
+    )
+    .option(
+      '--header <name:value>',
+      'extra request header, sent with every request (repeatable)',
+      collect,
+      [],
+    )
+    .option('--user-agent <ua>', 'User-Agent of every request')
+    .option('--timeout <ms>', 'time allowed per request, body included (default 30000)')
+    .addHelpText(
+      'after',
+      `
+Output: entries on stdout, one a line. jsonl lines are the entry model (loc, lastmod, changefreq,
+priority, images, videos, news, alternates, mobile) plus "sitemap", the file or URL they came from;
+index children that are not followed (without --recursive) are {"kind":"sitemap","loc",...}.
+Diagnostics go to stderr as FILE:LINE:COL: severity code: message.
+
+Examples:
+  sitemapkit parse https://www.example.com/sitemap_index.xml --recursive --format txt
+  sitemapkit parse https://www.example.com --discover --recursive --stats
+  sitemapkit parse ./sitemap.xml.gz --sitemap-url https://www.example.com/sitemap.xml.gz
+  curl -s https://www.example.com/sitemap.xml | sitemapkit parse - --format csv
+
+Exit codes: 0 everything parsed (warnings allowed); 1 an error diagnostic occurred (what could be
+read is still printed); 2 usage error, or SOURCE could not be opened or fetched at all.`,
+    )
+    .action(async (source: string, flags: ParseFlags) => {
+      const format: Format = flags.json === true ? 'jsonl' : flags.format;
+      const maxBytes = positive('--max-bytes', flags.maxBytes);
+      const timeoutMs = positive('--timeout', flags.timeout);
+      const isUrl = /^https?:\/\//i.test(source);
+      if (flags.sitemapUrl !== undefined) {
+        if (isUrl || flags.discover)
+          throw new UsageError('--sitemap-url is for a local file; a fetched sitemap has its own URL');
+        if (!/^https?:\/\/[^/]/i.test(flags.sitemapUrl))
+          throw new UsageError(`--sitemap-url needs an http(s) URL, not "${flags.sitemapUrl}"`);
+      }
+      if (flags.discover && !isUrl)
+        throw new UsageError('--discover needs the http(s) URL of a site, such as https://www.example.com/');
+      if (flags.recursive && source === '-')
+        throw new UsageError('--recursive needs a file or URL, not standard input');
+
+      const stats = flags.stats ? new Stats() : undefined;
+      const progress = new Progress('parsing', { stream: ctx.stderr as NodeJS.WriteStream });
+      const onDiagnostic = (d: Diagnostic): void => {
+        progress.stop();
+        ctx.stderr.write(`${formatDiagnostic(d)}\n`);
+      };
+      const options: ParseOptions = {
+        onDiagnostic,
+        headers: headers(flags.header),
+        signal: ctx.signal,
+        ...(stats === undefined ? {} : { onSitemap: (info: SitemapInfo) => stats.sitemaps.push(info) }),
+        ...(flags.sitemapUrl === undefined ? {} : { sitemapUrl: flags.sitemapUrl }),
+        ...(maxBytes === undefined ? {} : { maxBytes, maxDownloadBytes: maxBytes }),
+        ...(flags.userAgent === undefined ? {} : { userAgent: flags.userAgent }),
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      };
+
+      let out = '';
+      let count = 0;
+      let errors = 0;
+      const emit = async (item: Row, sitemap: string): Promise<void> => {
+        count++;
+        progress.update(count);
+        if (stats !== undefined) {
+          stats.add(item);
+          return;
+        }
+        out += formatRow(item, sitemap, format);
+        // Batched writes: one await per 64 KiB rather than per line, and backpressure honoured.
+        if (out.length >= 65_536) {
+          const chunk = out;
+          out = '';
+          await writeOut(ctx.stdout, chunk);
+        }
+      };
+      const drain = async (result: SitemapParse<Row>, name: string): Promise<void> => {
+        for await (const item of result) await emit(item, name);
+        errors += result.errorCount;
+      };
+
+      if (format === 'csv' && stats === undefined) out += `${CSV_COLUMNS.join(',')}\n`;
+      let roots: string[] = [source];
+      if (flags.discover) {
+        const found = await discoverSitemaps(source, options);
+        for (const s of found) ctx.stderr.write(`found ${s.url} (${s.source})\n`);
+        if (found.length === 0) errors++;
+        roots = found.map((s) => s.url);
+      }
+      if (flags.recursive && roots.length > 0) {
+        await drain(parseSitemapTree(roots, options), source);
+      } else {
+        for (const root of roots) {
+          const input: SitemapSource = root === '-' ? ctx.stdin : root;
+          await drain(parseSitemap(input, options), root === '-' ? '<stdin>' : root);
+        }
+      }
+      progress.stop();
+      if (stats !== undefined) out += flags.json === true ? stats.json(errors) : stats.text(errors);
+      if (out !== '') await writeOut(ctx.stdout, out);
+      ctx.exitCode = errors > 0 ? EXIT_FINDINGS : EXIT_OK;
+    });
+}
