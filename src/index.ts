@@ -36,3 +36,4 @@ export {
   type HtmlSitemapFile,
   type HtmlSitemapOptions,
 } from './html/html-sitemap.js';
+export * from './parser/index.js';

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import { isSitemapkitError } from '../core/errors.js';
 import { registerGenerate } from './commands/generate.js';
+import { registerParse } from './commands/parse.js';
 import { registerRobots } from './commands/robots.js';
 import { registerSubmit } from './commands/submit.js';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from './exit.js';
@@ -29,6 +30,7 @@ export function buildProgram(ctx: CliContext): Command {
     })
     .exitOverride();
   registerGenerate(program, ctx);
+  registerParse(program, ctx);
   registerRobots(program, ctx);
   registerSubmit(program, ctx);
   for (const c of program.commands) c.exitOverride().configureOutput(program.configureOutput());
