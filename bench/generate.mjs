@@ -3,7 +3,8 @@
 // written into 50,000-URL files, plain and gzip, through each contender's real entry point, each in
 // its own process: sitemapkit's CLI (full validation, dedupe, manifest, atomic commit), the npm
 // `sitemap` package as its README shows, and a bare no-checks script (the floor). Then 10,000,000
-// URLs through sitemapkit alone, for memory. Usage: node bench/generate.mjs [--urls N] [--big N] [--no-peer]
+// URLs through sitemapkit alone, for memory. Usage: node bench/generate.mjs [--urls N] [--big N] [--runs N] [--no-peer]
+// Times are the best of --runs; peak RSS is the worst.
 import { createWriteStream, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fmt, OUT, ROOT, runNode, table } from './lib.mjs';
@@ -16,6 +17,8 @@ const opt = (name, dflt) => {
 const N = opt('--urls', 1_000_000);
 const BIG = opt('--big', 10_000_000);
 const withPeer = !argv.includes('--no-peer');
+// Best of RUNS, contenders interleaved, so that a busy moment on the machine hits everyone alike.
+const RUNS = opt('--runs', 3);
 const FREQS = ['daily', 'weekly', 'monthly'];
 
 async function makeInput(n) {
@@ -74,12 +77,18 @@ const input = await makeInput(N);
 const rows = [];
 for (const gz of [false, true]) {
   const results = {};
-  for (const c of contenders) {
-    const out = join(OUT, `gen-${c.name.replace(/\W+/g, '_')}-${gz ? 'gz' : 'plain'}`);
-    rmSync(out, { recursive: true, force: true });
-    const r = await runNode(c.args(input, out, gz));
-    if (r.code !== 0) throw new Error(`${c.name} failed (${r.code}): ${r.stderr}`);
-    results[c.name] = r;
+  for (let run = 0; run < RUNS; run++) {
+    for (const c of contenders) {
+      const out = join(OUT, `gen-${c.name.replace(/\W+/g, '_')}-${gz ? 'gz' : 'plain'}`);
+      rmSync(out, { recursive: true, force: true });
+      const r = await runNode(c.args(input, out, gz));
+      if (r.code !== 0) throw new Error(`${c.name} failed (${r.code}): ${r.stderr}`);
+      const best = results[c.name];
+      results[c.name] =
+        best === undefined
+          ? r
+          : { secs: Math.min(best.secs, r.secs), rssMiB: Math.max(best.rssMiB, r.rssMiB) };
+    }
   }
   const peer = results['sitemap (npm)'];
   for (const c of contenders) {

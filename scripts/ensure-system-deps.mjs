@@ -6,7 +6,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 
 const needs = [
   { bin: 'xmllint', pkg: 'libxml2-utils' },
+  { bin: 'xsltproc', pkg: 'xsltproc' },
   { bin: 'chromium', pkg: 'chromium' },
+  // The W3C Nu HTML checker (vnu-jar) that checks the HTML site map runs on Java.
+  { bin: 'java', pkg: 'default-jre-headless' },
 ];
 
 const have = (bin) => spawnSync('sh', ['-c', `command -v ${bin}`], { stdio: 'ignore' }).status === 0;
@@ -15,10 +18,11 @@ if (missing.length > 0) {
   const pkgs = missing.map((n) => n.pkg);
   console.error(`sitemapkit tests: installing ${pkgs.join(', ')} with apt-get ...`);
   const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
-  const run = (args) => execFileSync(sudo.length ? 'sudo' : args[0], sudo.length ? args : args.slice(1), {
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
+  const run = (args) =>
+    execFileSync(sudo.length ? 'sudo' : args[0], sudo.length ? args : args.slice(1), {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
   try {
     run(['apt-get', 'update', '-qq']);
     run(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...pkgs]);

@@ -2,7 +2,12 @@
  * A fast non-cryptographic 64-bit string hash (two 32-bit lanes, cyrb53's mixing), for duplicate
  * detection and the manifest's change hashes. Not for anything an attacker controls the outcome of.
  */
-export function hash64(s: string): [number, number] {
+// The two lanes of the last hash, kept in module scope so that the hot paths (a hash or two per
+// URL at millions of URLs) allocate no array per call.
+let lane1 = 0;
+let lane2 = 0;
+
+function hashLanes(s: string): void {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   const n = s.length;
@@ -22,13 +27,29 @@ export function hash64(s: string): [number, number] {
   h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
   h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return [h1 >>> 0, h2 >>> 0];
+  lane1 = h1 >>> 0;
+  lane2 = h2 >>> 0;
+}
+
+/**
+ * A fast non-cryptographic 64-bit string hash (two 32-bit lanes, cyrb53's mixing), for duplicate
+ * detection and the manifest's change hashes. Not for anything an attacker controls the outcome of.
+ */
+export function hash64(s: string): [number, number] {
+  hashLanes(s);
+  return [lane1, lane2];
+}
+
+const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+function hex32(n: number): string {
+  return HEX[n >>> 24]! + HEX[(n >>> 16) & 255]! + HEX[(n >>> 8) & 255]! + HEX[n & 255]!;
 }
 
 /** {@link hash64} as 16 hex digits. */
 export function hashHex(s: string): string {
-  const [a, b] = hash64(s);
-  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
+  hashLanes(s);
+  return hex32(lane1) + hex32(lane2);
 }
 
 const PARTITION_BITS = 12;
@@ -63,7 +84,9 @@ export class HashedStringSet {
 
   /** Adds the string; returns false when it (or, very rarely, a 60-bit collision) was there already. */
   add(s: string): boolean {
-    const [h1, h2] = hash64(s);
+    hashLanes(s);
+    const h1 = lane1;
+    const h2 = lane2;
     const p = h1 >>> (32 - PARTITION_BITS);
     const keyA = h2;
     let keyB = h1 & 0xffff;

@@ -7,6 +7,7 @@ import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse';
 import { SitemapkitError } from '../core/errors.js';
+import { type BatchedSource, batchedSource } from '../writer/batches.js';
 import { ORIGIN, type RecordOrigin, UnreadableRecord } from '../writer/write-sitemaps.js';
 import { readLineBatches } from './lines.js';
 
@@ -39,48 +40,63 @@ function tag(rec: SourceRecord, file: string, line: number): SourceRecord {
 }
 
 /** One URL a line; blank lines and lines starting with `#` are skipped. */
-export async function* readTxt(file: string, stdin?: NodeJS.ReadableStream): AsyncGenerator<SourceRecord> {
-  for await (const [lines, first] of readLineBatches(open(file, stdin))) {
-    for (let i = 0; i < lines.length; i++) {
-      const s = lines[i]!.trim();
-      if (s === '' || s.startsWith('#')) continue;
-      yield tag({ loc: s }, file, first + i);
+export function readTxt(file: string, stdin?: NodeJS.ReadableStream): BatchedSource<SourceRecord> {
+  return batchedSource(async function* () {
+    for await (const [lines, first] of readLineBatches(open(file, stdin))) {
+      const out: SourceRecord[] = [];
+      for (let i = 0; i < lines.length; i++) {
+        const s = lines[i]!.trim();
+        if (s === '' || s.startsWith('#')) continue;
+        out.push(tag({ loc: s }, file, first + i));
+      }
+      if (out.length > 0) yield out;
     }
-  }
+  });
 }
 
 /** Full entries, one JSON object a line (the entry model). */
-export async function* readJsonl(
+export function readJsonl(
   file: string,
   stdin?: NodeJS.ReadableStream,
-): AsyncGenerator<SourceRecord | UnreadableRecord> {
+): BatchedSource<SourceRecord | UnreadableRecord> {
   const where = file === '-' ? '<stdin>' : file;
-  for await (const [lines, first] of readLineBatches(open(file, stdin))) {
-    for (let i = 0; i < lines.length; i++) {
-      const raw = lines[i]!;
-      const line = first + i;
-      if (raw.trim() === '') continue;
-      let v: unknown;
-      try {
-        v = JSON.parse(raw);
-      } catch (e) {
-        // A broken line is a broken record: the writer reports it like any other invalid record.
-        yield new UnreadableRecord(`the line is not valid JSON (${(e as Error).message})`, {
-          file: where,
-          line,
-        });
-        continue;
+  return batchedSource(async function* () {
+    for await (const [lines, first] of readLineBatches(open(file, stdin))) {
+      const out: Array<SourceRecord | UnreadableRecord> = [];
+      for (let i = 0; i < lines.length; i++) {
+        const raw = lines[i]!;
+        const line = first + i;
+        if (raw.trim() === '') continue;
+        let v: unknown;
+        try {
+          v = JSON.parse(raw);
+        } catch (e) {
+          // A broken line is a broken record: the writer reports it like any other invalid record.
+          out.push(
+            new UnreadableRecord(`the line is not valid JSON (${(e as Error).message})`, {
+              file: where,
+              line,
+            }),
+          );
+          continue;
+        }
+        if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+          out.push(
+            new UnreadableRecord(
+              'the line is not a JSON object; each line must be one entry such as {"loc": "https://…"}',
+              {
+                file: where,
+                line,
+              },
+            ),
+          );
+          continue;
+        }
+        out.push(tag(v as SourceRecord, file, line));
       }
-      if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-        yield new UnreadableRecord(
-          'the line is not a JSON object; each line must be one entry such as {"loc": "https://…"}',
-          { file: where, line },
-        );
-        continue;
-      }
-      yield tag(v as SourceRecord, file, line);
+      if (out.length > 0) yield out;
     }
-  }
+  });
 }
 
 const CSV_FIELDS = new Set([
@@ -164,7 +180,7 @@ export function readInput(
   file: string,
   format: InputFormat,
   stdin?: NodeJS.ReadableStream,
-): AsyncGenerator<SourceRecord | UnreadableRecord> {
+): AsyncIterable<SourceRecord | UnreadableRecord> {
   if (format === 'txt') return readTxt(file, stdin);
   if (format === 'csv') return readCsv(file, stdin);
   return readJsonl(file, stdin);

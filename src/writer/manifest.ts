@@ -55,7 +55,9 @@ export const MANIFEST_OPEN = '{"format":"sitemapkit-manifest","version":1,"entri
 export function manifestEntryLine(e: ManifestEntry, first: boolean): string {
   // Built by hand (it runs once per URL): loc needs JSON escaping; lastmod and hash never do.
   const lastmod = e.lastmod === undefined ? '' : `,"lastmod":"${e.lastmod}"`;
-  return `${first ? '' : ','}{"loc":${JSON.stringify(e.loc)}${lastmod},"hash":"${e.hash}"}\n`;
+  // A serialised URI holds no `"` or control character; only a backslash (legal in a query) needs JSON escaping.
+  const loc = e.loc.includes('\\') ? JSON.stringify(e.loc) : `"${e.loc}"`;
+  return `${first ? '' : ','}{"loc":${loc}${lastmod},"hash":"${e.hash}"}\n`;
 }
 
 /** The last line: closes the entries and carries every other field. */

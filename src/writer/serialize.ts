@@ -5,7 +5,7 @@
  */
 import type { ImageEntry, NewsEntry, SitemapEntry, VideoEntry } from '../core/entry.js';
 import { IMAGE_NS, MOBILE_NS, NEWS_NS, SITEMAP_NS, VIDEO_NS, XHTML_NS } from '../core/limits.js';
-import { escapeXml as x } from '../core/xml.js';
+import { escapeUri, escapeXml as x } from '../core/xml.js';
 
 export type Extension = 'image' | 'video' | 'news' | 'xhtml' | 'mobile';
 
@@ -143,13 +143,15 @@ function newsXml(n: NewsEntry, declared: ReadonlySet<Extension>): string {
   return `${open('news', 'news', declared)}<news:publication>${el('news', 'name', n.publication.name)}${el('news', 'language', n.publication.language)}</news:publication>${el('news', 'access', n.access)}${el('news', 'genres', n.genres)}${el('news', 'publication_date', n.publication_date)}${el('news', 'title', n.title)}${el('news', 'keywords', n.keywords)}${el('news', 'stock_tickers', n.stock_tickers)}</news:news>`;
 }
 
+const PRIORITY_TEXT: readonly string[] = Array.from({ length: 11 }, (_, i) => (i / 10).toFixed(1));
+
 function priorityText(p: number): string {
-  return p.toFixed(1);
+  return PRIORITY_TEXT[Math.round(p * 10)] ?? p.toFixed(1);
 }
 
 /** One `<url>` element and its newline. */
 export function urlXml(e: SitemapEntry, declared: ReadonlySet<Extension>): string {
-  let s = `<url><loc>${x(e.loc)}</loc>`;
+  let s = `<url><loc>${escapeUri(e.loc)}</loc>`;
   if (e.lastmod !== undefined) s += `<lastmod>${e.lastmod}</lastmod>`;
   if (e.changefreq !== undefined) s += `<changefreq>${e.changefreq}</changefreq>`;
   if (e.priority !== undefined) s += `<priority>${priorityText(e.priority)}</priority>`;

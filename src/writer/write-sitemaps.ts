@@ -21,6 +21,7 @@ import { HashedStringSet, hashHex } from '../core/hash.js';
 import { formatUtc } from '../core/lastmod.js';
 import { MAX_NEWS_PER_FILE } from '../core/limits.js';
 import { type EntryProblem, normalizeEntry } from '../core/normalize.js';
+import { batchesOf } from './batches.js';
 import { FileSink } from './file-sink.js';
 import { buildHtmlSitemap, type HtmlPagesResult } from './html-pages.js';
 import {
@@ -233,7 +234,11 @@ class Run {
     this.openBytes = Buffer.byteLength(urlsetOpen(this.declared, this.xslHref));
   }
 
-  async emit(e: SitemapEntry, record: number, origin: RecordOrigin | undefined): Promise<void> {
+  /**
+   * Writes one entry. Synchronous unless a file must be rotated or a stream asks to wait: at
+   * millions of URLs a promise per record costs more than the serialising does.
+   */
+  emit(e: SitemapEntry, record: number, origin: RecordOrigin | undefined): Promise<void> | undefined {
     const xml = this.ext === 'xml';
     const s = xml ? urlXml(e, this.declared) : textLine(e);
     const len = Buffer.byteLength(s);
@@ -251,9 +256,9 @@ class Run {
         origin,
         e.loc,
       );
-      return;
+      return undefined;
     }
-    if (!this.writing) return;
+    if (!this.writing) return undefined;
     const section = e.section ?? '';
     let st = this.streams.get(section);
     if (st === undefined) {
@@ -267,35 +272,38 @@ class Run {
         st.sink.bytes + len + this.closeBytes > this.o.maxBytesPerFile ||
         (news && st.news >= MAX_NEWS_PER_FILE))
     ) {
-      await this.closeStream(st);
+      const stream = st;
+      return this.closeStream(stream).then(() => this.#append(stream, e, s, len));
     }
+    return this.#append(st, e, s, len);
+  }
+
+  #append(st: Stream, e: SitemapEntry, s: string, len: number): Promise<void> | undefined {
+    const xml = this.ext === 'xml';
     if (st.sink === undefined) {
-      st.name = `sitemap-${section === '' ? '' : `${section}-`}${pad(st.next++)}.${this.ext}${this.gz}`;
+      st.name = `sitemap-${st.section === '' ? '' : `${st.section}-`}${pad(st.next++)}.${this.ext}${this.gz}`;
       st.sink = new FileSink(join(this.tmp, st.name), this.o.gzip);
       st.urls = 0;
       st.news = 0;
-      if (xml) {
-        const head = urlsetOpen(this.declared, this.xslHref);
-        st.sink.write(head, this.openBytes);
-      }
+      if (xml) st.sink.write(urlsetOpen(this.declared, this.xslHref), this.openBytes);
     }
-    const wait = st.sink.write(s, len);
-    if (wait !== undefined) await wait;
+    const w1 = st.sink.write(s, len);
     st.urls++;
-    if (news) st.news++;
+    if (e.news !== undefined) st.news++;
     this.urls++;
     // The change hash is taken over the XML with every namespace declared up front, so that it
     // does not depend on which file the entry landed in; the loc is left out (the manifest keys on it).
     const canonical = xml && !hasExtensions(e) ? s : urlXml(e, ALL_EXTENSIONS);
-    const me: { loc: string; lastmod?: string; hash: string } = {
-      loc: e.loc,
-      hash: hashHex(canonical.slice(canonical.indexOf('</loc>'))),
-    };
-    if (e.lastmod !== undefined) me.lastmod = e.lastmod;
-    const line = manifestEntryLine(me, this.urls === 1);
+    const line = manifestEntryLine(
+      e.lastmod === undefined
+        ? { loc: e.loc, hash: hashHex(canonical.slice(canonical.indexOf('</loc>'))) }
+        : { loc: e.loc, lastmod: e.lastmod, hash: hashHex(canonical.slice(canonical.indexOf('</loc>'))) },
+      this.urls === 1,
+    );
     const w2 = this.entries.write(line, Buffer.byteLength(line));
-    if (w2 !== undefined) await w2;
-    if (this.html !== undefined) await this.html.add(e);
+    const w3 = this.html?.add(e);
+    if (w1 === undefined && w2 === undefined && w3 === undefined) return undefined;
+    return Promise.all([w1, w2, w3]).then(() => undefined);
   }
 
   async closeStream(st: Stream): Promise<void> {
@@ -401,7 +409,7 @@ async function consume(run: Run, source: Iterable<unknown> | AsyncIterable<unkno
     for (const b of buffer) await run.emit(b.e, b.record, b.origin);
     buffer.length = 0;
   };
-  for await (const item of source as AsyncIterable<unknown>) {
+  const handle = (item: unknown): Promise<void> | undefined => {
     const record = ++run.records;
     if ((record & 1023) === 0) {
       checkAbort(o.signal);
@@ -410,7 +418,7 @@ async function consume(run: Run, source: Iterable<unknown> | AsyncIterable<unkno
     const origin = originOf(item);
     if (item instanceof UnreadableRecord) {
       run.invalidRecord([{ code: 'record-unreadable', field: '', message: item.message }], record, origin);
-      continue;
+      return undefined;
     }
     const r = normalizeEntry(item, norm);
     for (const w of r.warnings) run.problem(w, 'warning', record, origin, r.ok ? r.entry.loc : undefined);
@@ -418,28 +426,36 @@ async function consume(run: Run, source: Iterable<unknown> | AsyncIterable<unkno
       const loc =
         typeof (item as { loc?: unknown })?.loc === 'string' ? (item as { loc: string }).loc : undefined;
       run.invalidRecord(r.errors, record, origin, loc);
-      continue;
+      return undefined;
     }
     if (run.seen !== undefined && !run.seen.add(r.entry.loc)) {
-      run.invalidRecord(
-        [
-          {
-            code: 'url-duplicate',
-            field: 'loc',
-            message: `${r.entry.loc} is listed more than once; each URL belongs in a sitemap once`,
-          },
-        ],
-        record,
-        origin,
-        r.entry.loc,
-      );
-      continue;
+      const message = `${r.entry.loc} is listed more than once; each URL belongs in a sitemap once`;
+      run.invalidRecord([{ code: 'url-duplicate', field: 'loc', message }], record, origin, r.entry.loc);
+      return undefined;
     }
     if (buffering) {
       buffer.push({ e: r.entry, record, origin });
-      if (buffer.length >= LOOKAHEAD) await release();
-    } else {
-      await run.emit(r.entry, record, origin);
+      return buffer.length >= LOOKAHEAD ? release() : undefined;
+    }
+    return run.emit(r.entry, record, origin);
+  };
+  const batches = batchesOf(source);
+  if (batches !== undefined) {
+    for await (const batch of batches) {
+      for (const item of batch) {
+        const wait = handle(item);
+        if (wait !== undefined) await wait;
+      }
+    }
+  } else if (Symbol.asyncIterator in source) {
+    for await (const item of source) {
+      const wait = handle(item);
+      if (wait !== undefined) await wait;
+    }
+  } else {
+    for (const item of source) {
+      const wait = handle(item);
+      if (wait !== undefined) await wait;
     }
   }
   checkAbort(o.signal);

@@ -4,6 +4,7 @@ import { type Diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
 import { isSitemapkitError } from '../../core/errors.js';
 import { readStaticSite } from '../../sources/static-site.js';
 import { formatFromName, type InputFormat, readInput } from '../../sources/url-lists.js';
+import { chainSources } from '../../writer/batches.js';
 import { readManifestHeader } from '../../writer/manifest.js';
 import { type WriteSitemapsResult, writeSitemaps } from '../../writer/write-sitemaps.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
@@ -104,10 +105,6 @@ Exit codes: 0 written; 1 invalid records (nothing written with --on-invalid fail
     });
 }
 
-async function* chain<T>(sources: Array<() => AsyncIterable<T>>): AsyncGenerator<T> {
-  for (const s of sources) yield* s();
-}
-
 async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliContext): Promise<number> {
   if (inputs.length === 0 && flags.fromDir === undefined) {
     throw new UsageError('give input files (or - for standard input), or --from-dir DIR');
@@ -169,7 +166,7 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
   const started = Date.now();
   let result: WriteSitemapsResult;
   try {
-    result = await writeSitemaps(sources.length === 1 ? sources[0]!() : chain(sources), {
+    result = await writeSitemaps(chainSources(sources.map((s) => s())), {
       outDir: flags.out,
       baseUrl: flags.baseUrl,
       gzip: flags.gzip === true,
