@@ -54,38 +54,40 @@ export function escapePattern(value: string): string {
   return out;
 }
 
+/** A compiled pattern: tells whether a byte-string path matches. */
+export type PathMatcher = (path: string) => boolean;
+
 /**
- * Whether `path` matches `pattern`: anchored at the start, `*` matches any run of octets, `$`
- * anchors the end only as the pattern's last octet. Worst case O(path × pattern), never
- * exponential: both sides come from strangers, so no backtracking regex.
+ * Compiles a pattern: anchored at the start, `*` matches any run of octets, `$` anchors the end
+ * only as the pattern's last octet (elsewhere it is literal). A glob whose only wildcard is `*`
+ * matches greedily, segment by segment, leftmost first: no backtracking, so a hostile pattern
+ * costs at most one scan of the path per segment.
  */
-export function matchesPattern(path: string, pattern: string): boolean {
-  if (!pattern.includes('*')) {
-    if (pattern.endsWith('$')) return path === pattern.slice(0, -1);
-    return path.startsWith(pattern);
-  }
-  const n = path.length;
-  // pos[0..count) is the sorted set of path offsets the pattern prefix read so far can end at.
-  const pos = new Int32Array(n + 1);
-  let count = 1;
-  for (let p = 0; p < pattern.length; p++) {
-    const c = pattern[p]!;
-    if (c === '$' && p === pattern.length - 1) return pos[count - 1] === n;
-    if (c === '*') {
-      const first = pos[0]!;
-      count = n - first + 1;
-      for (let i = 1; i < count; i++) pos[i] = first + i;
-    } else {
-      let next = 0;
-      for (let i = 0; i < count; i++) {
-        const at = pos[i]!;
-        if (at < n && path[at] === c) pos[next++] = at + 1;
-      }
-      count = next;
-      if (count === 0) return false;
+export function compilePattern(pattern: string): PathMatcher {
+  const anchored = pattern.endsWith('$');
+  const body = anchored ? pattern.slice(0, -1) : pattern;
+  if (!body.includes('*')) return anchored ? (path) => path === body : (path) => path.startsWith(body);
+  const segs = body.split('*');
+  const first = segs[0]!;
+  const last = segs[segs.length - 1]!;
+  const middle = segs.slice(1, -1).filter((x) => x !== '');
+  return (path) => {
+    if (!path.startsWith(first)) return false;
+    let at = first.length;
+    for (const seg of middle) {
+      const i = path.indexOf(seg, at);
+      if (i === -1) return false;
+      at = i + seg.length;
     }
-  }
-  return true;
+    // The last segment may sit anywhere after `at`; anchored, it must end the path.
+    if (anchored) return path.length - last.length >= at && path.endsWith(last);
+    return last === '' || path.includes(last, at);
+  };
+}
+
+/** Whether `path` matches `pattern` (see {@link compilePattern}). */
+export function matchesPattern(path: string, pattern: string): boolean {
+  return compilePattern(pattern)(path);
 }
 
 /**

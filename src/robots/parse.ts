@@ -109,9 +109,7 @@ function strip(s: string): string {
   return s.replace(WHITE, '');
 }
 
-function startsWithCi(s: string, prefix: string): boolean {
-  return s.length >= prefix.length && s.slice(0, prefix.length).toLowerCase() === prefix;
-}
+const DISALLOW_TYPOS = ['dissallow', 'dissalow', 'disalow', 'diasllow', 'disallaw'];
 
 interface KeyType {
   kind: 'user-agent' | 'allow' | 'disallow' | 'sitemap' | 'crawl-delay' | 'unknown';
@@ -119,19 +117,16 @@ interface KeyType {
 }
 
 function googleKey(key: string): KeyType {
-  const lower = key.toLowerCase();
-  // Prefix matching is Google's (`StartsWithIgnoreCase`); report prefix hits as typos too.
-  if (startsWithCi(key, 'user-agent')) return { kind: 'user-agent', typo: lower !== 'user-agent' };
-  if (startsWithCi(key, 'useragent') || startsWithCi(key, 'user agent'))
-    return { kind: 'user-agent', typo: true };
-  if (startsWithCi(key, 'allow')) return { kind: 'allow', typo: lower !== 'allow' };
-  if (startsWithCi(key, 'disallow')) return { kind: 'disallow', typo: lower !== 'disallow' };
-  for (const t of ['dissallow', 'dissalow', 'disalow', 'diasllow', 'disallaw']) {
-    if (startsWithCi(key, t)) return { kind: 'disallow', typo: true };
-  }
-  if (startsWithCi(key, 'sitemap')) return { kind: 'sitemap', typo: lower !== 'sitemap' };
-  if (startsWithCi(key, 'site-map')) return { kind: 'sitemap', typo: true };
-  if (lower === 'crawl-delay') return { kind: 'crawl-delay', typo: false };
+  // Prefix matching is Google's (`StartsWithIgnoreCase`); prefix hits are reported as typos too.
+  const k = key.toLowerCase();
+  if (k.startsWith('user-agent')) return { kind: 'user-agent', typo: k !== 'user-agent' };
+  if (k.startsWith('useragent') || k.startsWith('user agent')) return { kind: 'user-agent', typo: true };
+  if (k.startsWith('allow')) return { kind: 'allow', typo: k !== 'allow' };
+  if (k.startsWith('disallow')) return { kind: 'disallow', typo: k !== 'disallow' };
+  for (const t of DISALLOW_TYPOS) if (k.startsWith(t)) return { kind: 'disallow', typo: true };
+  if (k.startsWith('sitemap')) return { kind: 'sitemap', typo: k !== 'sitemap' };
+  if (k.startsWith('site-map')) return { kind: 'sitemap', typo: true };
+  if (k === 'crawl-delay') return { kind: 'crawl-delay', typo: false };
   return { kind: 'unknown', typo: false };
 }
 
@@ -200,8 +195,7 @@ function keyValue(content: string, mode: RobotsMode): KeyValue | undefined {
 }
 
 /** Google's user-agent value rule: `*` (then whitespace) is global; else the leading product token. */
-function agentOf(line: number, raw: string, mode: RobotsMode): RobotsAgent {
-  const value = fromByteString(raw);
+function agentOf(line: number, raw: string, value: string, mode: RobotsMode): RobotsAgent {
   const global = mode === 'google' ? raw === '*' || /^\*[ \t\n\v\f\r]/.test(raw) : raw === '*';
   const token = global ? '*' : (/^[A-Za-z_-]*/.exec(raw)?.[0] ?? '');
   return { line, value, token, global };
@@ -215,11 +209,13 @@ export function parseLines(body: string, mode: RobotsMode, baseUrl: string | und
   const orphanRules: RobotsRule[] = [];
   let current: RobotsGroup | undefined;
   let sawRule = false;
+  // Most files are ASCII: then decoding is the identity, and the per-line test can be skipped.
+  const decode = /^[\x00-\x7f]*$/.test(body) ? (x: string): string => x : fromByteString;
   const raw = splitLines(body, mode);
   for (let i = 0; i < raw.length; i++) {
     const { text, tooLong } = raw[i]!;
     const n = i + 1;
-    const entry: RobotsLine = { line: n, kind: 'empty', text: fromByteString(text) };
+    const entry: RobotsLine = { line: n, kind: 'empty', text: decode(text) };
     if (tooLong) entry.tooLong = true;
     lines.push(entry);
     const hash = text.indexOf('#');
@@ -237,8 +233,8 @@ export function parseLines(body: string, mode: RobotsMode, baseUrl: string | und
     }
     const type = mode === 'google' ? googleKey(kv.key) : rfcKey(kv.key);
     entry.kind = type.kind;
-    entry.key = fromByteString(kv.key);
-    entry.value = fromByteString(kv.value);
+    entry.key = decode(kv.key);
+    entry.value = decode(kv.value);
     if (type.typo) entry.typo = true;
     if (kv.missingColon) entry.missingColon = true;
     switch (type.kind) {
@@ -248,7 +244,7 @@ export function parseLines(body: string, mode: RobotsMode, baseUrl: string | und
           groups.push(current);
           sawRule = false;
         }
-        current.agents.push(agentOf(n, kv.value, mode));
+        current.agents.push(agentOf(n, kv.value, entry.value, mode));
         break;
       }
       case 'allow':

@@ -7,7 +7,7 @@
  * google mode (test/robots/conformance.test.ts).
  */
 import { fromByteString, toByteString } from './bytes.js';
-import { matchesPattern, robotsPath } from './match.js';
+import { compilePattern, type PathMatcher, robotsPath } from './match.js';
 import {
   type ParsedRobotsTxt,
   parseLines,
@@ -56,10 +56,34 @@ interface Best {
   viaIndex: boolean;
 }
 
+/** A rule ready to match: its priority (pattern octets) and compiled pattern. */
+interface Compiled {
+  rule: RobotsRule;
+  allow: boolean;
+  priority: number;
+  match: PathMatcher;
+  /** Google's `…/index.html` rule standing for its directory (`…/$`). */
+  viaIndex: boolean;
+}
+
 interface AgentView {
   groups: RobotsGroup[];
-  rules: RobotsRule[];
   specific: boolean;
+  /** The rules of `groups`, longest pattern first, file order among equals. */
+  sorted: Compiled[];
+  /** `sorted` narrowed to the rules a path starting with a given prefix can match (lazily). */
+  byPrefix: Map<string, Compiled[]>;
+}
+
+// Rules whose pattern starts with PREFIX literal octets can only match paths that start with
+// them, so each path is compared with its own bucket plus the rules that start with a wildcard.
+const PREFIX = 3;
+const MAX_BUCKETS = 1024;
+
+function prefixOf(c: Compiled): string | undefined {
+  const p = c.rule.pattern;
+  const head = p.slice(0, PREFIX);
+  return p.length > PREFIX && !head.includes('*') && !c.viaIndex ? head : undefined;
 }
 
 /** A parsed robots.txt. Pure and synchronous; build it with {@link parseRobotsTxt}. */
@@ -82,6 +106,7 @@ export class RobotsTxt {
   readonly bytes: number;
   readonly #fixed: { allowed: boolean; reason: string } | undefined;
   readonly #views = new Map<string, AgentView>();
+  readonly #compiled = new Map<string, PathMatcher>();
 
   /** @internal Use {@link parseRobotsTxt}, {@link RobotsTxt.allowAll} or {@link RobotsTxt.disallowAll}. */
   constructor(
@@ -120,10 +145,20 @@ export class RobotsTxt {
     if (this.#fixed !== undefined) return this.#fixed.allowed;
     const path = robotsPath(toByteString(url));
     if (this.#robotsTxtItself(path)) return true;
-    const view = this.#view(userAgent);
-    const { allow, disallow } = this.#best(view.rules, path);
-    if (allow.priority <= 0 && disallow.priority <= 0) return true;
-    return !(disallow.priority > allow.priority);
+    // The longest match decides and Allow wins ties: scan longest first and stop early.
+    let found = -1;
+    for (const c of this.#candidates(this.#view(userAgent), path)) {
+      if (c.priority === 0) break;
+      if (found !== -1) {
+        if (c.priority < found) break;
+        if (!c.allow) continue;
+      }
+      if (c.match(path)) {
+        if (c.allow) return true;
+        found = c.priority;
+      }
+    }
+    return found === -1;
   }
 
   /** {@link isAllowed} with the deciding line and the reason. */
@@ -150,7 +185,7 @@ export class RobotsTxt {
         reason: `no group for "${userAgent}" and no * group: nothing is disallowed`,
       };
     }
-    const { allow, disallow } = this.#best(view.rules, path);
+    const { allow, disallow } = this.#best(view.sorted, path);
     if (allow.priority <= 0 && disallow.priority <= 0) {
       return {
         allowed: true,
@@ -221,36 +256,67 @@ export class RobotsTxt {
       g.agents.some((a) => !a.global && a.token.toLowerCase() === key),
     );
     const groups = specific.length > 0 ? specific : this.groups.filter((g) => g.agents.some((a) => a.global));
-    view = { groups, rules: groups.flatMap((g) => g.rules), specific: specific.length > 0 };
+    const sorted: Compiled[] = [];
+    for (const rule of groups.flatMap((g) => g.rules)) {
+      const allow = rule.type === 'allow';
+      sorted.push({
+        rule,
+        allow,
+        priority: rule.pattern.length,
+        match: this.#compile(rule.pattern),
+        viaIndex: false,
+      });
+      // Google: `Allow: /dir/index.htm[l]` also allows `/dir/` (as `/dir/$`). It only counts when
+      // the rule itself does not match, and then it is shorter, so a separate entry is the same.
+      const slash = rule.pattern.lastIndexOf('/');
+      if (allow && this.mode === 'google' && slash !== -1 && rule.pattern.startsWith('/index.htm', slash)) {
+        const dir = `${rule.pattern.slice(0, slash + 1)}$`;
+        sorted.push({ rule, allow, priority: dir.length, match: this.#compile(dir), viaIndex: true });
+      }
+    }
+    // Array.prototype.sort is stable: equal priorities keep file order (Google keeps the first line).
+    sorted.sort((a, b) => b.priority - a.priority);
+    view = { groups, specific: specific.length > 0, sorted, byPrefix: new Map() };
     if (this.#views.size > 64) this.#views.clear();
     this.#views.set(key, view);
     return view;
   }
 
-  #best(rules: readonly RobotsRule[], path: string): { allow: Best; disallow: Best } {
+  #candidates(view: AgentView, path: string): Compiled[] {
+    if (view.sorted.length < 16) return view.sorted;
+    const key = path.slice(0, PREFIX);
+    let list = view.byPrefix.get(key);
+    if (list === undefined) {
+      list = view.sorted.filter((c) => {
+        const p = prefixOf(c);
+        return p === undefined || p === key;
+      });
+      if (view.byPrefix.size >= MAX_BUCKETS) view.byPrefix.clear();
+      view.byPrefix.set(key, list);
+    }
+    return list;
+  }
+
+  #compile(pattern: string): PathMatcher {
+    let m = this.#compiled.get(pattern);
+    if (m === undefined) {
+      m = compilePattern(pattern);
+      this.#compiled.set(pattern, m);
+    }
+    return m;
+  }
+
+  /** The longest matching Allow and Disallow (the first line among equals), for explanations. */
+  #best(sorted: readonly Compiled[], path: string): { allow: Best; disallow: Best } {
     const allow: Best = { priority: -1, rule: undefined, viaIndex: false };
     const disallow: Best = { priority: -1, rule: undefined, viaIndex: false };
-    for (const rule of rules) {
-      const best = rule.type === 'allow' ? allow : disallow;
-      // Only a longer pattern can win; equal ones keep the first line (Google's strict `<`). The
-      // index.html variant is shorter than its rule, so it cannot win either.
-      if (rule.pattern.length <= best.priority) continue;
-      if (matchesPattern(path, rule.pattern)) {
-        best.priority = rule.pattern.length;
-        best.rule = rule;
-        best.viaIndex = false;
-      } else if (rule.type === 'allow' && this.mode === 'google') {
-        // Google: `Allow: /dir/index.htm[l]` also allows `/dir/` (as the pattern `/dir/$`).
-        const slash = rule.pattern.lastIndexOf('/');
-        if (slash !== -1 && rule.pattern.startsWith('/index.htm', slash)) {
-          const dir = `${rule.pattern.slice(0, slash + 1)}$`;
-          if (dir.length > best.priority && matchesPattern(path, dir)) {
-            best.priority = dir.length;
-            best.rule = rule;
-            best.viaIndex = true;
-          }
-        }
-      }
+    for (const c of sorted) {
+      const best = c.allow ? allow : disallow;
+      if (best.rule !== undefined || !c.match(path)) continue;
+      best.priority = c.priority;
+      best.rule = c.rule;
+      best.viaIndex = c.viaIndex;
+      if (allow.rule !== undefined && disallow.rule !== undefined) break;
     }
     return { allow, disallow };
   }

@@ -262,6 +262,26 @@ describe('properties', () => {
     );
   });
 
+  it('with many rules (prefix buckets), isAllowed() still agrees with the full scan of explain()', () => {
+    const seg = fc.constantFrom('/a', '/ab', '/b', '/ba', '*', '$', '/', 'a', '?x', 'index.html');
+    const rule = fc
+      .tuple(fc.constantFrom('Allow', 'Disallow'), fc.array(seg, { minLength: 1, maxLength: 4 }))
+      .map(([k, v]) => `${k}: ${v.join('')}`);
+    const big = fc
+      .tuple(fc.constantFrom('*', 'FooBot'), fc.array(rule, { minLength: 16, maxLength: 60 }))
+      .map(([a, rules]) => [`User-agent: ${a}`, ...rules]);
+    const path = fc
+      .array(fc.constantFrom('/a', '/ab', '/b', '/', 'a', '?x', '/index.html', 'b'), { maxLength: 5 })
+      .map((p) => `${U}${p.join('')}`);
+    fc.assert(
+      fc.property(big, fc.array(path, { minLength: 1, maxLength: 8 }), agent, (lines, urls, a) => {
+        const robots = parseRobotsTxt(lines.join('\n'));
+        for (const u of urls) expect(robots.isAllowed(u, a)).toBe(robots.explain(u, a).allowed);
+      }),
+      { numRuns: 800 },
+    );
+  });
+
   it('a `Disallow: /` group for an agent blocks every URL for it, whatever else the file holds', () => {
     fc.assert(
       fc.property(file, url, (lines, u) => {
