@@ -214,7 +214,9 @@ describe('parseSitemapTree over a real HTTP server', () => {
     const o = s.origin;
     const children = Array.from({ length: 12 }, (_, i) => `${o}/c${i}.xml`);
     s.route('/index.xml', body(indexOf(children)));
-    children.forEach((c, i) => s.route(`/c${i}.xml`, slow(30, body(urlsetOf([`${c}#page`])))));
+    children.forEach((c, i) => {
+      s.route(`/c${i}.xml`, slow(30, body(urlsetOf([`${c}#page`]))));
+    });
     const { entries } = await walk(`${o}/index.xml`, { concurrency: 3 });
     expect(entries).toHaveLength(12);
     expect(s.peak).toBeLessThanOrEqual(3);
@@ -239,9 +241,9 @@ describe('parseSitemapTree over a real HTTP server', () => {
     const o = s.origin;
     const children = Array.from({ length: 30 }, (_, i) => `${o}/c${i}.xml`);
     s.route('/index.xml', body(indexOf(children)));
-    children.forEach((c, i) =>
-      s.route(`/c${i}.xml`, body(urlsetOf(Array.from({ length: 500 }, (_, k) => `${c}/${k}`)))),
-    );
+    children.forEach((c, i) => {
+      s.route(`/c${i}.xml`, body(urlsetOf(Array.from({ length: 500 }, (_, k) => `${c}/${k}`))));
+    });
     let n = 0;
     for await (const _ of parseSitemapTree(`${o}/index.xml`, { concurrency: 2 })) {
       if (++n === 10) break;
