@@ -133,3 +133,12 @@ describe('lintRobotsTxt', () => {
     for (const x of d) expect(ROBOTS_RULES[x.code]).toBeDefined();
   });
 });
+
+describe('docs/robots.md', () => {
+  it('documents every lint rule with its severity', async () => {
+    const { readFileSync } = await import('node:fs');
+    const doc = readFileSync(new URL('../../docs/robots.md', import.meta.url), 'utf8');
+    for (const [code, info] of Object.entries(ROBOTS_RULES))
+      expect(doc).toContain(`| \`${code}\` | ${info.severity} |`);
+  });
+});
