@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Installs the system packages the tests need when they are missing (xmllint, Chromium), so that
-// `npm test` works on a fresh machine. Tests never skip because something is absent: if an install
+// Installs the system packages the tests need when they are missing (xmllint, xsltproc, Chromium,
+// Java), so that `npm test` works on a fresh machine. Tests never skip because something is absent: if an install
 // fails, this script fails and says what to install by hand.
 import { execFileSync, spawnSync } from 'node:child_process';
 
@@ -12,8 +12,10 @@ const needs = [
   { bin: 'java', pkg: 'default-jre-headless' },
 ];
 
+// `node scripts/ensure-system-deps.mjs xmllint` installs only what the demo needs.
+const only = process.argv.slice(2);
 const have = (bin) => spawnSync('sh', ['-c', `command -v ${bin}`], { stdio: 'ignore' }).status === 0;
-const missing = needs.filter((n) => !have(n.bin));
+const missing = needs.filter((n) => (only.length === 0 || only.includes(n.bin)) && !have(n.bin));
 if (missing.length > 0) {
   const pkgs = missing.map((n) => n.pkg);
   console.error(`sitemapkit tests: installing ${pkgs.join(', ')} with apt-get ...`);

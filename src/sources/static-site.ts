@@ -12,6 +12,7 @@ import { judgeCanonical } from '../core/canonical.js';
 import type { Diagnostic, DiagnosticHandler } from '../core/diagnostics.js';
 import { SitemapkitError } from '../core/errors.js';
 import { formatUtc } from '../core/lastmod.js';
+import { MAX_IMAGES_PER_URL } from '../core/limits.js';
 import { locationPrefix } from '../core/url.js';
 import { isNoindex, readPageMeta } from '../page/page-meta.js';
 import { ORIGIN } from '../writer/write-sitemaps.js';
@@ -30,6 +31,8 @@ export interface StaticSiteOptions {
   lastmod?: 'mtime' | 'git' | 'none';
   /** Agent whose `<meta name=AGENT>` counts beside `robots`. @default 'googlebot' */
   agent?: string;
+  /** List the page's images (`img src`/`srcset`) with the image extension. @default true */
+  images?: boolean;
   /** Largest page read, in bytes; bigger pages are listed without reading their meta. @default 10 MiB */
   maxPageBytes?: number;
   onDiagnostic?: DiagnosticHandler;
@@ -80,6 +83,27 @@ async function gitTimes(dir: string): Promise<Map<string, string>> {
     else if (line !== '' && !times.has(line)) times.set(line, current);
   }
   return times;
+}
+
+function resolveBase(pageUrl: string, baseHref: string | undefined): string {
+  if (baseHref === undefined) return pageUrl;
+  try {
+    return new URL(baseHref.trim(), pageUrl).href;
+  } catch {
+    return pageUrl;
+  }
+}
+
+/** An http(s) URL for a reference in the page, or undefined (data:, javascript:, unparseable). */
+function absolute(ref: string, base: string): string | undefined {
+  try {
+    const u = new URL(ref.trim(), base);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
+    u.hash = '';
+    return u.href;
+  } catch {
+    return undefined;
+  }
 }
 
 function pageUrl(prefix: string, rel: string): string {
@@ -147,6 +171,31 @@ export async function* readStaticSite(options: StaticSiteOptions): AsyncGenerato
         });
       }
       if (meta.title !== undefined && meta.title !== '') rec['title'] = meta.title;
+      const base = resolveBase(url, meta.baseHref);
+      if (options.images !== false) {
+        const images = [
+          ...new Set(meta.images.map((src) => absolute(src, base)).filter((u) => u !== undefined)),
+        ];
+        if (images.length > 0) rec['images'] = images.slice(0, MAX_IMAGES_PER_URL);
+      }
+      if (meta.alternates.length > 0) {
+        const alternates = meta.alternates
+          .map((a) => ({ hreflang: a.hreflang, href: absolute(a.href, base) }))
+          .filter((a): a is { hreflang: string; href: string } => a.href !== undefined);
+        // Google wants every version to list itself too; without it the group is ignored, so
+        // rather than fail the build on a page's markup, leave its alternates out and say so.
+        if (alternates.some((a) => a.href === url)) rec['alternates'] = alternates;
+        else {
+          report({
+            code: 'hreflang-missing-self',
+            severity: 'warning',
+            message:
+              "the page's hreflang links do not include the page itself; its alternates are left out of the sitemap",
+            sitemap: file,
+            url,
+          });
+        }
+      }
     } else {
       report({
         code: 'page-too-large',

@@ -475,7 +475,7 @@ async function finish(run: Run, previous: ManifestHeader | undefined): Promise<W
   if (o.onInvalid === 'fail' && run.invalid > 0) {
     throw new SitemapkitError(
       'ERR_INVALID_ENTRY',
-      `${run.invalid} record${run.invalid === 1 ? ' is' : 's are'} invalid, so nothing was written (the previous sitemaps are untouched). First: ${run.firstProblem}`,
+      `${run.invalid.toLocaleString('en-US')} record${run.invalid === 1 ? ' is' : 's are'} invalid, so nothing was written (the previous sitemaps are untouched). First: ${run.firstProblem}`,
       { hint: 'Fix the records, or pass --on-invalid skip to leave them out.' },
     );
   }

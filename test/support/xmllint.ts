@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
-export const XSD_DIR = new URL('../../../shared/spec/xsd/', import.meta.url).pathname;
+/** The XSDs shipped with sitemapkit (copies of ../shared/spec/xsd, see schema/xsd/SOURCES.md). */
+export const XSD_DIR = new URL('../../schema/xsd/', import.meta.url).pathname;
 export const SAMPLES_DIR = new URL('../../../shared/spec/samples/', import.meta.url).pathname;
 export const SPEC_DIR = new URL('../../../shared/spec/', import.meta.url).pathname;
 

@@ -17,6 +17,7 @@ interface GenerateFlags {
   fromDir?: string;
   exclude: string[];
   lastmod: 'mtime' | 'git' | 'none';
+  images: boolean;
   gzip?: boolean;
   format: 'xml' | 'txt';
   inputFormat?: InputFormat;
@@ -62,6 +63,7 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
         .choices(['mtime', 'git', 'none'])
         .default('mtime'),
     )
+    .option('--no-images', "with --from-dir: leave the pages' images out")
     .option('--gzip', 'compress the files (.gz)')
     .addOption(new Option('--format <format>', 'output format').choices(['xml', 'txt']).default('xml'))
     .addOption(
@@ -158,6 +160,7 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
         exclude: flags.exclude,
         skip,
         lastmod: flags.lastmod,
+        images: flags.images,
         onDiagnostic,
       }),
     );
