@@ -331,7 +331,10 @@ export async function submitToIndexNow(
       };
     }
     // Field order as in the protocol's example: host, key, keyLocation, urlList.
-    const payload: { host: string; key: string; keyLocation?: string; urlList?: string[] } = { host: h.host, key: h.key };
+    const payload: { host: string; key: string; keyLocation?: string; urlList?: string[] } = {
+      host: h.host,
+      key: h.key,
+    };
     if (h.keyLocation !== undefined) payload.keyLocation = h.keyLocation;
     payload.urlList = urlList;
     const body = JSON.stringify(payload);

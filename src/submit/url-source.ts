@@ -1,12 +1,15 @@
 /**
  * "The URLs of SOURCE" for `robots lint --sitemap` and `submit --sitemap/--since`: a folder the
- * writer wrote (its manifest), a manifest file, a plain-text list (one URL a line), or an XML
- * sitemap (file or URL, read by the parser). Everything is streamed.
+ * writer wrote (its manifest), a manifest file, a plain-text list (one URL a line), or a sitemap
+ * file or URL read by the parser (indexes followed). Everything is streamed.
  */
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { DiagnosticHandler } from '../core/diagnostics.js';
 import { SitemapkitError } from '../core/errors.js';
+import { parseSitemapTree } from '../parser/tree.js';
+import type { FetchLike } from '../robots/fetch.js';
 import { readLines } from '../sources/lines.js';
 import { MANIFEST_NAME, readManifestEntries, readManifestHeader } from '../writer/manifest.js';
 
@@ -27,6 +30,11 @@ export type UrlSourceKind = 'manifest' | 'text' | 'xml';
 export interface UrlSourceOptions {
   /** Read when the source is `-`. */
   stdin?: NodeJS.ReadableStream;
+  /** The network, for sitemap URLs. @default globalThis.fetch */
+  fetch?: FetchLike;
+  signal?: AbortSignal;
+  /** Findings of the sitemap parser (bad XML, invalid entries), for XML sources. */
+  onDiagnostic?: DiagnosticHandler;
 }
 
 /** Streams a text list: one URL a line; blank lines and `#` comments are skipped. */
@@ -106,25 +114,24 @@ export async function* readSourceUrls(
     }
     return;
   }
-  yield* readXmlSitemapUrls(source);
+  yield* readXmlSitemapUrls(source, options);
 }
 
 /**
- * INTEGRATION(parser): XML sitemaps, indexes, gzip and live URLs are read by the parser's
- * `parseSitemap(source, options)` (src/parser, being written in parallel). Until it is exported,
- * this is the one place that says so; replace the body with a loop over its entries
- * (`{loc, lastmod}`) and every caller (robots lint --sitemap, submit --sitemap/--since) works.
+ * XML sitemaps, indexes (followed, with the parser's caps), feeds, gzip and live URLs, through the
+ * sitemap parser. Bad content is reported to `onDiagnostic`; what can be read is yielded.
  */
-// biome-ignore lint/correctness/useYield: the parser integration point, see above.
-async function* readXmlSitemapUrls(source: string): AsyncGenerator<SourceUrl> {
-  throw new SitemapkitError(
-    'ERR_INPUT',
-    'reading XML sitemaps (files or URLs) needs the sitemap parser, which is not in this build yet',
-    {
-      where: source,
-      hint: 'give the output folder of `sitemapkit generate` (its manifest) or a text file with one URL a line',
-    },
-  );
+async function* readXmlSitemapUrls(source: string, options: UrlSourceOptions): AsyncGenerator<SourceUrl> {
+  const parse = parseSitemapTree(source, {
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.onDiagnostic === undefined ? {} : { onDiagnostic: options.onDiagnostic }),
+  });
+  for await (const e of parse) {
+    const u: SourceUrl = { loc: e.loc };
+    if (e.lastmod !== undefined) u.lastmod = e.lastmod;
+    yield u;
+  }
 }
 
 function inputError(where: string, cause: unknown): SitemapkitError {

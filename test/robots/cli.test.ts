@@ -188,15 +188,33 @@ describe('sitemapkit robots lint', () => {
     expect(onlyStar.stdout.match(/robots-sitemap-disallowed/g)).toHaveLength(1);
   });
 
-  it('--sitemap with an XML sitemap says the parser is needed (exit 2) until it is integrated', async () => {
+  it('--sitemap with an XML sitemap file, or a live index (followed), finds the disallowed URLs', async () => {
     const xml = join(dir, 'sitemap.xml');
-    writeFileSync(
-      xml,
-      '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>',
+    const urlset = (locs: string[]): string =>
+      `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.map((l) => `<url><loc>${l}</loc></url>`).join('')}</urlset>`;
+    writeFileSync(xml, urlset(['https://e.com/a', 'https://e.com/private/x']));
+    const r = await cli(['robots', 'lint', robotsFile, '--sitemap', xml, '--json']);
+    expect(r.code).toBe(1);
+    const blocked = (out: string): Array<string | undefined> =>
+      out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { code: string; url?: string })
+        .filter((d) => d.code === 'robots-sitemap-disallowed')
+        .map((d) => d.url);
+    expect(blocked(r.stdout)).toEqual(['https://e.com/private/x']);
+
+    const o = server.origin;
+    server.route('/robots.txt', text(`User-agent: *\nDisallow: /private/\nSitemap: ${o}/index.xml\n`));
+    server.route(
+      '/index.xml',
+      text(
+        `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${o}/s1.xml</loc></sitemap></sitemapindex>`,
+      ),
     );
-    const r = await cli(['robots', 'lint', robotsFile, '--sitemap', xml]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/needs the sitemap parser/);
+    server.route('/s1.xml', text(urlset([`${o}/ok`, `${o}/private/deep`])));
+    const live = await cli(['robots', 'lint', o, '--sitemap', `${o}/index.xml`, '--json']);
+    expect(blocked(live.stdout)).toEqual([`${o}/private/deep`]);
   });
 
   it('a clean file exits 0 (notes do not count)', async () => {

@@ -121,6 +121,41 @@ describe('sitemapkit submit --indexnow', () => {
     expect(engine.posts.map((p) => p.urlList)).toEqual([[`${base}edit`, `${base}add`, `${base}drop`]]);
   });
 
+  it('--since a live sitemap URL compares by lastmod', async () => {
+    const base = `${site.origin}/`;
+    site.route(
+      '/live.xml',
+      text(
+        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +
+          `<url><loc>${base}same</loc><lastmod>2024-01-01</lastmod></url>` +
+          `<url><loc>${base}edited</loc><lastmod>2024-01-01</lastmod></url>` +
+          `<url><loc>${base}deleted</loc></url></urlset>`,
+      ),
+    );
+    const build = join(dir, 'live-build');
+    await writeSitemaps(
+      [
+        { loc: `${base}same`, lastmod: '2024-01-01' },
+        { loc: `${base}edited`, lastmod: '2024-05-05' },
+        { loc: `${base}fresh` },
+      ],
+      { outDir: build, baseUrl: base },
+    );
+    const r = await cli([
+      'submit',
+      '--indexnow',
+      ep(),
+      '--key',
+      KEY,
+      '--sitemap',
+      build,
+      '--since',
+      `${site.origin}/live.xml`,
+    ]);
+    expect(r.code).toBe(0);
+    expect(engine.posts.map((p) => p.urlList)).toEqual([[`${base}edited`, `${base}fresh`, `${base}deleted`]]);
+  });
+
   it('nothing changed: nothing posted, exit 0', async () => {
     const base = `${site.origin}/`;
     const same = join(dir, 'same');

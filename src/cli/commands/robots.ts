@@ -180,7 +180,15 @@ Exit codes: 0 no errors or warnings (notes are fine); 1 errors or warnings found
       if (flags.sitemap !== undefined) {
         const options = { source: where, agents: flags.agent.length > 0 ? flags.agent : DEFAULT_LINT_AGENTS };
         const progress = new Progress('checking sitemap URLs', { stream: ctx.stderr as NodeJS.WriteStream });
-        for await (const u of readSourceUrls(flags.sitemap, { stdin: ctx.stdin })) {
+        const sourceOptions = {
+          stdin: ctx.stdin,
+          signal: ctx.signal,
+          // Problems of the sitemap itself are the parser's findings: shown, not counted here.
+          onDiagnostic: (d: Diagnostic): void => {
+            if (d.severity === 'error') ctx.stderr.write(`${formatDiagnostic(d)}\n`);
+          },
+        };
+        for await (const u of readSourceUrls(flags.sitemap, sourceOptions)) {
           if (ctx.signal.aborted) break;
           checked++;
           const d = findSitemapConflict(rules, u.loc, options);

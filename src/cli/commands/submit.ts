@@ -1,6 +1,7 @@
 import { access } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type Command, Option } from 'commander';
+import { type Diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
 import { type ChangeCounts, diffUrls } from '../../submit/changes.js';
 import {
   type IndexNowBatchResult,
@@ -191,6 +192,13 @@ async function runSubmit(flags: SubmitFlags, ctx: CliContext): Promise<number> {
     throw new UsageError('--since compares builds: it needs --sitemap SOURCE');
   const { key, keys } = parseKeys(flags.key);
 
+  const sourceOptions = {
+    stdin: ctx.stdin,
+    signal: ctx.signal,
+    onDiagnostic: (d: Diagnostic): void => {
+      if (d.severity === 'error') ctx.stderr.write(`${formatDiagnostic(d)}\n`);
+    },
+  };
   let counts: ChangeCounts | undefined;
   let urls: AsyncIterable<string>;
   const dryLines = flags.dryRun === true && !json;
@@ -199,13 +207,13 @@ async function runSubmit(flags: SubmitFlags, ctx: CliContext): Promise<number> {
   } else {
     const current = await currentSource(flags.sitemap!);
     if (flags.since === undefined) {
-      urls = locs(readSourceUrls(current, { stdin: ctx.stdin }));
+      urls = locs(readSourceUrls(current, sourceOptions));
     } else {
       const since = flags.since;
       counts = { added: 0, changed: 0, removed: 0, unchanged: 0, previous: 0 };
       const changes = diffUrls(
-        () => readSourceUrls(since),
-        readSourceUrls(current, { stdin: ctx.stdin }),
+        () => readSourceUrls(since, sourceOptions),
+        readSourceUrls(current, sourceOptions),
         counts,
       );
       urls = (async function* () {
