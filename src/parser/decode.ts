@@ -25,53 +25,64 @@ export interface DecodeStats {
  */
 export async function* decodeBody(
   source: AsyncIterable<Uint8Array>,
-  maxDownloadBytes: number,
+  limits: { maxBytes: number; maxDownloadBytes: number },
   stats: DecodeStats,
   onFail: (code: ParserRuleCode, message: string) => void,
 ): AsyncGenerator<Uint8Array> {
-  let overCap = false;
-  const counted = (async function* (): AsyncGenerator<Uint8Array> {
-    for await (const chunk of source) {
-      stats.downloadedBytes += chunk.length;
-      if (stats.downloadedBytes > maxDownloadBytes) {
-        overCap = true;
-        const keep = chunk.length - (stats.downloadedBytes - maxDownloadBytes);
-        stats.downloadedBytes = maxDownloadBytes;
-        if (keep > 0) yield chunk.subarray(0, keep);
-        return;
-      }
-      yield chunk;
-    }
-  })();
-  const overCapMessage = (): string =>
-    `the download is larger than ${maxDownloadBytes.toLocaleString('en-US')} bytes; reading stopped there`;
-
+  const iterator = source[Symbol.asyncIterator]();
   // Two bytes decide: gzip starts with 1f 8b.
   const head: Uint8Array[] = [];
   let headLength = 0;
   while (headLength < 2) {
-    const r = await counted.next();
+    const r = await iterator.next();
     if (r.done) break;
     head.push(r.value);
     headLength += r.value.length;
   }
   const first = head[0];
   const second = first !== undefined && first.length > 1 ? first[1] : head[1]?.[0];
-  if (first?.[0] !== 0x1f || second !== 0x8b) {
-    for (const h of head) yield h;
+  const gzip = first?.[0] === 0x1f && second === 0x8b;
+  // Uncompressed, the downloaded bytes are the parsed bytes: the parser's own cap (and its
+  // sitemap-too-large) applies unless the download cap is the lower one.
+  const cap =
+    gzip || limits.maxDownloadBytes < limits.maxBytes ? limits.maxDownloadBytes : Number.POSITIVE_INFINITY;
+  let overCap = false;
+  const all = async function* (): AsyncGenerator<Uint8Array> {
+    yield* head;
+    for (;;) {
+      const r = await iterator.next();
+      if (r.done) return;
+      yield r.value;
+    }
+  };
+  const counted = (async function* (): AsyncGenerator<Uint8Array> {
+    try {
+      for await (const chunk of all()) {
+        stats.downloadedBytes += chunk.length;
+        if (stats.downloadedBytes > cap) {
+          overCap = true;
+          const keep = chunk.length - (stats.downloadedBytes - cap);
+          stats.downloadedBytes = cap;
+          if (keep > 0) yield chunk.subarray(0, keep);
+          return;
+        }
+        yield chunk;
+      }
+    } finally {
+      await iterator.return?.();
+    }
+  })();
+  const overCapMessage = (): string =>
+    `the download is larger than ${limits.maxDownloadBytes.toLocaleString('en-US')} bytes; reading stopped there`;
+
+  if (!gzip) {
     yield* counted;
     if (overCap) onFail('download-too-large', overCapMessage());
     return;
   }
 
   stats.gzip = true;
-  const input = Readable.from(
-    (async function* (): AsyncGenerator<Uint8Array> {
-      for (const h of head) yield h;
-      yield* counted;
-    })(),
-    { objectMode: false },
-  );
+  const input = Readable.from(counted, { objectMode: false });
   const gunzip = createGunzip({ chunkSize: INFLATE_CHUNK });
   input.on('error', (e) => gunzip.destroy(e));
   input.pipe(gunzip);

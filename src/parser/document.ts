@@ -62,9 +62,7 @@ export async function* readDocument(
   }
 
   try {
-    for await (const chunk of decodeBody(opened.body, o.maxDownloadBytes, stats, (code, m) =>
-      parser.fail(code, m),
-    )) {
+    for await (const chunk of decodeBody(opened.body, o, stats, (code, m) => parser.fail(code, m))) {
       checkAborted(o.http.signal, opened.name);
       parser.write(chunk);
       if (queue.length > 0) yield* drain();
