@@ -10,6 +10,7 @@ import {
   type SourceUrl,
   type UrlChange,
 } from '../../src/submit/index.js';
+import { MANIFEST_OPEN, manifestEntryLine, manifestTailLine } from '../../src/writer/manifest.js';
 import { writeSitemaps } from '../../src/writer/write-sitemaps.js';
 
 async function collect(
@@ -142,8 +143,29 @@ describe('readSourceUrls', () => {
   it('reads a manifest file, its folder, and a text list', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-sources-'));
     const manifest = join(dir, '.sitemapkit-manifest.json');
+    const entries = [
+      { loc: 'https://example.com/a', lastmod: '2024-01-01', hash: '9f2c000000000000' },
+      { loc: 'https://example.com/b', hash: '01ab000000000000' },
+    ];
+    // The writer's own layout, written with its own line functions.
     writeFileSync(
       manifest,
+      MANIFEST_OPEN +
+        entries.map((e, i) => manifestEntryLine(e, i === 0)).join('') +
+        manifestTailLine({
+          format: 'sitemapkit-manifest',
+          version: 1,
+          generatedAt: '2026-11-22T10:00:00Z',
+          baseUrl: 'https://example.com/',
+          roots: ['sitemap.xml'],
+          files: [],
+          entryCount: 2,
+        }),
+    );
+    // The layout issue 4 described (header first): still read, whole.
+    const older = join(dir, 'older.json');
+    writeFileSync(
+      older,
       '{"format":"sitemapkit-manifest","version":1,"generatedAt":"2026-11-22T10:00:00Z","baseUrl":"https://example.com/","roots":["sitemap.xml"],"files":[],"entryCount":2,\n"entries":[\n{"loc":"https://example.com/a","lastmod":"2024-01-01","hash":"9f2c000000000000"},\n{"loc":"https://example.com/b","hash":"01ab000000000000"}\n]}\n',
     );
     const all = async (s: string): Promise<SourceUrl[]> => {
@@ -151,12 +173,9 @@ describe('readSourceUrls', () => {
       for await (const u of readSourceUrls(s)) out.push(u);
       return out;
     };
-    const expected = [
-      { loc: 'https://example.com/a', lastmod: '2024-01-01', hash: '9f2c000000000000' },
-      { loc: 'https://example.com/b', hash: '01ab000000000000' },
-    ];
-    expect(await all(manifest)).toEqual(expected);
-    expect(await all(dir)).toEqual(expected);
+    expect(await all(manifest)).toEqual(entries);
+    expect(await all(dir)).toEqual(entries);
+    expect(await all(older)).toEqual(entries);
     const list = join(dir, 'urls.txt');
     writeFileSync(list, '\uFEFF# list\r\nhttps://example.com/x\r\n\r\n  https://example.com/y  \n');
     expect(await all(list)).toEqual([
