@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runBin } from '../support/cli.js';
+import { spawn } from 'node:child_process';
+import { BIN, runBin } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 import { readSitemapText, xmllint } from '../support/xmllint.js';
 
@@ -201,5 +202,33 @@ describe('sitemapkit generate', () => {
     ]);
     expect(again.code, again.stderr).toBe(0);
     expect(readSitemapText(join(site, 'sitemap.xml'))).not.toContain('sitemap.html');
+  });
+
+  it('Ctrl-C (SIGINT): exit 130, the previous sitemaps untouched, no temp folder left', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'out');
+    writeFileSync(join(dir, 'small.txt'), `${BASE}\n${BASE}a\n`);
+    expect((await runBin(['generate', join(dir, 'small.txt'), '--base-url', BASE, '--out', out])).code).toBe(0);
+    const before = readFileSync(join(out, 'sitemap.xml'));
+    let big = '';
+    for (let i = 0; i < 400_000; i++) big += `${BASE}p/${i}\n`;
+    writeFileSync(join(dir, 'big.txt'), big);
+    const child = spawn(process.execPath, [BIN, 'generate', join(dir, 'big.txt'), '--base-url', BASE, '--out', out], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    // Interrupt once the run is under way (the temp folder exists).
+    for (let i = 0; i < 200 && !readdirSync(out).some((n) => n.startsWith('.sitemapkit-tmp')); i++) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    child.kill('SIGINT');
+    expect(await exited, stderr).toBe(130);
+    expect(stderr).toContain('interrupted');
+    expect(readFileSync(join(out, 'sitemap.xml'))).toEqual(before);
+    expect(readdirSync(out).filter((n) => n.startsWith('.sitemapkit-tmp'))).toEqual([]);
   });
 });
