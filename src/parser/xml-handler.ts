@@ -715,7 +715,8 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext {
     const scanner = this.#scanner;
     scanner.wantText = false;
     const id = this.#field;
-    const raw = this.#text;
+    // XML end-of-line handling (§2.11): CRLF and lone CR read as LF.
+    const raw = this.#text.includes('\r') ? this.#text.replace(/\r\n?/g, '\n') : this.#text;
     this.#text = '';
     const colon = id.indexOf(':');
     const group = colon === -1 ? '' : id.slice(0, colon);

@@ -311,7 +311,11 @@ export class XmlScanner {
 
   #emitText(start: number, end: number): void {
     if (this.wantText) {
-      this.#h.text(decodeEntities(this.#buf, start, end, this.#onDecodeError), this.#base + start);
+      const buf = this.#buf;
+      for (let i = buf.indexOf(']]>', start); i !== -1 && i + 3 <= end; i = buf.indexOf(']]>', i + 1)) {
+        this.#error('not-well-formed', '"]]>" is not allowed in text; write it as ]]&gt;', this.#base + i);
+      }
+      this.#h.text(decodeEntities(buf, start, end, this.#onDecodeError), this.#base + start);
       return;
     }
     if (this.#stack.length === 0 && !this.#strayText) {
@@ -335,13 +339,19 @@ export class XmlScanner {
     while (pos < len && this.#state !== DONE) {
       const state = this.#state;
       if (state === COMMENT) {
-        const e = buf.indexOf('-->', pos);
-        if (e === -1) {
-          pos = Math.max(pos, len - 2);
+        // `--` may only appear as the start of the closing `-->` (XML 1.0 §2.5).
+        const dd = buf.indexOf('--', pos);
+        if (dd === -1 || dd + 2 >= len) {
+          pos = dd === -1 ? Math.max(pos, len - 1) : dd;
           break;
         }
-        pos = e + 3;
-        this.#state = TEXT;
+        if (buf.charCodeAt(dd + 2) === 62) {
+          pos = dd + 3;
+          this.#state = TEXT;
+        } else {
+          this.#error('not-well-formed', '"--" inside a comment', this.#base + dd);
+          pos = dd + 1;
+        }
         continue;
       }
       if (state === CDATA) {
@@ -361,9 +371,11 @@ export class XmlScanner {
       if (lt === -1) {
         let end = len;
         if (!final) {
-          // Hold back a reference that may continue in the next chunk, so decoding never depends on chunking.
+          // Hold back what may continue in the next chunk (a reference, the `]]` of `]]>`), so
+          // that what is decoded and reported never depends on chunking.
           const amp = buf.indexOf('&', Math.max(pos, len - MAX_REF));
           if (amp !== -1) end = amp;
+          while (end > pos && buf.charCodeAt(end - 1) === 93 && end > len - 2) end--;
         }
         if (end > pos) this.#emitText(pos, end);
         pos = end;
