@@ -64,7 +64,27 @@ export function isXsdLastmod(value: string): boolean {
 // W3C and the XSD once the calendar and clock values are checked.
 const FAST_FORMS = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(Z|[+-]\d{2}:\d{2}))?$/;
 
-function fastValid(m: RegExpExecArray): boolean {
+function digits(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    n = n * 10 + c;
+  }
+  return n;
+}
+
+/** `YYYY-MM-DD` with a real calendar date, by character codes. */
+function isPlainDate(s: string): boolean {
+  if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return false;
+  const y = digits(s, 0, 4);
+  const m = digits(s, 5, 7);
+  const d = digits(s, 8, 10);
+  return y > 0 && m > 0 && d > 0 && validDate(y, m, d);
+}
+
+function fastValid(m: RegExpExecArray | null): boolean {
+  if (m === null) return false;
   const y = Number(m[1]);
   if (y === 0 || !validDate(y, Number(m[2]), Number(m[3]))) return false;
   if (m[4] === undefined) return true;
@@ -108,8 +128,8 @@ export function normalizeLastmod(input: LastmodInput): LastmodResult {
   if (typeof input !== 'string')
     return { ok: false, message: `expected a string, number or Date, got ${typeof input}` };
   // The common forms, checked without the two general regexes (this runs once per URL).
-  const fast = FAST_FORMS.exec(input);
-  if (fast !== null && fastValid(fast)) return { ok: true, value: input };
+  if (input.length === 10 ? isPlainDate(input) : fastValid(FAST_FORMS.exec(input)))
+    return { ok: true, value: input };
   const s = input.trim();
   if (isW3cDatetime(s)) {
     if (isXsdLastmod(s)) return { ok: true, value: s };

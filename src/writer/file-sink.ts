@@ -9,20 +9,21 @@ export interface SinkResult {
   sha256: string;
 }
 
-const FLUSH_AT = 256 * 1024;
+const CHUNK = 256 * 1024;
 
 /**
- * One output file. Strings are gathered and handed to the stream in large chunks (per-write
- * overhead dominates otherwise); `write` returns a promise only when the stream asks us to wait,
- * so the hot path stays synchronous and backpressure is still honoured.
+ * One output file. Strings are UTF-8-encoded straight into a 256 KiB chunk (one copy, where
+ * joining strings and then encoding them costs two) and handed to the stream a chunk at a time;
+ * `write` returns a promise only when the stream asks us to wait, so the hot path stays
+ * synchronous and backpressure is still honoured.
  */
 export class FileSink {
   readonly path: string;
   readonly #file: WriteStream;
   readonly #gzip: Gzip | undefined;
   readonly #hash: Hash | undefined;
-  #parts: string[] = [];
-  #pending = 0;
+  #chunk: Buffer = Buffer.allocUnsafe(CHUNK);
+  #used = 0;
   #bytes = 0;
   #error: Error | undefined;
 
@@ -49,19 +50,32 @@ export class FileSink {
 
   /** Queues `s` (whose UTF-8 length is `byteLength`); resolves when the caller may go on. */
   write(s: string, byteLength: number): Promise<void> | undefined {
-    this.#parts.push(s);
-    this.#pending += s.length;
     this.#bytes += byteLength;
-    if (this.#pending >= FLUSH_AT) return this.#flush();
+    if (byteLength > CHUNK - this.#used) {
+      const wait = this.#flush();
+      if (byteLength > CHUNK) {
+        // Larger than a chunk (a huge entry): it goes out on its own.
+        const big = Buffer.from(s, 'utf8');
+        this.#hash?.update(big);
+        const target = this.#gzip ?? this.#file;
+        const ok = target.write(big);
+        if (wait !== undefined) return wait.then(() => (ok ? undefined : this.#drain(target)));
+        return ok ? undefined : this.#drain(target);
+      }
+      this.#used = this.#chunk.write(s, 0);
+      return wait;
+    }
+    this.#used += this.#chunk.write(s, this.#used);
     return undefined;
   }
 
   #flush(): Promise<void> | undefined {
     if (this.#error !== undefined) throw this.#error;
-    if (this.#parts.length === 0) return undefined;
-    const buf = Buffer.from(this.#parts.length === 1 ? this.#parts[0]! : this.#parts.join(''), 'utf8');
-    this.#parts = [];
-    this.#pending = 0;
+    if (this.#used === 0) return undefined;
+    const buf = this.#chunk.subarray(0, this.#used);
+    // The stream keeps `buf` until it is written, so the next strings go into a fresh chunk.
+    this.#chunk = Buffer.allocUnsafe(CHUNK);
+    this.#used = 0;
     this.#hash?.update(buf);
     const target = this.#gzip ?? this.#file;
     if (target.write(buf)) return undefined;

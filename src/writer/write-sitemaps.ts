@@ -291,13 +291,10 @@ class Run {
     st.urls++;
     if (e.news !== undefined) st.news++;
     this.urls++;
-    // The change hash is taken over the XML with every namespace declared up front, so that it
-    // does not depend on which file the entry landed in; the loc is left out (the manifest keys on it).
-    const canonical = xml && !hasExtensions(e) ? s : urlXml(e, ALL_EXTENSIONS);
     const line = manifestEntryLine(
       e.lastmod === undefined
-        ? { loc: e.loc, hash: hashHex(canonical.slice(canonical.indexOf('</loc>'))) }
-        : { loc: e.loc, lastmod: e.lastmod, hash: hashHex(canonical.slice(canonical.indexOf('</loc>'))) },
+        ? { loc: e.loc, hash: changeHash(e, s, xml) }
+        : { loc: e.loc, lastmod: e.lastmod, hash: changeHash(e, s, xml) },
       this.urls === 1,
     );
     const w2 = this.entries.write(line, Buffer.byteLength(line));
@@ -329,6 +326,17 @@ class Run {
 }
 
 const ALL_EXTENSIONS: ReadonlySet<Extension> = new Set(Object.keys(EXTENSION_NS) as Extension[]);
+
+/**
+ * The manifest's change hash of an entry: everything but its loc (the manifest keys on the loc).
+ * A plain entry hashes its three fields; one with extensions hashes its XML as written with every
+ * namespace declared up front, so the hash does not depend on which file the entry landed in.
+ */
+function changeHash(e: SitemapEntry, written: string, xml: boolean): string {
+  if (!hasExtensions(e)) return hashHex(`${e.lastmod ?? ''}|${e.changefreq ?? ''}|${e.priority ?? ''}`);
+  const canonical = xml ? urlXml(e, ALL_EXTENSIONS) : written;
+  return hashHex(canonical.slice(canonical.indexOf('</loc>')));
+}
 
 function originOf(item: unknown): RecordOrigin | undefined {
   if (typeof item !== 'object' || item === null) return undefined;
