@@ -34,7 +34,7 @@ const HEAD_LIMIT = 1024;
 /** Reads one document. See {@link SitemapParserOptions}. */
 export class SitemapParser implements DocumentSink {
   readonly rep: DocumentReporter;
-  readonly #onItem: (item: SitemapItem) => void;
+  readonly #onItem: SitemapParserOptions['onItem'];
   readonly #onOutside: ((d: Diagnostic, item: SitemapItem) => void) | undefined;
   readonly #scopes: LocationScope[];
   readonly #maxBytes: number;
@@ -170,7 +170,7 @@ export class SitemapParser implements DocumentSink {
       if (this.#onOutside !== undefined) this.#onOutside(d, item);
       else this.rep.pass(d);
     }
-    this.#onItem(item);
+    this.#onItem(item, where);
   }
 
   // ---- stages ---------------------------------------------------------------------------------

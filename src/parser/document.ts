@@ -35,13 +35,20 @@ export async function* readDocument(
       : [o.sitemapUrl];
   const crossSubmit = sitemapUrls.length > 0 && (o.crossSubmit ?? opened.fetched);
   const deferred = new Map<SitemapItem, Diagnostic>();
+  const onItem = o.onItem;
   const parser = new SitemapParser({
     sitemap: opened.name,
     sitemapUrl: sitemapUrls,
     allowHosts: o.allowHosts,
     maxBytes: o.maxBytes,
     maxElementDepth: o.maxElementDepth,
-    onItem: (item) => queue.push(item),
+    onItem:
+      onItem === undefined
+        ? (item) => queue.push(item)
+        : (item, where) => {
+            queue.push(item);
+            onItem(item, opened.name, where);
+          },
     onDiagnostic: run.onDiagnostic,
     ...(crossSubmit
       ? { onOutsideLocation: (d: Diagnostic, item: SitemapItem) => deferred.set(item, d) }

@@ -8,6 +8,7 @@ export { parseSitemapTree } from './tree.js';
 export type {
   DiscoveredSitemap,
   DiscoverOptions,
+  ItemPosition,
   ParsedSitemap,
   ParseOptions,
   SitemapFormat,

@@ -12,6 +12,7 @@ import type { DiscoverOptions, ParseOptions, SitemapInfo, TreeOptions } from './
 export interface ResolvedParseOptions {
   onDiagnostic: DiagnosticHandler | undefined;
   onSitemap: ((info: SitemapInfo) => void) | undefined;
+  onItem: ParseOptions['onItem'];
   sitemapUrl: string | undefined;
   allowHosts: readonly string[];
   crossSubmit: boolean | undefined;
@@ -79,6 +80,7 @@ export function resolveParseOptions(o: ParseOptions = {}): ResolvedParseOptions 
   return {
     onDiagnostic: o.onDiagnostic,
     onSitemap: o.onSitemap,
+    onItem: o.onItem,
     sitemapUrl: o.sitemapUrl,
     allowHosts: [...(o.allowHosts ?? [])],
     crossSubmit: o.crossSubmit,

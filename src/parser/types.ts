@@ -27,10 +27,18 @@ export type SitemapSource =
   | ReadableStream<Uint8Array>
   | AsyncIterable<Uint8Array>;
 
+/** Where an item starts in its document: its `<url>`, `<sitemap>`, `<item>` or `<entry>` tag, or its line of a text sitemap. */
+export interface ItemPosition {
+  /** 1-based line. */
+  line?: number;
+  /** 1-based column. */
+  column?: number;
+}
+
 /** Options of the pure push parser {@link SitemapParser}. */
 export interface SitemapParserOptions {
-  /** Receives each page entry and index child, in document order. */
-  onItem: (item: SitemapItem) => void;
+  /** Receives each page entry and index child, in document order, with where it starts. */
+  onItem: (item: SitemapItem, position: ItemPosition) => void;
   /** Receives each finding. */
   onDiagnostic: DiagnosticHandler;
   /** The name used in diagnostics (`Diagnostic.sitemap`): a URL or a path. */
@@ -88,6 +96,12 @@ export interface ParseOptions {
   onDiagnostic?: DiagnosticHandler;
   /** Receives the facts about each sitemap once it is read. */
   onSitemap?: (info: SitemapInfo) => void;
+  /**
+   * Receives each page entry and index child as soon as it is read, with the sitemap it is in (as
+   * named in diagnostics) and where it starts, before the iteration yields it. For callers that
+   * need positions (the validator); in a tree, items a cap later drops are seen here too.
+   */
+  onItem?: (item: SitemapItem, sitemap: string, position: ItemPosition) => void;
   /**
    * The public URL of a sitemap read from a file, bytes or a stream: enables the location rule.
    * Fetched sitemaps use their own URL. @default none
