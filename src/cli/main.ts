@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import { isSitemapkitError } from '../core/errors.js';
@@ -22,7 +23,9 @@ export interface CliContext {
 export function buildProgram(ctx: CliContext): Command {
   const program = new Command('sitemapkit')
     .description('Generate, crawl, parse and validate XML sitemaps; robots.txt and IndexNow.')
-    .version(process.env['npm_package_version'] ?? '0.1.0')
+    .version(packageVersion())
+    // Options belong to the command they follow (`submit key --json` is key's --json, not submit's).
+    .enablePositionalOptions()
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),
@@ -33,8 +36,23 @@ export function buildProgram(ctx: CliContext): Command {
   registerParse(program, ctx);
   registerRobots(program, ctx);
   registerSubmit(program, ctx);
-  for (const c of program.commands) c.exitOverride().configureOutput(program.configureOutput());
+  const inherit = (cmd: Command): void => {
+    for (const c of cmd.commands) {
+      c.exitOverride().configureOutput(program.configureOutput());
+      inherit(c);
+    }
+  };
+  inherit(program);
   return program;
+}
+
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
 }
 
 /** Runs the CLI and returns the exit code; the only caller of `process.exit` is `bin.ts`. */
