@@ -1,6 +1,7 @@
 /**
  * A bounded hand-over between producers (sitemap readers) and one consumer (the iteration):
  * `push` waits while it is full, so a slow consumer slows the readers instead of filling memory.
+ * Items move in batches, so that each one costs a single await on the consumer's side.
  */
 export class Channel<T> {
   readonly #capacity: number;
@@ -15,18 +16,16 @@ export class Channel<T> {
     this.#capacity = capacity;
   }
 
-  get closed(): boolean {
-    return this.#closed;
-  }
-
-  /** Waits for room; returns false (dropping the item) once the channel is closed. */
-  async push(item: T): Promise<boolean> {
+  /** Waits for room, then adds `items`; false (dropping them) once the channel is closed. */
+  async push(items: readonly T[]): Promise<boolean> {
     while (this.#items.length >= this.#capacity && !this.#closed) {
       await new Promise<void>((resolve) => this.#producers.push(resolve));
     }
     if (this.#closed) return false;
-    this.#items.push(item);
-    this.#wakeConsumer();
+    for (const item of items) this.#items.push(item);
+    const wake = this.#consumer;
+    this.#consumer = undefined;
+    wake?.();
     return true;
   }
 
@@ -38,32 +37,28 @@ export class Channel<T> {
       this.#failed = true;
       this.#error = error;
     }
-    this.#wakeConsumer();
-    for (const wake of this.#producers.splice(0)) wake();
+    const wake = this.#consumer;
+    this.#consumer = undefined;
+    wake?.();
+    for (const w of this.#producers.splice(0)) w();
   }
 
-  async *drain(): AsyncGenerator<T> {
+  /** Everything pushed so far, waiting for something when empty; undefined once closed and drained. */
+  async take(): Promise<T[] | undefined> {
     for (;;) {
       if (this.#items.length > 0) {
         const batch = this.#items;
         this.#items = [];
-        for (const wake of this.#producers.splice(0)) wake();
-        yield* batch;
-        continue;
+        for (const w of this.#producers.splice(0)) w();
+        return batch;
       }
       if (this.#closed) {
         if (this.#failed) throw this.#error;
-        return;
+        return undefined;
       }
       await new Promise<void>((resolve) => {
         this.#consumer = resolve;
       });
     }
-  }
-
-  #wakeConsumer(): void {
-    const wake = this.#consumer;
-    this.#consumer = undefined;
-    wake?.();
   }
 }

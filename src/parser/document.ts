@@ -18,15 +18,16 @@ export interface DocumentPlace {
 }
 
 /**
- * Yields the items of one opened source and returns its {@link SitemapInfo} (also given to the
- * run). Never throws for what the document or the server does mid-body; throws `ERR_ABORTED`.
+ * Yields the items of one opened source, in batches (one per chunk read, so that each item costs
+ * its consumer one await, not one per layer), and returns its {@link SitemapInfo} (also given to
+ * the run). Never throws for what the document or the server does mid-body; throws `ERR_ABORTED`.
  */
 export async function* readDocument(
   opened: OpenedSource,
   o: ResolvedParseOptions,
   run: ParseRun,
   place: DocumentPlace = {},
-): AsyncGenerator<SitemapItem, SitemapInfo> {
+): AsyncGenerator<SitemapItem[], SitemapInfo> {
   const queue: SitemapItem[] = [];
   const sitemapUrls = opened.fetched
     ? [...new Set([opened.requested!, opened.url!])]
@@ -56,23 +57,25 @@ export async function* readDocument(
   });
   const stats: DecodeStats = { gzip: false, downloadedBytes: 0, inflatedBytes: 0 };
 
-  async function* drain(): AsyncGenerator<SitemapItem> {
+  /** The items read so far, once the cross-submit checks they wait for are settled. */
+  async function take(): Promise<SitemapItem[]> {
     const items = queue.splice(0, queue.length);
-    for (const item of items) {
-      const d = deferred.get(item);
-      if (d !== undefined) {
+    if (deferred.size > 0) {
+      for (const item of items) {
+        const d = deferred.get(item);
+        if (d === undefined) continue;
         deferred.delete(item);
         if (!(await run.crossSubmits(item.loc, sitemapUrls, o.http))) parser.report(d);
       }
-      yield item;
     }
+    return items;
   }
 
   try {
     for await (const chunk of decodeBody(opened.body, o, stats, (code, m) => parser.fail(code, m))) {
       checkAborted(o.http.signal, opened.name);
       parser.write(chunk);
-      if (queue.length > 0) yield* drain();
+      if (queue.length > 0) yield await take();
       if (parser.done) break;
     }
     parser.end();
@@ -82,7 +85,7 @@ export async function* readDocument(
   } finally {
     opened.cancel();
   }
-  yield* drain();
+  if (queue.length > 0) yield await take();
   const info: SitemapInfo = {
     sitemap: opened.name,
     gzip: stats.gzip,

@@ -61,8 +61,12 @@ export class ParseRun {
     return sitemapUrls.some((s) => set.has(s));
   }
 
-  /** The result object: iterable once; the collections fill while it runs. */
-  result<T>(generate: () => AsyncGenerator<T>): SitemapParse<T> {
+  /**
+   * The result object: iterable once; the collections fill while it runs. `generate` yields
+   * batches; the iterator hands their items out one by one without an async generator per item
+   * (each `yield` of an async generator costs extra ticks, a third of the time of a fast parse).
+   */
+  result<T>(generate: () => AsyncGenerator<T[]>): SitemapParse<T> {
     let started = false;
     const run = this;
     return {
@@ -82,9 +86,48 @@ export class ParseRun {
           });
         }
         started = true;
-        return generate();
+        return new BatchIterator(generate());
       },
     };
+  }
+}
+
+/** Items of a batch source, one `next()` at a time; only an empty buffer waits for the source. */
+class BatchIterator<T> implements AsyncIterator<T> {
+  readonly #source: AsyncGenerator<T[]>;
+  #batch: T[] = [];
+  #at = 0;
+  #done = false;
+
+  constructor(source: AsyncGenerator<T[]>) {
+    this.#source = source;
+  }
+
+  next(): Promise<IteratorResult<T>> {
+    if (this.#at < this.#batch.length)
+      return Promise.resolve({ value: this.#batch[this.#at++]!, done: false });
+    return this.#pull();
+  }
+
+  async return(): Promise<IteratorResult<T>> {
+    this.#done = true;
+    this.#batch = [];
+    await this.#source.return(undefined as never);
+    return { value: undefined, done: true };
+  }
+
+  async #pull(): Promise<IteratorResult<T>> {
+    while (!this.#done) {
+      const r = await this.#source.next();
+      if (r.done === true) break;
+      if (r.value.length > 0) {
+        this.#batch = r.value;
+        this.#at = 1;
+        return { value: r.value[0]!, done: false };
+      }
+    }
+    this.#done = true;
+    return { value: undefined, done: true };
   }
 }
 

@@ -61,7 +61,7 @@ async function* walk(
   roots: readonly string[],
   options: ResolvedTreeOptions,
   run: ParseRun,
-): AsyncGenerator<TreeEntry> {
+): AsyncGenerator<TreeEntry[]> {
   const controller = new AbortController();
   const user = options.http.signal;
   const o: ResolvedTreeOptions = {
@@ -165,51 +165,51 @@ async function* walk(
     const doc = readDocument(opened, o, run, place);
     let r = await doc.next();
     while (!r.done) {
-      if (stopped) {
-        await doc.return(undefined as never);
-        return;
-      }
-      const item = r.value;
-      if ('kind' in item) {
-        const key = keyOf(item.loc);
-        if (visited.has(key)) {
-          const isCycle = relation(key, ancestors) === 'cycle';
+      const pages: TreeEntry[] = [];
+      let full = false;
+      for (const item of r.value) {
+        if ('kind' in item) {
+          const key = keyOf(item.loc);
+          if (visited.has(key)) {
+            const isCycle = relation(key, ancestors) === 'cycle';
+            report(
+              isCycle ? 'index-cycle' : 'index-duplicate',
+              isCycle
+                ? `lists ${item.loc}, which contains this index: a cycle, not followed`
+                : `lists ${item.loc}, which was already read`,
+              job.url,
+            );
+          } else if (job.depth + 1 > o.maxDepth) {
+            report(
+              'index-depth',
+              `indexes nest deeper than ${o.maxDepth} levels (maxDepth); ${item.loc} and its siblings were not read`,
+              job.url,
+              `depth:${job.url}`,
+            );
+          } else {
+            visited.add(key);
+            queue.push({ url: item.loc, parent: job.url, depth: job.depth + 1, ancestors });
+            pump();
+          }
+        } else if (urls >= o.maxUrls) {
           report(
-            isCycle ? 'index-cycle' : 'index-duplicate',
-            isCycle
-              ? `lists ${item.loc}, which contains this index: a cycle, not followed`
-              : `lists ${item.loc}, which was already read`,
+            'tree-limit',
+            `more than ${o.maxUrls.toLocaleString('en-US')} URLs (maxUrls); reading stopped`,
             job.url,
+            'max-urls',
           );
-        } else if (job.depth + 1 > o.maxDepth) {
-          report(
-            'index-depth',
-            `indexes nest deeper than ${o.maxDepth} levels (maxDepth); ${item.loc} and its siblings were not read`,
-            job.url,
-            `depth:${job.url}`,
-          );
+          full = true;
+          break;
         } else {
-          visited.add(key);
-          queue.push({ url: item.loc, parent: job.url, depth: job.depth + 1, ancestors });
-          pump();
+          urls++;
+          pages.push({ ...item, sitemap: job.url });
         }
-      } else if (urls >= o.maxUrls) {
-        report(
-          'tree-limit',
-          `more than ${o.maxUrls.toLocaleString('en-US')} URLs (maxUrls); reading stopped`,
-          job.url,
-          'max-urls',
-        );
+      }
+      const delivered = pages.length === 0 || (await channel.push(pages));
+      if (full || !delivered || stopped) {
         await doc.return(undefined as never);
-        stop();
+        if (full) stop();
         return;
-      } else {
-        urls++;
-        const entry: TreeEntry = { ...item, sitemap: job.url };
-        if (!(await channel.push(entry))) {
-          await doc.return(undefined as never);
-          return;
-        }
       }
       r = await doc.next();
     }
@@ -247,7 +247,7 @@ async function* walk(
   }
   pump();
   try {
-    yield* channel.drain();
+    for (let batch = await channel.take(); batch !== undefined; batch = await channel.take()) yield batch;
   } finally {
     stop();
     channel.close();

@@ -96,6 +96,10 @@ interface Resolved {
   local: string;
   uri: string;
   prefixed: boolean;
+  /** In the sitemap namespace, no namespace, or the root's (possibly wrong) one. */
+  core: boolean;
+  /** XSD position among <url>'s core children (loc 0 … priority 3), or -1. */
+  order: number;
 }
 
 /** Turns scanner events into entries and diagnostics for one XML document. */
@@ -115,10 +119,10 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext {
   #coreUri = '';
   #sawMarkup = false;
 
-  #field = '';
+  /** The value being read: its record (`''` for the page itself, `image`, `video`, …) and element name. */
+  #fieldGroup = '';
+  #fieldName = '';
   #fieldStart = 0;
-  /** The entry-model path of the value being read, for example `videos[0].title`. */
-  #fieldPath = '';
   attrs: readonly XmlAttribute[] = [];
   #text = '';
   #textOver = false;
@@ -148,10 +152,12 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext {
   // ---- FieldContext -----------------------------------------------------------------------------
 
   /** Where the value being read is: computed only when a finding about it is reported. */
-  readonly at: At = () => this.#where(this.#pos(this.#fieldStart), this.#fieldPath);
+  readonly at: At = () =>
+    this.#where(this.#pos(this.#fieldStart), this.#pathOf(this.#fieldGroup, this.#fieldName));
 
   part(suffix: string): At {
-    return () => this.#where(this.#pos(this.#fieldStart), `${this.#fieldPath}${suffix}`);
+    return () =>
+      this.#where(this.#pos(this.#fieldStart), `${this.#pathOf(this.#fieldGroup, this.#fieldName)}${suffix}`);
   }
 
   // ---- scanner events -------------------------------------------------------------------------
@@ -173,13 +179,13 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext {
         next = this.#openRoot(el, name, start);
         break;
       case C_URLSET:
-        if (el.local === 'url' && this.#isCore(el)) {
+        if (el.local === 'url' && el.core) {
           this.#page = { at: this.#pos(start), hadLoc: false, order: -1, seen: 0 };
           next = C_URL;
         } else this.#unknown(el, name, start);
         break;
       case C_INDEX:
-        if (el.local === 'sitemap' && this.#isCore(el)) {
+        if (el.local === 'sitemap' && el.core) {
           this.#ref = { at: this.#pos(start), hadLoc: false, seen: 0 };
           next = C_SITEMAP;
         } else this.#unknown(el, name, start);
@@ -192,7 +198,7 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext {
         break;
       case C_IMAGE:
         if (el.ns === NS_IMAGE && IMAGE_FIELDS.has(el.local))
-          next = this.#startField(`image:${el.local}`, start);
+          next = this.#startField('image', el.local, start);
         else this.#unknown(el, name, start);
         break;
       case C_VIDEO:
@@ -200,23 +206,23 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext {
           this.#tvshow = {};
           next = C_TVSHOW;
         } else if (el.ns === NS_VIDEO && VIDEO_FIELDS.has(el.local)) {
-          next = this.#startField(`video:${el.local}`, start, attrs, name);
+          next = this.#startField('video', el.local, start, attrs, name);
         } else this.#unknown(el, name, start);
         break;
       case C_TVSHOW:
         if (el.ns === NS_VIDEO && TVSHOW_FIELDS.has(el.local))
-          next = this.#startField(`tvshow:${el.local}`, start);
+          next = this.#startField('tvshow', el.local, start);
         else this.#unknown(el, name, start);
         break;
       case C_NEWS:
         if (el.ns === NS_NEWS && el.local === 'publication') next = C_PUBLICATION;
         else if (el.ns === NS_NEWS && NEWS_FIELDS.has(el.local))
-          next = this.#startField(`news:${el.local}`, start);
+          next = this.#startField('news', el.local, start);
         else this.#unknown(el, name, start);
         break;
       case C_PUBLICATION:
         if (el.ns === NS_NEWS && (el.local === 'name' || el.local === 'language')) {
-          next = this.#startField(`news:${el.local}`, start);
+          next = this.#startField('news', el.local, start);
         } else this.#unknown(el, name, start);
         break;
       case C_RSS:
@@ -435,13 +441,18 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext {
         );
       }
     }
-    const r: Resolved = { ns, local, uri: uri ?? '', prefixed: colon !== -1 };
+    const u = uri ?? '';
+    const core = ns === NS_SITEMAP || ns === NS_NONE || (u === this.#coreUri && this.#coreUri !== '');
+    const r: Resolved = {
+      ns,
+      local,
+      uri: u,
+      prefixed: colon !== -1,
+      core,
+      order: core ? (CORE_ORDER[local] ?? -1) : -1,
+    };
     this.#cache.set(qname, r);
     return r;
-  }
-
-  #isCore(el: Resolved): boolean {
-    return el.ns === NS_SITEMAP || el.ns === NS_NONE || el.uri === this.#coreUri;
   }
 
   #openRoot(el: Resolved, qname: string, start: number): number {
@@ -450,6 +461,8 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext {
     const local = el.local;
     if (local === 'urlset' || local === 'sitemapindex') {
       this.#coreUri = el.uri;
+      // Resolutions made so far did not know the root's namespace.
+      this.#cache.clear();
       if (el.ns === NS_NONE) {
         this.rep.report('namespace-missing', `<${qname}> declares no namespace; read as a sitemap`, at);
       } else if (el.ns !== NS_SITEMAP) {
@@ -491,7 +504,7 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext {
   }
 
   #unknown(el: Resolved, qname: string, start: number): void {
-    if (el.ns === NS_OTHER && !this.#isCore(el)) {
+    if (el.ns === NS_OTHER && !el.core) {
       // Other namespaces are how the protocol lets people extend sitemaps (xsd:any ##other).
       this.rep.once(
         'element-unknown',
@@ -522,9 +535,9 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext {
 
   #openInUrl(el: Resolved, qname: string, attrs: string, start: number): number {
     const page = this.#page!;
-    if (this.#isCore(el)) {
-      const position = CORE_ORDER[el.local];
-      if (position === undefined) {
+    if (el.core) {
+      const position = el.order;
+      if (position === -1) {
         this.#unknown(el, qname, start);
         return C_SKIP;
       }
@@ -539,7 +552,7 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext {
         return C_SKIP;
       }
       page.seen |= bit;
-      return this.#startField(el.local, start);
+      return this.#startField('', el.local, start);
     }
     switch (el.ns) {
       case NS_IMAGE:
@@ -576,7 +589,7 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext {
   }
 
   #openInReference(el: Resolved, qname: string, start: number): number {
-    if (!this.#isCore(el) || (el.local !== 'loc' && el.local !== 'lastmod')) {
+    if (!el.core || (el.local !== 'loc' && el.local !== 'lastmod')) {
       this.#unknown(el, qname, start);
       return C_SKIP;
     }
@@ -591,7 +604,7 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext {
       return C_SKIP;
     }
     ref.seen |= bit;
-    return this.#startField(`sitemap:${el.local}`, start);
+    return this.#startField('sitemap', el.local, start);
   }
 
   #openInFeedItem(parent: number, el: Resolved, qname: string, attrs: string, start: number): number {
@@ -625,7 +638,7 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext {
         }
         case 'title':
         case 'description':
-          return this.#startField(`media:${el.local}`, start);
+          return this.#startField('media', el.local, start);
       }
       return C_SKIP;
     }
@@ -647,25 +660,25 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext {
         case 'modified':
         case 'published':
         case 'issued':
-          return this.#startField(`date:${el.local}`, start);
+          return this.#startField('date', el.local, start);
       }
       return C_SKIP;
     }
     // RSS 2.0 / 1.0 item.
     if (el.ns === NS_OTHER && el.uri === DC_NS && el.local === 'date')
-      return this.#startField('date:dcdate', start);
+      return this.#startField('date', 'dcdate', start);
     if (el.ns !== NS_NONE && el.ns !== NS_RSS1) return C_SKIP;
     switch (el.local) {
       case 'link':
-        return this.#startField('item:link', start);
+        return this.#startField('item', 'link', start);
       case 'guid':
-        return this.#startField('item:guid', start, attrs, qname);
+        return this.#startField('item', 'guid', start, attrs, qname);
       case 'pubDate':
-        return this.#startField('date:pubDate', start);
+        return this.#startField('date', 'pubDate', start);
       case 'title':
-        return this.#startField('item:title', start);
+        return this.#startField('item', 'title', start);
       case 'description':
-        return this.#startField('item:description', start);
+        return this.#startField('item', 'description', start);
     }
     return C_SKIP;
   }
@@ -700,8 +713,9 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext {
 
   // ---- values and records -----------------------------------------------------------------------
 
-  #startField(id: string, start: number, attrs = '', qname = ''): number {
-    this.#field = id;
+  #startField(group: string, name: string, start: number, attrs = '', qname = ''): number {
+    this.#fieldGroup = group;
+    this.#fieldName = name;
     this.#fieldStart = start;
     this.attrs = attrs === '' ? [] : this.#attrs(attrs, start, qname);
     this.#text = '';
@@ -714,18 +728,13 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext {
   #endField(): void {
     const scanner = this.#scanner;
     scanner.wantText = false;
-    const id = this.#field;
     // XML end-of-line handling (§2.11): CRLF and lone CR read as LF.
     const raw = this.#text.includes('\r') ? this.#text.replace(/\r\n?/g, '\n') : this.#text;
     this.#text = '';
-    const colon = id.indexOf(':');
-    const group = colon === -1 ? '' : id.slice(0, colon);
-    const name = colon === -1 ? id : id.slice(colon + 1);
-    this.#fieldPath = this.#pathOf(group, name);
     if (this.#textOver) {
       this.rep.report(
         'value-too-long',
-        `the value of ${id} is longer than ${MAX_VALUE_LENGTH} characters; dropped`,
+        `the value is longer than ${MAX_VALUE_LENGTH} characters; dropped`,
         this.at(),
       );
     } else {
@@ -733,7 +742,7 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext {
       if (value.length !== raw.length && value !== '') {
         this.rep.once('value-whitespace', 'values are padded with whitespace; trimmed', this.at());
       }
-      this.#setField(group, name, value);
+      this.#setField(this.#fieldGroup, this.#fieldName, value);
     }
     scanner.mark = -1;
   }

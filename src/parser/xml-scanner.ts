@@ -198,6 +198,12 @@ export class XmlScanner {
   #lineAt = 0;
   #line = 1;
   #lineStart = 0;
+  /** Absolute offset of the first newline at or after `#lineStart` not yet counted; -1 when unknown. */
+  #nextNewline = -1;
+  /** No newline lies between `#lineStart` and this absolute offset. */
+  #scannedTo = 0;
+  /** Element names seen so far, by length: a tag whose name is one of them reuses the string. */
+  readonly #names: Array<string[] | undefined> = [];
   #sawRoot = false;
   #strayText = false;
 
@@ -210,6 +216,7 @@ export class XmlScanner {
       this.#lineAt = options.start.offset;
       this.#line = options.start.line;
       this.#lineStart = options.start.lineStart;
+      this.#scannedTo = options.start.offset;
     }
   }
 
@@ -288,16 +295,26 @@ export class XmlScanner {
 
   #advanceLines(offset: number): void {
     const buf = this.#buf;
-    const end = Math.min(offset, this.#base + buf.length) - this.#base;
-    let i = this.#lineAt - this.#base;
-    if (i < 0) i = 0;
+    const base = this.#base;
+    const end = Math.min(offset, base + buf.length);
+    // The next newline is remembered (or that there is none up to `#scannedTo`), so that asking
+    // for positions never rescans: in a one-line (minified) sitemap the next newline is far away.
+    let next = this.#nextNewline;
     for (;;) {
-      const nl = buf.indexOf('\n', i);
-      if (nl === -1 || nl >= end) break;
+      if (next === -1) {
+        const nl = buf.indexOf('\n', Math.max(this.#lineStart, this.#scannedTo, base) - base);
+        if (nl === -1) {
+          this.#scannedTo = base + buf.length;
+          break;
+        }
+        next = base + nl;
+      }
+      if (next >= end) break;
       this.#line++;
-      this.#lineStart = this.#base + nl + 1;
-      i = nl + 1;
+      this.#lineStart = next + 1;
+      next = -1;
     }
+    this.#nextNewline = next;
     if (offset > this.#lineAt) this.#lineAt = offset;
   }
 
@@ -305,17 +322,26 @@ export class XmlScanner {
     this.#h.error(kind, message, at);
   }
 
-  readonly #onDecodeError = (kind: XmlErrorKind, message: string, at: number): void => {
-    this.#h.error(kind, message, this.#base + at);
+  /** Absolute offset of the text piece being decoded. */
+  #pieceAt = 0;
+  readonly #onPieceError = (kind: XmlErrorKind, message: string, at: number): void => {
+    this.#h.error(kind, message, this.#pieceAt + at);
   };
 
   #emitText(start: number, end: number): void {
     if (this.wantText) {
-      const buf = this.#buf;
-      for (let i = buf.indexOf(']]>', start); i !== -1 && i + 3 <= end; i = buf.indexOf(']]>', i + 1)) {
-        this.#error('not-well-formed', '"]]>" is not allowed in text; write it as ]]&gt;', this.#base + i);
+      // Slice first: an unbounded indexOf on the buffer would scan to its end for every value.
+      const piece = this.#buf.slice(start, end);
+      const at = this.#base + start;
+      for (let i = piece.indexOf(']]>'); i !== -1; i = piece.indexOf(']]>', i + 1)) {
+        this.#error('not-well-formed', '"]]>" is not allowed in text; write it as ]]&gt;', at + i);
       }
-      this.#h.text(decodeEntities(buf, start, end, this.#onDecodeError), this.#base + start);
+      if (piece.includes('&')) {
+        this.#pieceAt = at;
+        this.#h.text(decodeEntities(piece, 0, piece.length, this.#onPieceError), at);
+      } else {
+        this.#h.text(piece, at);
+      }
       return;
     }
     if (this.#stack.length === 0 && !this.#strayText) {
@@ -391,7 +417,15 @@ export class XmlScanner {
           if (len - pos > this.#maxTag) this.#tooLong(pos);
           break;
         }
-        this.#close(buf.slice(pos + 2, gt).trim(), this.#base + pos);
+        const stack = this.#stack;
+        const top = stack[stack.length - 1];
+        if (top !== undefined && gt - pos - 2 === top.length && buf.startsWith(top, pos + 2)) {
+          // The common case, without slicing the name.
+          stack.pop();
+          this.#h.closeTag(top, this.#base + pos);
+        } else {
+          this.#close(buf.slice(pos + 2, gt).trim(), this.#base + pos);
+        }
         pos = gt + 1;
       } else if (c === 33) {
         if (
@@ -457,7 +491,7 @@ export class XmlScanner {
             }
           }
         }
-        const name = buf.slice(pos + 1, i);
+        const name = this.#name(buf, pos + 1, i);
         const selfClosing = buf.charCodeAt(gt - 1) === 47;
         const attrs = i < gt ? buf.slice(i, selfClosing ? gt - 1 : gt) : '';
         this.#open(name, attrs, selfClosing, this.#base + pos);
@@ -465,6 +499,21 @@ export class XmlScanner {
       }
     }
     this.#pos = pos;
+  }
+
+  /** `buf[from, to)` as a string, reusing an earlier one with the same text (no allocation, hash cached). */
+  #name(buf: string, from: number, to: number): string {
+    const length = to - from;
+    if (length > 40) return buf.slice(from, to);
+    let known = this.#names[length];
+    if (known === undefined) {
+      known = [];
+      this.#names[length] = known;
+    }
+    for (const n of known) if (buf.startsWith(n, from)) return n;
+    const name = buf.slice(from, to);
+    if (known.length < 16) known.push(name);
+    return name;
   }
 
   #tooLong(pos: number): void {

@@ -1,0 +1,148 @@
+#!/usr/bin/env node
+// Parser benchmark (issue 3): a 50,000-URL sitemap with one image per URL (about 14 MB), plain and
+// gzip, file → JSON lines; and a tree of 20 such files behind an index over loopback. Contenders,
+// each in its own process: sitemapkit (library), the npm `sitemap` package (XMLToSitemapItemStream)
+// and `sitemapper` (which reads URLs only, so its "file" rows fetch the same file over loopback).
+// Prints seconds (best of --runs, contenders interleaved), URLs/s, MB/s of uncompressed XML, the
+// speed-up over `sitemap`, and peak RSS (worst run).
+// Usage: node bench/parse.mjs [--urls N] [--files N] [--runs N] [--tree-runs N] [--no-peer]
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { fmt, OUT, ROOT, runNode, table } from './lib.mjs';
+
+const argv = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = argv.indexOf(name);
+  return i === -1 ? dflt : Number(argv[i + 1]);
+};
+const N = opt('--urls', 50_000);
+const FILES = opt('--files', 20);
+const RUNS = opt('--runs', 3);
+const TREE_RUNS = opt('--tree-runs', 1);
+const withPeers = !argv.includes('--no-peer');
+const HOST = 'https://www.example.com';
+
+function makeSitemap(n) {
+  const path = join(OUT, `parse-${n}.xml`);
+  if (!existsSync(path)) {
+    const parts = [
+      `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n`,
+    ];
+    for (let i = 0; i < n; i++) {
+      const id = String(i).padStart(6, '0');
+      const day = String(1 + (i % 28)).padStart(2, '0');
+      parts.push(
+        `  <url>\n    <loc>${HOST}/products/category-${i % 97}/item-${id}.html</loc>\n    <lastmod>2024-08-${day}T09:12:00+00:00</lastmod>\n    <changefreq>weekly</changefreq>\n    <image:image>\n      <image:loc>https://cdn.example.com/images/${id}.jpg</image:loc>\n    </image:image>\n  </url>\n`,
+      );
+    }
+    parts.push('</urlset>\n');
+    writeFileSync(path, parts.join(''));
+    writeFileSync(`${path}.gz`, gzipSync(readFileSync(path)));
+  }
+  return path;
+}
+
+const plain = makeSitemap(N);
+const xml = readFileSync(plain, 'utf8');
+const MB = statSync(plain).size / 1e6;
+
+// Loopback server: the file (plain and gzip) and an index of FILES children. Served URLs use the
+// server's own origin, so every entry is inside its sitemap's location (no location findings).
+const server = createServer((req, res) => {
+  const body = routes.get(req.url ?? '/');
+  if (body === undefined) return void res.writeHead(404).end();
+  res
+    .writeHead(200, { 'content-type': req.url.endsWith('.gz') ? 'application/gzip' : 'application/xml' })
+    .end(body);
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const origin = `http://127.0.0.1:${server.address().port}`;
+const served = Buffer.from(xml.replaceAll(HOST, origin));
+const routes = new Map([
+  ['/sitemap.xml', served],
+  ['/sitemap.xml.gz', gzipSync(served)],
+  [
+    '/index.xml',
+    Buffer.from(
+      `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${Array.from({ length: FILES }, (_, i) => `<sitemap><loc>${origin}/s/${i}.xml</loc></sitemap>`).join('\n')}\n</sitemapindex>\n`,
+    ),
+  ],
+  ...Array.from({ length: FILES }, (_, i) => [`/s/${i}.xml`, served]),
+]);
+
+const peer = (name) => join(ROOT, 'bench/parse-peers', name);
+const contenders = [
+  { name: 'sitemapkit', script: peer('sitemapkit.mjs'), target: (s) => s.local ?? s.url },
+  ...(withPeers
+    ? [
+        { name: 'sitemap (npm)', script: peer('sitemap.mjs'), target: (s) => s.local ?? s.url },
+        { name: 'sitemapper', script: peer('sitemapper.mjs'), target: (s) => s.url },
+      ]
+    : []),
+];
+const scenarios = [
+  {
+    name: `file, ${N.toLocaleString('en-US')} URLs`,
+    mode: 'file',
+    local: plain,
+    url: `${origin}/sitemap.xml`,
+    urls: N,
+    mb: MB,
+    runs: RUNS,
+  },
+  {
+    name: `file.gz, ${N.toLocaleString('en-US')} URLs`,
+    mode: 'file',
+    local: `${plain}.gz`,
+    url: `${origin}/sitemap.xml.gz`,
+    urls: N,
+    mb: MB,
+    runs: RUNS,
+  },
+  {
+    name: `tree, ${FILES} files, loopback`,
+    mode: 'tree',
+    url: `${origin}/index.xml`,
+    urls: N * FILES,
+    mb: MB * FILES,
+    runs: TREE_RUNS,
+  },
+];
+
+console.log(
+  `sitemap: ${N.toLocaleString('en-US')} URLs with one image each, ${MB.toFixed(1)} MB uncompressed (${plain})`,
+);
+const rows = [];
+for (const sc of scenarios) {
+  const best = {};
+  for (let run = 0; run < sc.runs; run++) {
+    for (const c of contenders) {
+      const r = await runNode([c.script, sc.mode, c.target(sc)]);
+      if (r.code !== 0) throw new Error(`${c.name} failed on ${sc.name}: ${r.stderr}`);
+      const report = JSON.parse(r.stdout.trim().split('\n').at(-1));
+      if (report.urls !== sc.urls)
+        console.warn(`note: ${c.name} read ${report.urls} URLs on "${sc.name}", expected ${sc.urls}`);
+      const b = (best[c.name] ??= { secs: Number.POSITIVE_INFINITY, rss: 0, urls: report.urls });
+      b.secs = Math.min(b.secs, r.secs);
+      b.rss = Math.max(b.rss, r.rssMiB);
+    }
+  }
+  const base = best['sitemap (npm)']?.secs;
+  for (const c of contenders) {
+    const b = best[c.name];
+    rows.push({
+      scenario: sc.name,
+      contender: c.name,
+      'URLs read': fmt.n(b.urls),
+      seconds: fmt.s(b.secs),
+      'URLs/s': fmt.n(b.urls / b.secs),
+      'MB/s': (sc.mb / b.secs).toFixed(1),
+      'x sitemap': base === undefined ? '' : `${(base / b.secs).toFixed(1)}x`,
+      'peak RSS MiB': fmt.mb(b.rss),
+    });
+  }
+}
+server.close();
+table(rows, ['scenario', 'contender', 'URLs read', 'seconds', 'URLs/s', 'MB/s', 'x sitemap', 'peak RSS MiB']);
