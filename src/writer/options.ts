@@ -36,7 +36,7 @@ export interface WriteSitemapsOptions {
   updateRobots?: string;
   /** The clock for index lastmods and the manifest; `SOURCE_DATE_EPOCH` (seconds) wins when set. @default () => new Date() */
   now?: () => Date;
-  /** Detect duplicate locs (about 8.5 bytes of memory per URL). @default true */
+  /** Detect duplicate locs (a hashed set: about 8 bytes of memory per URL). @default true */
   dedupe?: boolean;
   /** Receives every finding (invalid records, dropped legacy tags, …). */
   onDiagnostic?: DiagnosticHandler;

@@ -29,6 +29,7 @@ interface GenerateFlags {
   updateRobots?: string;
   onInvalid: 'fail' | 'skip';
   legacy?: boolean;
+  dedupe: boolean;
   json?: boolean;
 }
 
@@ -90,6 +91,7 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
         .default('fail'),
     )
     .option('--legacy', 'keep the image/video/news tags Google dropped in 2022')
+    .option('--no-dedupe', 'skip duplicate detection (it holds about 8 bytes per URL; memory is then flat)')
     .option('--json', 'print a machine-readable summary (JSON) on stdout')
     .addHelpText(
       'after',
@@ -179,6 +181,7 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
       onInvalid: flags.onInvalid,
       allowHosts: flags.allowHost,
       legacy: flags.legacy === true,
+      dedupe: flags.dedupe,
       ...(flags.xsl !== undefined && { xsl: flags.xsl }),
       html: flags.html === true,
       ...(flags.updateRobots !== undefined && { updateRobots: flags.updateRobots }),
