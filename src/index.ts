@@ -6,7 +6,7 @@ export * from './core/lastmod.js';
 export * from './core/limits.js';
 export * from './core/normalize.js';
 export * from './core/url.js';
-export { readPageMeta, isNoindex, type PageMeta, type PageLink } from './page/page-meta.js';
+export { readPageMeta, isNoindex, PageMetaReader, type PageMeta, type PageLink } from './page/page-meta.js';
 export { readStaticSite, type StaticSiteOptions } from './sources/static-site.js';
 export { readCsv, readInput, readJsonl, readTxt, formatFromName, type InputFormat } from './sources/url-lists.js';
 export {
@@ -37,3 +37,4 @@ export {
   type HtmlSitemapOptions,
 } from './html/html-sitemap.js';
 export * from './parser/index.js';
+export * from './crawler/index.js';

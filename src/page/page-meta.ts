@@ -58,9 +58,8 @@ function findDateModified(v: unknown, depth = 0): string | undefined {
   return undefined;
 }
 
-/** Parses a whole HTML document (pages are size-capped by their callers). */
-export function readPageMeta(html: string): PageMeta {
-  const meta: PageMeta = {
+function emptyMeta(): PageMeta {
+  return {
     title: undefined,
     baseHref: undefined,
     canonical: undefined,
@@ -73,98 +72,137 @@ export function readPageMeta(html: string): PageMeta {
     articleModifiedTime: undefined,
     charset: undefined,
   };
-  let inTitle = false;
-  let title = '';
-  let inJsonLd = false;
-  let jsonLd = '';
-  const parser = new Parser(
-    {
-      onopentag(name, a) {
-        switch (name) {
-          case 'title':
-            if (meta.title === undefined) inTitle = true;
-            break;
-          case 'base':
-            if (meta.baseHref === undefined && a['href'] !== undefined) meta.baseHref = a['href'];
-            break;
-          case 'link': {
-            const rel = directives(a['rel']);
-            if (rel.includes('canonical') && meta.canonical === undefined && a['href'] !== undefined)
-              meta.canonical = a['href'];
-            if (rel.includes('alternate') && a['hreflang'] !== undefined && a['href'] !== undefined) {
-              meta.alternates.push({ hreflang: a['hreflang'].trim(), href: a['href'].trim() });
+}
+
+// JSON-LD blocks beyond this are not parsed: a date is near the top, and a hostile page must not
+// make the reader buffer megabytes of script text.
+const MAX_JSON_LD_CHARS = 1_000_000;
+
+/**
+ * The streaming form of {@link readPageMeta}: feed decoded text in chunks of any size with
+ * `write`, then call `end` once. Memory holds the findings, never the page, so a crawler can read
+ * pages as they arrive and stop at a size cap. Chunk boundaries do not change the result.
+ */
+export class PageMetaReader {
+  readonly #meta: PageMeta = emptyMeta();
+  readonly #parser: Parser;
+  #inTitle = false;
+  #title = '';
+  #inJsonLd = false;
+  #jsonLd = '';
+  #ended = false;
+
+  constructor() {
+    const meta = this.#meta;
+    this.#parser = new Parser(
+      {
+        onopentag: (name, a) => {
+          switch (name) {
+            case 'title':
+              if (meta.title === undefined) this.#inTitle = true;
+              break;
+            case 'base':
+              if (meta.baseHref === undefined && a['href'] !== undefined) meta.baseHref = a['href'];
+              break;
+            case 'link': {
+              const rel = directives(a['rel']);
+              if (rel.includes('canonical') && meta.canonical === undefined && a['href'] !== undefined)
+                meta.canonical = a['href'];
+              if (rel.includes('alternate') && a['hreflang'] !== undefined && a['href'] !== undefined) {
+                meta.alternates.push({ hreflang: a['hreflang'].trim(), href: a['href'].trim() });
+              }
+              break;
             }
-            break;
+            case 'meta': {
+              const n = a['name']?.trim().toLowerCase();
+              if (n === 'robots') meta.robots.push(...directives(a['content']));
+              else if (n !== undefined && AGENT_META.test(n)) {
+                const list = meta.agentRobots[n] ?? [];
+                list.push(...directives(a['content']));
+                meta.agentRobots[n] = list;
+              }
+              if (
+                a['property']?.trim().toLowerCase() === 'article:modified_time' &&
+                a['content'] !== undefined
+              ) {
+                meta.articleModifiedTime ??= a['content'].trim();
+              }
+              if (a['charset'] !== undefined) meta.charset ??= a['charset'].trim().toLowerCase();
+              else if (a['http-equiv']?.toLowerCase() === 'content-type') {
+                const m = /charset=([^;\s]+)/i.exec(a['content'] ?? '');
+                if (m !== null) meta.charset ??= m[1]!.toLowerCase();
+              }
+              break;
+            }
+            case 'a':
+            case 'area':
+              if (a['href'] !== undefined)
+                meta.links.push({ href: a['href'], nofollow: directives(a['rel']).includes('nofollow') });
+              break;
+            case 'img':
+              if (a['src'] !== undefined && a['src'].trim() !== '') meta.images.push(a['src'].trim());
+              if (a['srcset'] !== undefined) {
+                for (const part of a['srcset'].split(',')) {
+                  const url = part.trim().split(/\s+/)[0];
+                  if (url !== undefined && url !== '') meta.images.push(url);
+                }
+              }
+              break;
+            case 'script':
+              if (a['type']?.trim().toLowerCase() === 'application/ld+json') {
+                this.#inJsonLd = true;
+                this.#jsonLd = '';
+              }
+              break;
           }
-          case 'meta': {
-            const n = a['name']?.trim().toLowerCase();
-            if (n === 'robots') meta.robots.push(...directives(a['content']));
-            else if (n !== undefined && AGENT_META.test(n)) {
-              const list = meta.agentRobots[n] ?? [];
-              list.push(...directives(a['content']));
-              meta.agentRobots[n] = list;
-            }
-            if (
-              a['property']?.trim().toLowerCase() === 'article:modified_time' &&
-              a['content'] !== undefined
-            ) {
-              meta.articleModifiedTime ??= a['content'].trim();
-            }
-            if (a['charset'] !== undefined) meta.charset ??= a['charset'].trim().toLowerCase();
-            else if (a['http-equiv']?.toLowerCase() === 'content-type') {
-              const m = /charset=([^;\s]+)/i.exec(a['content'] ?? '');
-              if (m !== null) meta.charset ??= m[1]!.toLowerCase();
-            }
-            break;
-          }
-          case 'a':
-          case 'area':
-            if (a['href'] !== undefined)
-              meta.links.push({ href: a['href'], nofollow: directives(a['rel']).includes('nofollow') });
-            break;
-          case 'img':
-            if (a['src'] !== undefined && a['src'].trim() !== '') meta.images.push(a['src'].trim());
-            if (a['srcset'] !== undefined) {
-              for (const part of a['srcset'].split(',')) {
-                const url = part.trim().split(/\s+/)[0];
-                if (url !== undefined && url !== '') meta.images.push(url);
+        },
+        ontext: (text) => {
+          if (this.#inTitle) this.#title += text;
+          if (this.#inJsonLd && this.#jsonLd.length < MAX_JSON_LD_CHARS) this.#jsonLd += text;
+        },
+        onclosetag: (name) => {
+          if (name === 'title' && this.#inTitle) {
+            this.#inTitle = false;
+            meta.title = this.#title.replace(/\s+/g, ' ').trim();
+          } else if (name === 'script' && this.#inJsonLd) {
+            this.#inJsonLd = false;
+            if (meta.jsonLdDateModified === undefined && this.#jsonLd.length < MAX_JSON_LD_CHARS) {
+              try {
+                meta.jsonLdDateModified = findDateModified(JSON.parse(this.#jsonLd));
+              } catch {
+                // Broken JSON-LD is common; it simply states no date.
               }
             }
-            break;
-          case 'script':
-            if (a['type']?.trim().toLowerCase() === 'application/ld+json') {
-              inJsonLd = true;
-              jsonLd = '';
-            }
-            break;
-        }
-      },
-      ontext(text) {
-        if (inTitle) title += text;
-        if (inJsonLd) jsonLd += text;
-      },
-      onclosetag(name) {
-        if (name === 'title' && inTitle) {
-          inTitle = false;
-          meta.title = title.replace(/\s+/g, ' ').trim();
-        } else if (name === 'script' && inJsonLd) {
-          inJsonLd = false;
-          if (meta.jsonLdDateModified === undefined) {
-            try {
-              meta.jsonLdDateModified = findDateModified(JSON.parse(jsonLd));
-            } catch {
-              // Broken JSON-LD is common; it simply states no date.
-            }
+            this.#jsonLd = '';
           }
-        }
+        },
       },
-    },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.write(html);
-  parser.end();
-  if (inTitle) meta.title = title.replace(/\s+/g, ' ').trim();
-  return meta;
+      { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+    );
+  }
+
+  /** Feeds the next piece of the page's text. */
+  write(text: string): void {
+    if (this.#ended) throw new Error('PageMetaReader.write() after end()');
+    this.#parser.write(text);
+  }
+
+  /** Finishes the page (an unclosed `<title>` still counts) and returns what was found. */
+  end(): PageMeta {
+    if (!this.#ended) {
+      this.#ended = true;
+      this.#parser.end();
+      if (this.#inTitle) this.#meta.title = this.#title.replace(/\s+/g, ' ').trim();
+    }
+    return this.#meta;
+  }
+}
+
+/** Parses a whole HTML document (pages are size-capped by their callers). */
+export function readPageMeta(html: string): PageMeta {
+  const reader = new PageMetaReader();
+  reader.write(html);
+  return reader.end();
 }
 
 /** Whether the directives keep a page out of the index (`noindex` or `none`). */

@@ -1,0 +1,22 @@
+/** The crawler: spider a site politely into a resumable state, then write its sitemaps and report. */
+export { type CrawlResult, type CrawlStats, crawl, rewriteOrigin } from './crawl.js';
+export { normalizeCrawlUrl, type ParamPolicy } from './normalize-url.js';
+export {
+  type CrawlOptions,
+  type CrawlProgress,
+  DEFAULT_META_AGENTS,
+  DEFAULT_PRIORITY_MAP,
+  type PageEvent,
+} from './options.js';
+export {
+  canonicalFromLinkHeader,
+  pageLastmod,
+  parseXRobotsTag,
+  priorityForDepth,
+  robotsDirectives,
+} from './page-rules.js';
+export { type HostLimits, Politeness } from './politeness.js';
+export type { CrawlReportFiles } from './report.js';
+export { decideRetry, RETRY_STATUSES, type RetryDecision, type RetryPolicy } from './retry.js';
+export { trapReason, urlPattern } from './scope.js';
+export type { UrlRecord, UrlSource, Verdict } from './state.js';

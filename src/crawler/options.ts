@@ -1,0 +1,430 @@
+/**
+ * The options of {@link crawl}: one bag, documented here, resolved once by
+ * {@link resolveCrawlOptions} into a complete internal form; contradictions are refused there.
+ */
+import { resolve } from 'node:path';
+import type { DiagnosticHandler } from '../core/diagnostics.js';
+import type { Changefreq } from '../core/entry.js';
+import { SitemapkitError } from '../core/errors.js';
+import { CHANGEFREQS } from '../core/limits.js';
+import { DEFAULT_USER_AGENT } from '../parser/http.js';
+import type { FetchLike } from '../robots/fetch.js';
+import { isProductToken } from '../robots/match.js';
+import { normalizeCrawlUrl, type ParamPolicy } from './normalize-url.js';
+
+/** What {@link CrawlOptions.onProgress} receives. */
+export interface CrawlProgress {
+  /** URLs finished (fetched, or decided without fetching). */
+  done: number;
+  /** URLs waiting in the frontier. */
+  queued: number;
+  /** HTTP exchanges made (retries included). */
+  requests: number;
+  /** Pages in the sitemap so far. */
+  listed: number;
+  /** Broken (4xx) and failed (5xx, network) URLs so far. */
+  errors: number;
+  /** Requests in flight. */
+  inFlight: number;
+  /** Milliseconds since this run started. */
+  elapsedMs: number;
+}
+
+/** What {@link CrawlOptions.onPage} receives for each finished URL. */
+export interface PageEvent {
+  url: string;
+  depth: number;
+  status: number | null;
+  verdict: string;
+  reason: string | null;
+  ms: number | null;
+}
+
+/** Options of {@link crawl}. Only `start` and `outDir` are required. The object is never modified. */
+export interface CrawlOptions {
+  /**
+   * Where the crawl starts: one URL or several (same or other hosts). Credentials in a start URL
+   * (`https://user:pass@staging.example.com/`) become HTTP basic auth, sent to that origin only.
+   */
+  start: string | readonly string[];
+  /** Folder the sitemaps go into (the writer's file names; only its own files are replaced). */
+  outDir: string;
+  /**
+   * Public URL of `outDir`, e.g. `https://example.com/`.
+   * @default `publicOrigin` (or the first start URL's origin) + `/`
+   */
+  baseUrl?: string;
+  /**
+   * The published origin: crawled URLs of the first start origin are rewritten to it before
+   * writing (crawl a staging or localhost build, publish for the real site), e.g. `https://example.com`.
+   */
+  publicOrigin?: string;
+  /** The state database. @default `./.sitemapkit/crawl-HOST.db` (HOST of the first start URL) */
+  state?: string;
+  /** Continue the crawl of an existing state (throws `ERR_STATE` when there is none). @default false */
+  resume?: boolean;
+  /** Delete an existing state and start over (without it, an existing state is refused). @default false */
+  fresh?: boolean;
+  /**
+   * Folder of the crawl report (`report.html`, `urls.jsonl`, `urls.csv`); never inside `outDir`.
+   * `false` writes none. @default './sitemapkit-report'
+   */
+  report?: string | false;
+  /** Requests in flight at once, over all hosts. @default 4 */
+  concurrency?: number;
+  /** Requests in flight at once on one host. @default `concurrency` */
+  hostConcurrency?: number;
+  /** Requests per second per host (0: no limit). A robots.txt Crawl-delay that is longer wins. @default 0 */
+  rate?: number;
+  /** Obey robots.txt (RFC 9309 fetch semantics and rules). `false` is for your own staging sites only. @default true */
+  robots?: boolean;
+  /** Longest robots.txt `Crawl-delay` obeyed, milliseconds; a longer one is capped with a warning. @default 30000 */
+  maxCrawlDelayMs?: number;
+  /** The User-Agent header. @default 'sitemapkit/0.1 (+https://github.com/sitemapkit/sitemapkit)' */
+  userAgent?: string;
+  /** The product token matched against robots.txt groups. @default the User-Agent's first token ('sitemapkit') */
+  robotsAgent?: string;
+  /**
+   * Agents whose `<meta name=AGENT>` and `X-Robots-Tag: AGENT:` directives count, besides the
+   * generic ones and `robotsAgent`: a `noindex` for any of them keeps the page out.
+   * @default ['googlebot', 'bingbot']
+   */
+  metaAgents?: readonly string[];
+  /** Extra request headers (sent to the crawled origins only; never to other hosts). */
+  headers?: Readonly<Record<string, string>>;
+  /** Per request, body included, milliseconds. @default 30000 */
+  timeoutMs?: number;
+  /** Further attempts after a timeout, network error, 408, 425, 429 or 5xx. @default 2 */
+  retries?: number;
+  /** First retry backoff (doubled each attempt, at most 30 s), milliseconds. @default 1000 */
+  retryBaseMs?: number;
+  /** Longest `Retry-After` (429/503) waited for, milliseconds; longer gives the URL up. @default 120000 */
+  maxRetryAfterMs?: number;
+  /** Bytes of one page read at most; the rest is ignored (with a warning). @default 10485760 (10 MiB) */
+  maxPageBytes?: number;
+  /** More hosts to crawl (`host` or `host:port`). @default [] */
+  hosts?: readonly string[];
+  /** Also crawl subdomains of the start hosts. @default false */
+  subdomains?: boolean;
+  /** Only crawl paths that start with this, e.g. `/docs/`. @default '/' */
+  pathPrefix?: string;
+  /** Globs (picomatch) over `path?query`: when given, only matching URLs are crawled (start URLs are always fetched). @default [] */
+  include?: readonly string[];
+  /** Globs (picomatch) over `path?query`: matching URLs are neither fetched nor listed. @default [] */
+  exclude?: readonly string[];
+  /** Link hops from a start URL (0: the start pages only). @default Infinity */
+  maxDepth?: number;
+  /** HTTP-fetched URLs at most (a resumed crawl counts what it had). @default Infinity */
+  maxPages?: number;
+  /** Strip session-ID and tracking parameters (the shared list). @default true */
+  stripTracking?: boolean;
+  /** Keep only these query parameters (case-insensitive). Exclusive with `dropParams`. */
+  keepParams?: readonly string[];
+  /** Remove these query parameters (case-insensitive). Exclusive with `keepParams`. @default [] */
+  dropParams?: readonly string[];
+  /** Crawler-trap guards: repeating path segments, endless calendars. @default true */
+  trapGuards?: boolean;
+  /** URLs per pattern (same path and query parameter names; values ignored), 0 for no cap. @default 1000 */
+  maxPerPattern?: number;
+  /** Follow links marked `rel=nofollow`. @default false */
+  followNofollow?: boolean;
+  /** List PDFs (200, application/pdf) too. @default false */
+  includePdf?: boolean;
+  /** Also start from the URLs of the site's sitemaps (robots.txt `Sitemap:` lines and well-known paths). @default false */
+  seedSitemaps?: boolean;
+  /** `depth`: priority from link-hop depth (see `priorityMap`). Google ignores priority. @default 'none' */
+  priority?: 'none' | 'depth';
+  /** Priority by depth 0, 1, 2, …; the last applies to every deeper page. @default [1, 0.8, 0.5, 0.3] */
+  priorityMap?: readonly number[];
+  /** A changefreq for every URL (only when asked). */
+  changefreq?: Changefreq;
+  /** Compress the sitemaps. @default false */
+  gzip?: boolean;
+  /** `true` copies the bundled stylesheet; a string references that URL. @default false */
+  xsl?: boolean | string;
+  /** Also write the HTML site map (`sitemap.html` and its pages, titles as link text). @default true */
+  html?: boolean;
+  /** A robots.txt file whose `Sitemap:` lines are added or replaced. */
+  updateRobots?: string;
+  /** URLs per sitemap file. @default 50000 */
+  maxUrlsPerFile?: number;
+  /** Uncompressed bytes per sitemap file. @default 52428800 */
+  maxBytesPerFile?: number;
+  /** The network. @default globalThis.fetch */
+  fetch?: FetchLike;
+  /** The clock, ms since the epoch. @default Date.now */
+  now?: () => number;
+  /** Waits `ms`; the crawler's only timer (inject it to control time in tests). @default setTimeout */
+  sleep?: (ms: number) => Promise<void>;
+  /** Stops the crawl: the state is kept, no output is written, and `ERR_ABORTED` is thrown. */
+  signal?: AbortSignal;
+  /** Findings (ignored canonicals, hreflang problems, capped delays, traps, …). */
+  onDiagnostic?: DiagnosticHandler;
+  /** Called after every finished URL. */
+  onProgress?: (progress: CrawlProgress) => void;
+  /** Called for every finished URL. */
+  onPage?: (event: PageEvent) => void;
+}
+
+export interface ResolvedCrawlOptions {
+  starts: string[];
+  origins: string[];
+  /** Basic-auth and extra headers per origin: sent there only. */
+  originHeaders: Map<string, Record<string, string>>;
+  outDir: string;
+  baseUrl: string;
+  publicOrigin: string | undefined;
+  state: string;
+  mode: 'new' | 'resume' | 'fresh';
+  report: string | undefined;
+  concurrency: number;
+  hostConcurrency: number;
+  delayMs: number;
+  robots: boolean;
+  maxCrawlDelayMs: number;
+  userAgent: string;
+  robotsAgent: string;
+  metaAgents: string[];
+  timeoutMs: number;
+  retries: number;
+  retryBaseMs: number;
+  maxRetryAfterMs: number;
+  maxPageBytes: number;
+  hosts: string[];
+  subdomains: boolean;
+  pathPrefix: string;
+  include: string[];
+  exclude: string[];
+  maxDepth: number;
+  maxPages: number;
+  params: ParamPolicy;
+  trapGuards: boolean;
+  maxPerPattern: number;
+  followNofollow: boolean;
+  includePdf: boolean;
+  seedSitemaps: boolean;
+  priorityMap: number[] | undefined;
+  changefreq: Changefreq | undefined;
+  gzip: boolean;
+  xsl: boolean | string;
+  html: boolean;
+  updateRobots: string | undefined;
+  maxUrlsPerFile: number | undefined;
+  maxBytesPerFile: number | undefined;
+  fetch: FetchLike;
+  now: () => number;
+  sleep: (ms: number) => Promise<void>;
+  signal: AbortSignal | undefined;
+  onDiagnostic: DiagnosticHandler | undefined;
+  onProgress: ((progress: CrawlProgress) => void) | undefined;
+  onPage: ((event: PageEvent) => void) | undefined;
+}
+
+export const DEFAULT_PRIORITY_MAP: readonly number[] = [1, 0.8, 0.5, 0.3];
+export const DEFAULT_META_AGENTS: readonly string[] = ['googlebot', 'bingbot'];
+
+function bad(message: string, hint?: string): SitemapkitError {
+  return new SitemapkitError('ERR_OPTIONS', message, hint === undefined ? {} : { hint });
+}
+
+function count(
+  name: string,
+  v: number | undefined,
+  min: number,
+  dflt: number,
+  allowInfinity = false,
+): number {
+  if (v === undefined) return dflt;
+  if (allowInfinity && v === Number.POSITIVE_INFINITY) return v;
+  if (!Number.isInteger(v) || v < min)
+    throw bad(`${name} must be a whole number of at least ${min}, got ${v}`);
+  return v;
+}
+
+/** The file name part for a host: `example.com`, `localhost_8080`. */
+export function stateNameFor(url: string): string {
+  const u = new URL(url);
+  return `crawl-${u.host.replace(/[^A-Za-z0-9.-]/g, '_')}.db`;
+}
+
+function basicAuth(user: string, password: string): string {
+  const decode = (s: string): string => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  };
+  return `Basic ${Buffer.from(`${decode(user)}:${decode(password)}`).toString('base64')}`;
+}
+
+/** Checks and completes the options once. Throws `ERR_OPTIONS` naming the option and the fix. */
+export function resolveCrawlOptions(o: CrawlOptions, cwd: string = process.cwd()): ResolvedCrawlOptions {
+  const startList = typeof o?.start === 'string' ? [o.start] : [...(o?.start ?? [])];
+  if (startList.length === 0)
+    throw bad('start is required: the URL to crawl from, such as https://example.com/');
+  if (typeof o.outDir !== 'string' || o.outDir === '')
+    throw bad('outDir (the folder for the sitemaps) is required');
+  const stripTracking = o.stripTracking !== false;
+  if (o.keepParams !== undefined && o.dropParams !== undefined && o.dropParams.length > 0) {
+    throw bad(
+      'keepParams and dropParams exclude each other: a keep-list already drops every other parameter',
+    );
+  }
+  const params: ParamPolicy = {
+    stripTracking,
+    keep: o.keepParams === undefined ? undefined : new Set(o.keepParams.map((p) => p.toLowerCase())),
+    drop: new Set((o.dropParams ?? []).map((p) => p.toLowerCase())),
+  };
+  const userHeaders: Record<string, string> = {};
+  for (const [k, v] of Object.entries(o.headers ?? {})) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k)) throw bad(`header name "${k}" is not a valid HTTP token`);
+    if (/[\r\n]/.test(v)) throw bad(`header ${k} has a line break in its value`);
+    userHeaders[k.toLowerCase()] = v;
+  }
+  const starts: string[] = [];
+  const origins: string[] = [];
+  const originHeaders = new Map<string, Record<string, string>>();
+  for (const raw of startList) {
+    let u: URL;
+    try {
+      u = new URL(raw);
+    } catch {
+      throw bad(
+        `start URL "${raw}" is not an absolute URL`,
+        'give the full address, such as https://example.com/',
+      );
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw bad(`start URL "${raw}" is not http(s)`);
+    const headers: Record<string, string> = { ...userHeaders };
+    if (u.username !== '' || u.password !== '') headers['authorization'] = basicAuth(u.username, u.password);
+    const n = normalizeCrawlUrl(u.href, undefined, params);
+    if (n === undefined) throw bad(`start URL "${raw}" cannot be crawled`);
+    starts.push(n);
+    const origin = `${u.protocol}//${u.host}`;
+    if (!origins.includes(origin)) origins.push(origin);
+    const prev = originHeaders.get(origin);
+    originHeaders.set(origin, prev === undefined ? headers : { ...prev, ...headers });
+  }
+  let publicOrigin: string | undefined;
+  if (o.publicOrigin !== undefined) {
+    let p: URL;
+    try {
+      p = new URL(o.publicOrigin);
+    } catch {
+      throw bad(
+        `publicOrigin "${o.publicOrigin}" is not an absolute URL`,
+        'give an origin such as https://www.example.com',
+      );
+    }
+    if (p.protocol !== 'http:' && p.protocol !== 'https:')
+      throw bad(`publicOrigin "${o.publicOrigin}" is not http(s)`);
+    if ((p.pathname !== '/' && p.pathname !== '') || p.search !== '' || p.hash !== '' || p.username !== '') {
+      throw bad(
+        `publicOrigin "${o.publicOrigin}" must be an origin only (scheme, host, port), without a path`,
+      );
+    }
+    publicOrigin = `${p.protocol}//${p.host}`;
+  }
+  const baseUrl = o.baseUrl ?? `${publicOrigin ?? origins[0]!}/`;
+  try {
+    const b = new URL(baseUrl);
+    if (b.protocol !== 'http:' && b.protocol !== 'https:') throw new Error('scheme');
+  } catch {
+    throw bad(`baseUrl "${baseUrl}" must be an absolute http(s) URL such as https://example.com/`);
+  }
+  const concurrency = count('concurrency', o.concurrency, 1, 4);
+  if (concurrency > 256) throw bad(`concurrency ${concurrency} is more than 256`);
+  const hostConcurrency = Math.min(count('hostConcurrency', o.hostConcurrency, 1, concurrency), concurrency);
+  const rate = o.rate ?? 0;
+  if (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0)
+    throw bad(`rate must be 0 or more requests a second, got ${rate}`);
+  const outDir = resolve(cwd, o.outDir);
+  let report: string | undefined;
+  if (o.report !== false) {
+    report = resolve(cwd, o.report ?? 'sitemapkit-report');
+    const inside = report === outDir || report.startsWith(`${outDir}/`) || report.startsWith(`${outDir}\\`);
+    if (inside) {
+      throw bad(
+        `the report folder ${report} is inside the output folder ${outDir}`,
+        'the report is for you, not for the public: pass --report DIR outside the deploy folder',
+      );
+    }
+  }
+  if (o.resume === true && o.fresh === true) throw bad('resume and fresh exclude each other');
+  const ua = o.userAgent ?? DEFAULT_USER_AGENT;
+  if (/[\r\n]/.test(ua)) throw bad('userAgent has a line break');
+  const robotsAgent = o.robotsAgent ?? /^[A-Za-z_-]+/.exec(ua)?.[0] ?? 'sitemapkit';
+  if (!isProductToken(robotsAgent)) {
+    throw bad(`robotsAgent "${robotsAgent}" is not a product token (letters, "_" and "-" only)`);
+  }
+  const pathPrefix = o.pathPrefix ?? '/';
+  if (!pathPrefix.startsWith('/')) throw bad(`pathPrefix must start with "/", got "${pathPrefix}"`);
+  let priorityMap: number[] | undefined;
+  if (o.priority === 'depth' || o.priorityMap !== undefined) {
+    priorityMap = [...(o.priorityMap ?? DEFAULT_PRIORITY_MAP)];
+    if (priorityMap.length === 0 || priorityMap.some((p) => !Number.isFinite(p) || p < 0 || p > 1)) {
+      throw bad(`priorityMap must list priorities from 0.0 to 1.0, got ${priorityMap.join(',')}`);
+    }
+  } else if (o.priority !== undefined && o.priority !== 'none') {
+    throw bad(`priority must be none or depth, got ${String(o.priority)}`);
+  }
+  if (o.changefreq !== undefined && !(CHANGEFREQS as readonly string[]).includes(o.changefreq)) {
+    throw bad(`changefreq must be one of ${CHANGEFREQS.join(', ')}, got ${o.changefreq}`);
+  }
+  const state = resolve(cwd, o.state ?? `.sitemapkit/${stateNameFor(starts[0]!)}`);
+  return {
+    starts,
+    origins,
+    originHeaders,
+    outDir,
+    baseUrl,
+    publicOrigin,
+    state,
+    mode: o.resume === true ? 'resume' : o.fresh === true ? 'fresh' : 'new',
+    report,
+    concurrency,
+    hostConcurrency,
+    delayMs: rate > 0 ? Math.ceil(1000 / rate) : 0,
+    robots: o.robots !== false,
+    maxCrawlDelayMs: count('maxCrawlDelayMs', o.maxCrawlDelayMs, 0, 30_000),
+    userAgent: ua,
+    robotsAgent,
+    metaAgents: [
+      ...new Set([...(o.metaAgents ?? DEFAULT_META_AGENTS), robotsAgent].map((a) => a.toLowerCase())),
+    ],
+    timeoutMs: count('timeoutMs', o.timeoutMs, 1, 30_000),
+    retries: count('retries', o.retries, 0, 2),
+    retryBaseMs: count('retryBaseMs', o.retryBaseMs, 0, 1000),
+    maxRetryAfterMs: count('maxRetryAfterMs', o.maxRetryAfterMs, 0, 120_000),
+    maxPageBytes: count('maxPageBytes', o.maxPageBytes, 1024, 10 * 1024 * 1024),
+    hosts: [...(o.hosts ?? [])],
+    subdomains: o.subdomains === true,
+    pathPrefix,
+    include: [...(o.include ?? [])],
+    exclude: [...(o.exclude ?? [])],
+    maxDepth: count('maxDepth', o.maxDepth, 0, Number.POSITIVE_INFINITY, true),
+    maxPages: count('maxPages', o.maxPages, 1, Number.POSITIVE_INFINITY, true),
+    params,
+    trapGuards: o.trapGuards !== false,
+    maxPerPattern: count('maxPerPattern', o.maxPerPattern, 0, 1000),
+    followNofollow: o.followNofollow === true,
+    includePdf: o.includePdf === true,
+    seedSitemaps: o.seedSitemaps === true,
+    priorityMap,
+    changefreq: o.changefreq,
+    gzip: o.gzip === true,
+    xsl: o.xsl ?? false,
+    html: o.html !== false,
+    updateRobots: o.updateRobots,
+    maxUrlsPerFile: o.maxUrlsPerFile,
+    maxBytesPerFile: o.maxBytesPerFile,
+    fetch: o.fetch ?? (globalThis.fetch as FetchLike),
+    now: o.now ?? Date.now,
+    sleep: o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
+    signal: o.signal,
+    onDiagnostic: o.onDiagnostic,
+    onProgress: o.onProgress,
+    onPage: o.onPage,
+  };
+}

@@ -1,0 +1,503 @@
+/**
+ * The crawl state: one SQLite file (better-sqlite3) holding the frontier, the seen-set, every
+ * URL's outcome and the link graph, so that memory stays flat on large sites and a crawl resumes
+ * where it stopped. Every finished page is committed in its own transaction (WAL, synchronous
+ * NORMAL: it survives the process being killed), so after `kill -9` no finished page is fetched
+ * again; URLs that were leased but not finished go back to the queue. The file is opened with an
+ * exclusive lock: a second crawl on the same state is refused.
+ */
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
+import { SitemapkitError } from '../core/errors.js';
+
+/** What happened to a URL (stored, reported, and the reason it is or is not in the sitemap). */
+export type Verdict =
+  /** 200, HTML, indexable, its own canonical: in the sitemap. */
+  | 'listed'
+  | 'noindex'
+  | 'canonicalised'
+  | 'redirect'
+  /** 4xx. */
+  | 'broken'
+  /** 5xx after the retries, a timeout or a network failure. */
+  | 'error'
+  /** A status other than 200 that is neither a redirect nor an error (204, 304, …). */
+  | 'not-ok'
+  | 'non-html'
+  | 'robots'
+  | 'excluded'
+  | 'trap'
+  | 'too-deep'
+  /** Fetched fine but its URL cannot go into a sitemap (too long, say). */
+  | 'invalid';
+
+/** How a URL entered the crawl. */
+export type UrlSource = 'start' | 'link' | 'redirect' | 'canonical' | 'hreflang' | 'sitemap';
+
+/** One URL of the state, as the report and `urls.jsonl` show it. */
+export interface UrlRecord {
+  id: number;
+  url: string;
+  depth: number;
+  /** 0 queued, 1 leased (in flight), 2 done. */
+  state: number;
+  /** The first page that linked (or redirected) here. */
+  via: number | null;
+  source: UrlSource;
+  status: number | null;
+  verdict: Verdict | null;
+  reason: string | null;
+  /** Redirect Location or canonical URL. */
+  target: string | null;
+  contentType: string | null;
+  title: string | null;
+  lastmod: string | null;
+  /** JSON `{images?, alternates?}` for listed pages. */
+  extra: string | null;
+  bytes: number | null;
+  ms: number | null;
+  attempts: number;
+}
+
+/** The outcome written when a URL is finished. */
+export interface Outcome {
+  status?: number | null;
+  verdict: Verdict;
+  reason?: string | null;
+  target?: string | null;
+  contentType?: string | null;
+  title?: string | null;
+  lastmod?: string | null;
+  extra?: string | null;
+  bytes?: number | null;
+  ms?: number | null;
+  attempts?: number;
+}
+
+const FORMAT = 'sitemapkit-crawl-state';
+const VERSION = '1';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS urls (
+  id INTEGER PRIMARY KEY,
+  url TEXT NOT NULL UNIQUE,
+  depth INTEGER NOT NULL,
+  state INTEGER NOT NULL DEFAULT 0,
+  via INTEGER,
+  source TEXT NOT NULL,
+  status INTEGER,
+  verdict TEXT,
+  reason TEXT,
+  target TEXT,
+  content_type TEXT,
+  title TEXT,
+  lastmod TEXT,
+  extra TEXT,
+  bytes INTEGER,
+  ms INTEGER,
+  attempts INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS urls_queue ON urls (depth, id) WHERE state = 0;
+CREATE TABLE IF NOT EXISTS links (target INTEGER NOT NULL, source INTEGER NOT NULL, PRIMARY KEY (target, source)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS patterns (key TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+`;
+
+/** URL → id of recently seen URLs: navigation links repeat on every page. */
+const ID_CACHE = 50_000;
+
+type Db = BetterSqlite3.Database;
+type Stmt = BetterSqlite3.Statement;
+
+interface RawRow {
+  id: number;
+  url: string;
+  depth: number;
+  state: number;
+  via: number | null;
+  source: UrlSource;
+  status: number | null;
+  verdict: Verdict | null;
+  reason: string | null;
+  target: string | null;
+  content_type: string | null;
+  title: string | null;
+  lastmod: string | null;
+  extra: string | null;
+  bytes: number | null;
+  ms: number | null;
+  attempts: number;
+}
+
+function toRecord(r: RawRow): UrlRecord {
+  return {
+    id: r.id,
+    url: r.url,
+    depth: r.depth,
+    state: r.state,
+    via: r.via,
+    source: r.source,
+    status: r.status,
+    verdict: r.verdict,
+    reason: r.reason,
+    target: r.target,
+    contentType: r.content_type,
+    title: r.title,
+    lastmod: r.lastmod,
+    extra: r.extra,
+    bytes: r.bytes,
+    ms: r.ms,
+    attempts: r.attempts,
+  };
+}
+
+/** How {@link CrawlState.open} treats an existing file. */
+export type StateMode = 'new' | 'resume' | 'fresh';
+
+export class CrawlState {
+  readonly path: string;
+  readonly #db: Db;
+  readonly #ids = new Map<string, number>();
+  readonly #s: {
+    find: Stmt;
+    insert: Stmt;
+    lowerDepth: Stmt;
+    link: Stmt;
+    lease: Stmt;
+    setLeased: Stmt;
+    finish: Stmt;
+    requeue: Stmt;
+    getMeta: Stmt;
+    setMeta: Stmt;
+    pattern: Stmt;
+  };
+
+  private constructor(path: string, db: Db) {
+    this.path = path;
+    this.#db = db;
+    this.#s = {
+      find: db.prepare('SELECT id, depth, state FROM urls WHERE url = ?'),
+      insert: db.prepare('INSERT INTO urls (url, depth, via, source) VALUES (?, ?, ?, ?)'),
+      lowerDepth: db.prepare('UPDATE urls SET depth = ? WHERE id = ? AND state = 0 AND depth > ?'),
+      link: db.prepare('INSERT OR IGNORE INTO links (target, source) VALUES (?, ?)'),
+      lease: db.prepare('SELECT id, url, depth FROM urls WHERE state = 0 ORDER BY depth, id LIMIT ?'),
+      setLeased: db.prepare('UPDATE urls SET state = 1 WHERE id = ?'),
+      finish: db.prepare(
+        `UPDATE urls SET state = 2, status = @status, verdict = @verdict, reason = @reason, target = @target,
+         content_type = @contentType, title = @title, lastmod = @lastmod, extra = @extra, bytes = @bytes,
+         ms = @ms, attempts = @attempts WHERE id = @id`,
+      ),
+      requeue: db.prepare('UPDATE urls SET state = 0 WHERE state = 1'),
+      getMeta: db.prepare('SELECT value FROM meta WHERE key = ?'),
+      setMeta: db.prepare(
+        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+      ),
+      pattern: db.prepare(
+        'INSERT INTO patterns (key, n) VALUES (?, 1) ON CONFLICT(key) DO UPDATE SET n = n + 1 RETURNING n',
+      ),
+    };
+  }
+
+  /**
+   * Opens (or creates) the state file. `new` refuses an existing state, `resume` requires one,
+   * `fresh` deletes it first. Throws `ERR_STATE` with what to do.
+   */
+  static async open(path: string, mode: StateMode): Promise<CrawlState> {
+    const exists = existsSync(path);
+    if (mode === 'resume' && !exists) {
+      throw new SitemapkitError('ERR_STATE', 'there is no crawl state to resume', {
+        where: path,
+        hint: 'run the crawl without --resume to start it (or pass --state FILE to name another state file)',
+      });
+    }
+    if (mode === 'new' && exists) {
+      throw new SitemapkitError('ERR_STATE', 'a crawl state already exists here', {
+        where: path,
+        hint: 'pass --resume to continue that crawl, or --fresh to delete it and start over',
+      });
+    }
+    if (mode === 'fresh') for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
+    let Database: typeof BetterSqlite3;
+    try {
+      Database = (await import('better-sqlite3')).default;
+    } catch (cause) {
+      throw new SitemapkitError('ERR_STATE', 'the SQLite binding (better-sqlite3) cannot be loaded', {
+        cause,
+        hint: 'reinstall with `npm ci` (better-sqlite3 builds from source when no prebuilt binary is available; it needs python3, make and a C++ compiler)',
+      });
+    }
+    mkdirSync(dirname(path), { recursive: true });
+    let db: Db;
+    try {
+      db = new Database(path, { timeout: 200 });
+      // Exclusive before WAL: no shared-memory index, and the lock is held until close.
+      db.pragma('locking_mode = EXCLUSIVE');
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('cache_size = -16000');
+      db.exec('BEGIN EXCLUSIVE; COMMIT');
+    } catch (cause) {
+      const busy = (cause as { code?: string }).code?.startsWith('SQLITE_BUSY') === true;
+      throw new SitemapkitError(
+        'ERR_STATE',
+        busy
+          ? 'the crawl state is in use by another crawl'
+          : `cannot open the crawl state: ${(cause as Error).message}`,
+        {
+          cause,
+          where: path,
+          hint: busy ? 'wait for the other crawl to end, or pass --state FILE' : 'pass --fresh to start over',
+        },
+      );
+    }
+    try {
+      const tables = db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
+        .get();
+      if (tables !== undefined) {
+        const format = db.prepare('SELECT value FROM meta WHERE key = ?').get('format') as
+          | { value: string }
+          | undefined;
+        const version = db.prepare('SELECT value FROM meta WHERE key = ?').get('version') as
+          | { value: string }
+          | undefined;
+        if (format?.value !== FORMAT || version?.value !== VERSION) {
+          throw new SitemapkitError(
+            'ERR_STATE',
+            'this file is not a sitemapkit crawl state of a version this release reads',
+            {
+              where: path,
+              hint: 'pass --fresh to start over, or --state FILE for another file',
+            },
+          );
+        }
+      }
+      db.exec(SCHEMA);
+    } catch (cause) {
+      db.close();
+      if (cause instanceof SitemapkitError) throw cause;
+      throw new SitemapkitError('ERR_STATE', `cannot read the crawl state: ${(cause as Error).message}`, {
+        cause,
+        where: path,
+        hint: 'pass --fresh to start over',
+      });
+    }
+    const state = new CrawlState(path, db);
+    if (state.getMeta('format') === undefined) {
+      state.setMeta('format', FORMAT);
+      state.setMeta('version', VERSION);
+    }
+    // Leased URLs were in flight when the last run stopped: they go back to the queue.
+    state.#s.requeue.run();
+    return state;
+  }
+
+  getMeta(key: string): string | undefined {
+    return (this.#s.getMeta.get(key) as { value: string } | undefined)?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.#s.setMeta.run(key, value);
+  }
+
+  /** Runs `fn` in one transaction (committed when it returns). */
+  transaction<T>(fn: () => T): T {
+    return this.#db.transaction(fn)();
+  }
+
+  /**
+   * The id of a known URL, or undefined. A queued URL found again closer to the start (`depth`)
+   * gets the smaller depth (breadth-first order can be crossed by concurrent pages).
+   */
+  lookup(url: string, depth: number): number | undefined {
+    const cached = this.#ids.get(url);
+    if (cached !== undefined) return cached;
+    const row = this.#s.find.get(url) as { id: number; depth: number; state: number } | undefined;
+    if (row === undefined) return undefined;
+    if (row.state === 0 && depth < row.depth) this.#s.lowerDepth.run(depth, row.id, depth);
+    this.#remember(url, row.id);
+    return row.id;
+  }
+
+  /**
+   * Adds a URL not known yet: queued, or (with `outcome`) finished at once without a fetch
+   * (excluded, a trap, too deep). Returns its id.
+   */
+  insert(url: string, depth: number, source: UrlSource, via: number | null, outcome?: Outcome): number {
+    const id = Number(this.#s.insert.run(url, depth, via, source).lastInsertRowid);
+    this.#remember(url, id);
+    if (outcome !== undefined) this.finish(id, outcome);
+    return id;
+  }
+
+  /** Records that page `source` links to `target` (once per pair). */
+  link(target: number, source: number): void {
+    if (target !== source) this.#s.link.run(target, source);
+  }
+
+  /** Puts leased URLs back in the queue (those not fetched when a run stops). */
+  releaseLeases(): void {
+    this.#s.requeue.run();
+  }
+
+  /**
+   * Every URL with the address of the page that first linked to it and its number of inbound
+   * links, in discovery order (streamed from disk), for the report.
+   */
+  *reportRows(): Generator<UrlRecord & { viaUrl: string | null; inlinks: number }> {
+    const stmt = this.#db.prepare(
+      `SELECT u.*, v.url AS via_url, (SELECT COUNT(*) FROM links l WHERE l.target = u.id) AS inlinks
+       FROM urls u LEFT JOIN urls v ON v.id = u.via ORDER BY u.id`,
+    );
+    for (const r of stmt.iterate()) {
+      const row = r as RawRow & { via_url: string | null; inlinks: number };
+      yield { ...toRecord(row), viaUrl: row.via_url, inlinks: row.inlinks };
+    }
+  }
+
+  #remember(url: string, id: number): void {
+    if (this.#ids.size >= ID_CACHE) {
+      const oldest = this.#ids.keys().next().value;
+      if (oldest !== undefined) this.#ids.delete(oldest);
+    }
+    this.#ids.set(url, id);
+  }
+
+  /** Takes up to `n` queued URLs, nearest to the start first, and marks them leased. */
+  lease(n: number): Array<{ id: number; url: string; depth: number }> {
+    return this.transaction(() => {
+      const rows = this.#s.lease.all(n) as Array<{ id: number; url: string; depth: number }>;
+      for (const r of rows) this.#s.setLeased.run(r.id);
+      return rows;
+    });
+  }
+
+  /** Records the outcome of a URL (call inside the page's transaction). */
+  finish(id: number, o: Outcome): void {
+    this.#s.finish.run({
+      id,
+      status: o.status ?? null,
+      verdict: o.verdict,
+      reason: o.reason ?? null,
+      target: o.target ?? null,
+      contentType: o.contentType ?? null,
+      title: o.title ?? null,
+      lastmod: o.lastmod ?? null,
+      extra: o.extra ?? null,
+      bytes: o.bytes ?? null,
+      ms: o.ms ?? null,
+      attempts: o.attempts ?? 0,
+    });
+  }
+
+  /** Counts one more URL of a pattern; returns the count including it. */
+  countPattern(key: string): number {
+    return (this.#s.pattern.get(key) as { n: number }).n;
+  }
+
+  /** Queued, done, fetched (an HTTP exchange was made) and listed URLs. */
+  counts(): { queued: number; done: number; fetched: number; listed: number; total: number } {
+    const r = this.#db
+      .prepare(
+        `SELECT
+           COALESCE(SUM(state = 0), 0) AS queued,
+           COALESCE(SUM(state = 2), 0) AS done,
+           COALESCE(SUM(attempts > 0), 0) AS fetched,
+           COALESCE(SUM(verdict = 'listed'), 0) AS listed,
+           COUNT(*) AS total
+         FROM urls`,
+      )
+      .get() as { queued: number; done: number; fetched: number; listed: number; total: number };
+    return r;
+  }
+
+  /** Number of URLs per verdict (`queued` for those never reached). */
+  verdictCounts(): Map<string, number> {
+    const rows = this.#db
+      .prepare("SELECT COALESCE(verdict, 'queued') AS v, COUNT(*) AS n FROM urls GROUP BY v")
+      .all() as Array<{ v: string; n: number }>;
+    return new Map(rows.map((r) => [r.v, r.n]));
+  }
+
+  /** Number of fetched URLs per HTTP status. */
+  statusCounts(): Map<number, number> {
+    const rows = this.#db
+      .prepare(
+        'SELECT status, COUNT(*) AS n FROM urls WHERE status IS NOT NULL GROUP BY status ORDER BY status',
+      )
+      .all() as Array<{ status: number; n: number }>;
+    return new Map(rows.map((r) => [r.status, r.n]));
+  }
+
+  /** Number of URLs per depth (all URLs found). */
+  depthCounts(): Map<number, number> {
+    const rows = this.#db
+      .prepare('SELECT depth, COUNT(*) AS n FROM urls GROUP BY depth ORDER BY depth')
+      .all() as Array<{ depth: number; n: number }>;
+    return new Map(rows.map((r) => [r.depth, r.n]));
+  }
+
+  /** Every URL, in discovery order (streamed from disk). */
+  *records(): Generator<UrlRecord> {
+    for (const r of this.#db.prepare('SELECT * FROM urls ORDER BY id').iterate()) yield toRecord(r as RawRow);
+  }
+
+  /** URLs with a verdict, in discovery order, at most `limit`. */
+  byVerdict(verdicts: readonly string[], limit: number): UrlRecord[] {
+    const marks = verdicts.map(() => '?').join(', ');
+    return (
+      this.#db
+        .prepare(`SELECT * FROM urls WHERE verdict IN (${marks}) ORDER BY id LIMIT ?`)
+        .all(...verdicts, limit) as RawRow[]
+    ).map(toRecord);
+  }
+
+  /** The listed pages, in discovery order (streamed from disk). */
+  *listed(): Generator<UrlRecord> {
+    for (const r of this.#db.prepare("SELECT * FROM urls WHERE verdict = 'listed' ORDER BY id").iterate())
+      yield toRecord(r as RawRow);
+  }
+
+  /** Pages linking to a URL (at most `limit`) and how many there are. */
+  referrers(id: number, limit: number): { urls: string[]; total: number } {
+    const urls = (
+      this.#db
+        .prepare(
+          'SELECT u.url FROM links l JOIN urls u ON u.id = l.source WHERE l.target = ? ORDER BY l.source LIMIT ?',
+        )
+        .all(id, limit) as Array<{ url: string }>
+    ).map((r) => r.url);
+    const total = (
+      this.#db.prepare('SELECT COUNT(*) AS n FROM links WHERE target = ?').get(id) as { n: number }
+    ).n;
+    return { urls, total };
+  }
+
+  /** Inbound link counts, for `urls.jsonl`. */
+  inlinkCount(id: number): number {
+    return (this.#db.prepare('SELECT COUNT(*) AS n FROM links WHERE target = ?').get(id) as { n: number }).n;
+  }
+
+  /** A URL by id. */
+  get(id: number): UrlRecord | undefined {
+    const r = this.#db.prepare('SELECT * FROM urls WHERE id = ?').get(id) as RawRow | undefined;
+    return r === undefined ? undefined : toRecord(r);
+  }
+
+  /** A URL by its (normalised) address. */
+  find(url: string): UrlRecord | undefined {
+    const r = this.#db.prepare('SELECT * FROM urls WHERE url = ?').get(url) as RawRow | undefined;
+    return r === undefined ? undefined : toRecord(r);
+  }
+
+  /** Checkpoints the WAL into the file and closes it (releasing the lock). */
+  close(): void {
+    if (!this.#db.open) return;
+    try {
+      this.#db.pragma('wal_checkpoint(TRUNCATE)');
+    } finally {
+      this.#db.close();
+    }
+  }
+}
