@@ -5,7 +5,7 @@
  */
 import type { ImageEntry, NewsEntry, SitemapEntry, VideoEntry } from '../core/entry.js';
 import { IMAGE_NS, MOBILE_NS, NEWS_NS, SITEMAP_NS, VIDEO_NS, XHTML_NS } from '../core/limits.js';
-import { escapeUri, escapeXml as x } from '../core/xml.js';
+import { escapeAttr, escapeUri, escapeXml as x } from '../core/xml.js';
 
 export type Extension = 'image' | 'video' | 'news' | 'xhtml' | 'mobile';
 
@@ -81,7 +81,7 @@ function el(p: string, name: string, value: string | number | undefined, attrs =
 }
 
 function attr(name: string, value: string | undefined): string {
-  return value === undefined ? '' : ` ${name}="${x(value)}"`;
+  return value === undefined ? '' : ` ${name}="${escapeAttr(value)}"`;
 }
 
 function imageXml(img: ImageEntry, declared: ReadonlySet<Extension>): string {
@@ -158,7 +158,7 @@ export function urlXml(e: SitemapEntry, declared: ReadonlySet<Extension>): strin
   if (e.alternates !== undefined) {
     for (const a of e.alternates) {
       const tag = declared.has('xhtml') ? '<xhtml:link' : `<xhtml:link xmlns:xhtml="${XHTML_NS}"`;
-      s += `${tag} rel="alternate" hreflang="${x(a.hreflang)}" href="${x(a.href)}"/>`;
+      s += `${tag} rel="alternate" hreflang="${escapeAttr(a.hreflang)}" href="${escapeAttr(a.href)}"/>`;
     }
   }
   if (e.images !== undefined) for (const img of e.images) s += imageXml(img, declared);

@@ -33,3 +33,11 @@ describe('escaping', () => {
     );
   });
 });
+
+describe('whitespace that XML parsers would rewrite', () => {
+  it('CR is escaped in text; tab, LF and CR in attributes', async () => {
+    const { escapeAttr } = await import('../../src/core/xml.js');
+    expect(escapeXml('a\r\nb\tc')).toBe('a&#13;\nb\tc');
+    expect(escapeAttr('a\r\nb\tc')).toBe('a&#13;&#10;b&#9;c');
+  });
+});
