@@ -15,8 +15,12 @@ describe('parser onItem hook', () => {
       '    </url>',
       '</urlset>',
     ].join('\n');
-    const seen: Array<{ loc: string; sitemap: string; line: number | undefined; column: number | undefined }> =
-      [];
+    const seen: Array<{
+      loc: string;
+      sitemap: string;
+      line: number | undefined;
+      column: number | undefined;
+    }> = [];
     const yielded: string[] = [];
     const result = parseSitemap(
       { text: xml },

@@ -1,0 +1,150 @@
+/**
+ * The validator's options, checked and completed once; mistakes (an unknown rule code, a bad
+ * number) throw `ERR_OPTIONS` before any work starts.
+ */
+import type { Diagnostic } from '../core/diagnostics.js';
+import { SitemapkitError } from '../core/errors.js';
+import { DEFAULT_USER_AGENT } from '../parser/http.js';
+import type { FetchLike } from '../robots/fetch.js';
+import type { RobotsTxt } from '../robots/robots-txt.js';
+import { isRuleCode, RULES } from './rules.js';
+import type { LiveOptions, RuleSetting, ValidateOptions, ValidateProgress } from './types.js';
+
+export interface ResolvedLiveOptions {
+  concurrency: number;
+  perHost: number;
+  timeoutMs: number;
+  maxPageBytes: number;
+  retries: number;
+  maxRetryAfterMs: number;
+  method: 'auto' | 'get';
+  limit: number;
+}
+
+export interface ResolvedValidateOptions {
+  recursive: boolean;
+  sitemapUrl: string | undefined;
+  robots: string | RobotsTxt | false | undefined;
+  agent: string;
+  allowHosts: readonly string[];
+  live: ResolvedLiveOptions | undefined;
+  settings: ReadonlyMap<string, RuleSetting>;
+  maxDiagnostics: number;
+  maxPerRule: number;
+  onDiagnostic: ((d: Diagnostic) => void) | undefined;
+  onProgress: ((p: ValidateProgress) => void) | undefined;
+  headers: Readonly<Record<string, string>>;
+  userAgent: string;
+  timeoutMs: number | undefined;
+  fetch: FetchLike;
+  now: () => number;
+  signal: AbortSignal | undefined;
+}
+
+const SETTINGS: ReadonlySet<string> = new Set(['error', 'warning', 'info', 'off']);
+
+function bad(message: string, hint?: string): SitemapkitError {
+  return new SitemapkitError('ERR_OPTIONS', message, hint === undefined ? {} : { hint });
+}
+
+function count(name: string, v: number | undefined, dflt: number, min = 1): number {
+  if (v === undefined) return dflt;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
+    throw bad(`${name} must be a whole number of at least ${min}, not ${String(v)}`);
+  }
+  return v;
+}
+
+/** A few codes that look like `code`, for "did you mean" hints. */
+export function similarCodes(code: string): string[] {
+  const parts = code.toLowerCase().split('-');
+  return Object.keys(RULES)
+    .map((c) => ({ c, score: c.split('-').filter((p) => parts.includes(p)).length }))
+    .filter((x) => x.score > 0)
+    .sort((a, b) => b.score - a.score || a.c.localeCompare(b.c))
+    .slice(0, 3)
+    .map((x) => x.c);
+}
+
+/** Throws `ERR_OPTIONS` for a code that is not in the rule table. */
+export function checkRuleCode(code: string, where: string): void {
+  if (isRuleCode(code)) return;
+  const near = similarCodes(code);
+  throw bad(
+    `${where}: "${code}" is not a rule code`,
+    near.length > 0
+      ? `did you mean ${near.join(', ')}? (every code is in docs/rules.md)`
+      : 'every code is in docs/rules.md',
+  );
+}
+
+/** Merges `rules` and `disable` into one map, checking every code and value. */
+export function ruleSettings(
+  rules: Readonly<Record<string, RuleSetting>> | undefined,
+  disable: readonly string[] | undefined,
+): Map<string, RuleSetting> {
+  const out = new Map<string, RuleSetting>();
+  for (const [code, setting] of Object.entries(rules ?? {})) {
+    checkRuleCode(code, 'rules');
+    if (!SETTINGS.has(setting)) {
+      throw bad(`rules: "${code}" must be error, warning, info or off, not ${JSON.stringify(setting)}`);
+    }
+    out.set(code, setting);
+  }
+  for (const code of disable ?? []) {
+    checkRuleCode(code, 'disable');
+    out.set(code, 'off');
+  }
+  return out;
+}
+
+function resolveLive(live: boolean | LiveOptions | undefined): ResolvedLiveOptions | undefined {
+  if (live === undefined || live === false) return undefined;
+  const o: LiveOptions = live === true ? {} : live;
+  const method = o.method ?? 'auto';
+  if (method !== 'auto' && method !== 'get')
+    throw bad(`live.method must be auto or get, not ${String(method)}`);
+  return {
+    concurrency: count('live.concurrency', o.concurrency, 8),
+    perHost: count('live.perHost', o.perHost, 2),
+    timeoutMs: count('live.timeoutMs', o.timeoutMs, 15_000),
+    maxPageBytes: count('live.maxPageBytes', o.maxPageBytes, 2 * 1024 * 1024, 1024),
+    retries: count('live.retries', o.retries, 2, 0),
+    maxRetryAfterMs: count('live.maxRetryAfterMs', o.maxRetryAfterMs, 60_000, 0),
+    method,
+    limit: o.limit === undefined ? Number.POSITIVE_INFINITY : count('live.limit', o.limit, 0),
+  };
+}
+
+export function resolveValidateOptions(o: ValidateOptions = {}): ResolvedValidateOptions {
+  if (o.sitemapUrl !== undefined && !/^https?:\/\/[^/]/i.test(o.sitemapUrl)) {
+    throw bad(
+      `sitemapUrl "${o.sitemapUrl}" is not an absolute http(s) URL`,
+      'give the public URL the sitemap is served at, such as https://www.example.com/sitemap.xml',
+    );
+  }
+  const agent = o.agent ?? 'Googlebot';
+  if (typeof agent !== 'string' || agent.trim() === '')
+    throw bad('agent must be a crawler name such as Googlebot');
+  const fetch = o.fetch ?? (globalThis.fetch as FetchLike);
+  if (typeof fetch !== 'function') throw bad('fetch must be a function');
+  return {
+    recursive: o.recursive === true,
+    sitemapUrl: o.sitemapUrl,
+    robots: o.robots,
+    agent: agent.trim(),
+    allowHosts: [...(o.allowHosts ?? [])],
+    live: resolveLive(o.live),
+    settings: ruleSettings(o.rules, o.disable),
+    maxDiagnostics: count('maxDiagnostics', o.maxDiagnostics, 10_000, 0),
+    maxPerRule: count('maxPerRule', o.maxPerRule, 1000, 0),
+    onDiagnostic: o.onDiagnostic,
+    onProgress: o.onProgress,
+    headers: { ...(o.headers ?? {}) },
+    userAgent: o.userAgent ?? DEFAULT_USER_AGENT,
+    timeoutMs: o.timeoutMs === undefined ? undefined : count('timeoutMs', o.timeoutMs, 30_000),
+    fetch,
+    now: o.now ?? Date.now,
+    signal: o.signal,
+  };
+}
