@@ -38,3 +38,4 @@ export {
 } from './html/html-sitemap.js';
 export * from './parser/index.js';
 export * from './crawler/index.js';
+export * from './validate/index.js';

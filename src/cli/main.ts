@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import { isSitemapkitError } from '../core/errors.js';
+import { registerCrawl } from './commands/crawl.js';
 import { registerGenerate } from './commands/generate.js';
 import { registerParse } from './commands/parse.js';
 import { registerRobots } from './commands/robots.js';
 import { registerSubmit } from './commands/submit.js';
+import { registerValidate } from './commands/validate.js';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from './exit.js';
 import { flush } from './io.js';
 
@@ -36,6 +38,8 @@ export function buildProgram(ctx: CliContext): Command {
   registerParse(program, ctx);
   registerRobots(program, ctx);
   registerSubmit(program, ctx);
+  registerCrawl(program, ctx);
+  registerValidate(program, ctx);
   const inherit = (cmd: Command): void => {
     for (const c of cmd.commands) {
       c.exitOverride().configureOutput(program.configureOutput());
