@@ -46,6 +46,12 @@ function hex32(n: number): string {
   return HEX[n >>> 24]! + HEX[(n >>> 16) & 255]! + HEX[(n >>> 8) & 255]! + HEX[n & 255]!;
 }
 
+/** A 53-bit number key for a string (for Map keys: far smaller than the string itself). */
+export function hashKey(s: string): number {
+  hashLanes(s);
+  return (lane1 & 0x1fffff) * 0x100000000 + lane2;
+}
+
 /** {@link hash64} as 16 hex digits. */
 export function hashHex(s: string): string {
   hashLanes(s);
@@ -81,6 +87,24 @@ export class HashedStringSet {
 
   get size(): number {
     return this.#size;
+  }
+
+  /** Whether the string (or, very rarely, a 60-bit collision) is in the set. */
+  has(s: string): boolean {
+    hashLanes(s);
+    const p = lane1 >>> (32 - PARTITION_BITS);
+    const keyA = lane2;
+    let keyB = lane1 & 0xffff;
+    if (keyA === 0 && keyB === 0) keyB = 1;
+    const a = this.#a[p]!;
+    const b = this.#b[p]!;
+    const cap = a.length;
+    for (let i = keyA % cap; ; i = i + 1 === cap ? 0 : i + 1) {
+      const sa = a[i]!;
+      const sb = b[i]!;
+      if (sa === 0 && sb === 0) return false;
+      if (sa === keyA && sb === keyB) return true;
+    }
   }
 
   /** Adds the string; returns false when it (or, very rarely, a 60-bit collision) was there already. */

@@ -23,6 +23,7 @@ import { MAX_NEWS_PER_FILE } from '../core/limits.js';
 import { type EntryProblem, normalizeEntry } from '../core/normalize.js';
 import { batchesOf } from './batches.js';
 import { FileSink } from './file-sink.js';
+import { HreflangGroups } from './hreflang.js';
 import { buildHtmlSitemap, type HtmlPagesResult } from './html-pages.js';
 import {
   MANIFEST_NAME,
@@ -157,6 +158,7 @@ class Run {
   readonly gz: string;
   readonly streams = new Map<string, Stream>();
   readonly seen: HashedStringSet | undefined;
+  readonly hreflang = new HreflangGroups();
   readonly diagnostics: Diagnostic[] = [];
   readonly counts = { error: 0, warning: 0, info: 0 };
   declared: ReadonlySet<Extension> = new Set();
@@ -298,6 +300,7 @@ class Run {
       this.urls === 1,
     );
     const w2 = this.entries.write(line, Buffer.byteLength(line));
+    if (e.alternates !== undefined) this.hreflang.add(e.loc, e.alternates);
     const w3 = this.html?.add(e);
     if (w1 === undefined && w2 === undefined && w3 === undefined) return undefined;
     return Promise.all([w1, w2, w3]).then(() => undefined);
@@ -480,6 +483,24 @@ function orderedChildren(run: Run): Child[] {
 
 async function finish(run: Run, previous: ManifestHeader | undefined): Promise<WriteSitemapsResult> {
   const o = run.o;
+  if (run.hreflang.size > 0 && run.writing) {
+    // Reciprocity spans records, so it is judged once all are in. Under `skip` the records are
+    // already written: the finding is a warning then, since nothing can be left out any more.
+    const severity = o.onInvalid === 'fail' ? 'error' : 'warning';
+    for (const p of run.hreflang.check((url) => run.seen?.has(url) ?? false)) {
+      run.report({
+        code: 'hreflang-not-reciprocal',
+        severity,
+        message: p.message,
+        url: p.url,
+        field: 'alternates',
+      });
+      if (severity === 'error') {
+        run.invalid++;
+        run.firstProblem ??= `${p.url} (alternates): ${p.message}`;
+      }
+    }
+  }
   if (o.onInvalid === 'fail' && run.invalid > 0) {
     throw new SitemapkitError(
       'ERR_INVALID_ENTRY',

@@ -9,8 +9,10 @@ describe('HashedStringSet', () => {
         const ours = new HashedStringSet();
         const ref = new Set<string>();
         for (const s of items) {
+          expect(ours.has(s)).toBe(ref.has(s));
           expect(ours.add(s)).toBe(!ref.has(s));
           ref.add(s);
+          expect(ours.has(s)).toBe(true);
         }
         expect(ours.size).toBe(ref.size);
       }),

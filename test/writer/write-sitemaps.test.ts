@@ -488,3 +488,60 @@ describe('rebuilds, manifest and robots.txt', () => {
     expect(existsSync(join(out, 'sitemap-index-2.xml'))).toBe(false);
   });
 });
+
+describe('hreflang groups across records', () => {
+  const group = (langs: Record<string, string>) =>
+    Object.entries(langs).map(([hreflang, href]) => ({ hreflang, href }));
+  const en = `${BASE}en/`;
+  const de = `${BASE}de/`;
+  const fr = `${BASE}fr/`;
+
+  it('a reciprocal group is written', async () => {
+    const g = group({ en, de, 'x-default': en });
+    const r = await writeSitemaps(
+      [
+        { loc: en, alternates: g },
+        { loc: de, alternates: g },
+      ],
+      { outDir: tempDir(), baseUrl: BASE },
+    );
+    expect(r.urls).toBe(2);
+    expectValid(r.entry.path);
+  });
+
+  it('a member that lists a different set, or none, fails the build under fail', async () => {
+    const diags: Array<{ code: string; url?: string }> = [];
+    const err = await writeSitemaps(
+      [
+        { loc: en, alternates: group({ en, de, fr }) },
+        { loc: de, alternates: group({ en, de }) },
+        { loc: fr },
+      ],
+      { outDir: tempDir(), baseUrl: BASE, onDiagnostic: (d) => diags.push(d) },
+    ).catch((e) => e);
+    expect(isSitemapkitError(err, 'ERR_INVALID_ENTRY')).toBe(true);
+    expect(
+      diags
+        .filter((d) => d.code === 'hreflang-not-reciprocal')
+        .map((d) => d.url)
+        .sort(),
+    ).toEqual([de, en, fr]);
+  });
+
+  it('under skip the same findings are warnings and the build is written', async () => {
+    const r = await writeSitemaps([{ loc: en, alternates: group({ en, de }) }, { loc: de }], {
+      outDir: tempDir(),
+      baseUrl: BASE,
+      onInvalid: 'skip',
+    });
+    expect(r.urls).toBe(2);
+    expect(r.counts.warning).toBe(1);
+  });
+
+  it('alternates on other hosts cannot be checked here and are not flagged', async () => {
+    const other = 'https://example.de/';
+    const g = group({ en, de: other });
+    const r = await writeSitemaps([{ loc: en, alternates: g }], { outDir: tempDir(), baseUrl: BASE });
+    expect(r.counts.error + r.counts.warning).toBe(0);
+  });
+});
