@@ -1,0 +1,411 @@
+import { relative } from 'node:path';
+import { type Command, Option } from 'commander';
+import { type Diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
+import type { Changefreq } from '../../core/entry.js';
+import { isSitemapkitError } from '../../core/errors.js';
+import { CHANGEFREQS } from '../../core/limits.js';
+import { type CrawlResult, crawl } from '../../crawler/crawl.js';
+import type { CrawlOptions, CrawlProgress } from '../../crawler/options.js';
+import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
+import type { CliContext } from '../main.js';
+import { Progress } from '../progress.js';
+
+interface CrawlFlags {
+  out: string;
+  baseUrl?: string;
+  publicOrigin?: string;
+  state?: string;
+  resume?: boolean;
+  fresh?: boolean;
+  report: string | false;
+  concurrency?: number;
+  hostConcurrency?: number;
+  rate?: number;
+  robots: boolean;
+  maxCrawlDelay?: number;
+  userAgent?: string;
+  robotsAgent?: string;
+  metaAgent: string[];
+  header: string[];
+  timeout?: number;
+  retries?: number;
+  maxPageBytes?: number;
+  host: string[];
+  subdomains?: boolean;
+  pathPrefix?: string;
+  include: string[];
+  exclude: string[];
+  maxDepth?: number;
+  maxPages?: number;
+  keepParams?: string[];
+  dropParams?: string[];
+  keepTracking?: boolean;
+  trapGuards: boolean;
+  maxPerPattern?: number;
+  followNofollow?: boolean;
+  includePdf?: boolean;
+  seedSitemaps?: boolean;
+  priority: 'none' | 'depth';
+  priorityMap?: number[];
+  changefreq?: Changefreq;
+  gzip?: boolean;
+  xsl?: boolean | string;
+  html: boolean;
+  updateRobots?: string;
+  maxUrls?: number;
+  maxBytes?: number;
+  format: 'text' | 'json';
+  json?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+/** Diagnostics printed per code; the rest are counted. */
+const PER_CODE = 20;
+/** Seconds between progress lines when stderr is not a terminal. */
+const LOG_EVERY_MS = 5000;
+
+function int(name: string, min = 0): (v: string) => number {
+  return (v) => {
+    if (!/^\d+$/.test(v) || Number(v) < min)
+      throw new UsageError(`${name} takes a whole number of at least ${min}, got "${v}"`);
+    return Number(v);
+  };
+}
+
+function num(name: string): (v: string) => number {
+  return (v) => {
+    const n = Number(v);
+    if (v.trim() === '' || !Number.isFinite(n) || n < 0)
+      throw new UsageError(`${name} takes a number of 0 or more, got "${v}"`);
+    return n;
+  };
+}
+
+function list(v: string, prev: string[] | undefined): string[] {
+  return [
+    ...(prev ?? []),
+    ...v
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== ''),
+  ];
+}
+
+function collect(v: string, prev: string[]): string[] {
+  return [...prev, v];
+}
+
+function priorities(v: string): number[] {
+  const parts = v.split(',').map((s) => Number(s.trim()));
+  if (parts.length === 0 || parts.some((p) => !Number.isFinite(p) || p < 0 || p > 1)) {
+    throw new UsageError(
+      `--priority-map takes priorities from 0 to 1 separated by commas (1,0.8,0.5,0.3), got "${v}"`,
+    );
+  }
+  return parts;
+}
+
+function headers(list: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const h of list) {
+    const i = h.indexOf(':');
+    if (i <= 0) throw new UsageError(`--header takes NAME:VALUE, got "${h}"`);
+    out[h.slice(0, i).trim()] = h.slice(i + 1).trim();
+  }
+  return out;
+}
+
+export function registerCrawl(program: Command, ctx: CliContext): void {
+  program
+    .command('crawl')
+    .description('Crawl a website politely and write its sitemaps, HTML site map and a crawl report')
+    .argument('<url...>', 'start URL(s); user:password@ in a URL becomes basic auth for that origin only')
+    .requiredOption('--out <dir>', 'folder for the sitemaps (only files of its own manifest are replaced)')
+    .option('--base-url <url>', 'public URL of --out (default: --public-origin or the start origin, plus /)')
+    .option(
+      '--public-origin <url>',
+      'rewrite crawled URLs to this origin before writing (crawl staging, publish for production)',
+    )
+    .option('--state <file>', 'crawl state database (default: ./.sitemapkit/crawl-HOST.db)')
+    .option('--resume', 'continue an interrupted crawl from its state')
+    .option('--fresh', 'delete an existing state and start over')
+    .option('--report <dir>', 'crawl report folder, never inside --out', 'sitemapkit-report')
+    .option('--no-report', 'write no crawl report')
+    .option('--concurrency <n>', 'requests in flight at once (default 4)', int('--concurrency', 1))
+    .option(
+      '--host-concurrency <n>',
+      'requests in flight at once per host (default: --concurrency)',
+      int('--host-concurrency', 1),
+    )
+    .option(
+      '--rate <n>',
+      'requests per second per host, 0 for no limit (a longer robots.txt Crawl-delay wins)',
+      num('--rate'),
+    )
+    .option('--no-robots', 'ignore robots.txt (only for sites you own, such as a staging build)')
+    .option(
+      '--max-crawl-delay <seconds>',
+      'longest robots.txt Crawl-delay obeyed (default 30)',
+      num('--max-crawl-delay'),
+    )
+    .option('--user-agent <ua>', 'User-Agent header')
+    .option(
+      '--robots-agent <token>',
+      'product token matched in robots.txt (default: from the User-Agent, "sitemapkit")',
+    )
+    .option(
+      '--meta-agent <name>',
+      'also obey <meta name=NAME> and X-Robots-Tag NAME: (repeatable; default googlebot, bingbot)',
+      collect,
+      [],
+    )
+    .option(
+      '--header <name:value>',
+      'extra request header, sent to the start origins only (repeatable)',
+      collect,
+      [],
+    )
+    .option('--timeout <ms>', 'per request, body included (default 30000)', int('--timeout', 1))
+    .option(
+      '--retries <n>',
+      'further attempts after a timeout, network error, 429 or 5xx (default 2)',
+      int('--retries'),
+    )
+    .option(
+      '--max-page-bytes <n>',
+      'bytes of a page read at most (default 10485760)',
+      int('--max-page-bytes', 1024),
+    )
+    .option('--host <host>', 'another host to crawl (repeatable)', collect, [])
+    .option('--subdomains', 'also crawl subdomains of the start hosts')
+    .option('--path-prefix <path>', 'only crawl paths starting with this, e.g. /docs/')
+    .option('--include <glob>', 'only crawl URLs whose path?query matches (repeatable)', collect, [])
+    .option(
+      '--exclude <glob>',
+      'neither fetch nor list URLs whose path?query matches (repeatable)',
+      collect,
+      [],
+    )
+    .option('--max-depth <n>', 'link hops from a start URL', int('--max-depth'))
+    .option(
+      '--max-pages <n>',
+      'URLs fetched at most (resume with a larger value to go on)',
+      int('--max-pages', 1),
+    )
+    .option('--keep-params <names>', 'keep only these query parameters (comma-separated)', list)
+    .option('--drop-params <names>', 'remove these query parameters (comma-separated)', list)
+    .option('--keep-tracking', 'keep session-ID and tracking parameters (utm_*, gclid, PHPSESSID, …)')
+    .option('--no-trap-guards', 'turn off the repeating-segment and calendar trap guards')
+    .option(
+      '--max-per-pattern <n>',
+      'URLs per path and query-parameter names, 0 for no cap (default 1000)',
+      int('--max-per-pattern'),
+    )
+    .option('--follow-nofollow', 'follow links marked rel=nofollow')
+    .option('--include-pdf', 'list PDFs too')
+    .option('--seed-sitemaps', "also start from the URLs of the site's existing sitemaps")
+    .addOption(
+      new Option('--priority <mode>', 'priority from link depth (Google ignores priority)')
+        .choices(['none', 'depth'])
+        .default('none'),
+    )
+    .option(
+      '--priority-map <list>',
+      'priorities by depth 0,1,2,… (default 1,0.8,0.5,0.3); implies --priority depth',
+      priorities,
+    )
+    .addOption(new Option('--changefreq <value>', 'changefreq for every URL').choices([...CHANGEFREQS]))
+    .option('--gzip', 'compress the sitemaps (.gz)')
+    .option('--xsl [url]', 'reference an XSL stylesheet: the bundled one (copied into --out) or URL')
+    .option('--no-html', 'do not write the HTML site map (sitemap.html)')
+    .option('--update-robots <file>', 'add or replace the Sitemap: lines in this robots.txt')
+    .option('--max-urls <n>', 'URLs per sitemap file (at most 50000)', int('--max-urls', 1))
+    .option(
+      '--max-bytes <n>',
+      'uncompressed bytes per sitemap file (at most 52428800)',
+      int('--max-bytes', 1024),
+    )
+    .addOption(new Option('--format <format>', 'summary format').choices(['text', 'json']).default('text'))
+    .option('--json', 'short for --format json')
+    .option('--quiet', 'no progress and no diagnostics, only the summary')
+    .option('--verbose', 'a log line for every URL')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  sitemapkit crawl https://example.com/ --out dist/
+  sitemapkit crawl https://example.com/ --out dist/ --concurrency 8 --max-pages 50000 --gzip
+  sitemapkit crawl http://localhost:8080/ --out dist/ --public-origin https://www.example.com
+  sitemapkit crawl https://user:pass@staging.example.com/ --out dist/ --header "X-Preview: 1"
+  sitemapkit crawl https://example.com/ --out dist/ --resume            # after Ctrl-C or a crash
+
+Exit codes: 0 the crawl completed and the sitemaps were written (even if some pages were broken);
+1 nothing could be listed (the previous sitemaps stay); 2 usage error or the crawl could not run
+(robots.txt unreachable, state missing or locked); 130 interrupted (state saved, continue with --resume).`,
+    )
+    .action(async (urls: string[], flags: CrawlFlags) => {
+      ctx.exitCode = await runCrawl(urls, flags, ctx);
+    });
+}
+
+function toOptions(urls: string[], flags: CrawlFlags): CrawlOptions {
+  const o: CrawlOptions = {
+    start: urls,
+    outDir: flags.out,
+    report: flags.report,
+    robots: flags.robots,
+    hosts: flags.host,
+    include: flags.include,
+    exclude: flags.exclude,
+    trapGuards: flags.trapGuards,
+    html: flags.html,
+    stripTracking: flags.keepTracking !== true,
+    headers: headers(flags.header),
+  };
+  if (flags.baseUrl !== undefined) o.baseUrl = flags.baseUrl;
+  if (flags.publicOrigin !== undefined) o.publicOrigin = flags.publicOrigin;
+  if (flags.state !== undefined) o.state = flags.state;
+  if (flags.resume === true) o.resume = true;
+  if (flags.fresh === true) o.fresh = true;
+  if (flags.concurrency !== undefined) o.concurrency = flags.concurrency;
+  if (flags.hostConcurrency !== undefined) o.hostConcurrency = flags.hostConcurrency;
+  if (flags.rate !== undefined) o.rate = flags.rate;
+  if (flags.maxCrawlDelay !== undefined) o.maxCrawlDelayMs = Math.round(flags.maxCrawlDelay * 1000);
+  if (flags.userAgent !== undefined) o.userAgent = flags.userAgent;
+  if (flags.robotsAgent !== undefined) o.robotsAgent = flags.robotsAgent;
+  if (flags.metaAgent.length > 0) o.metaAgents = flags.metaAgent;
+  if (flags.timeout !== undefined) o.timeoutMs = flags.timeout;
+  if (flags.retries !== undefined) o.retries = flags.retries;
+  if (flags.maxPageBytes !== undefined) o.maxPageBytes = flags.maxPageBytes;
+  if (flags.subdomains === true) o.subdomains = true;
+  if (flags.pathPrefix !== undefined) o.pathPrefix = flags.pathPrefix;
+  if (flags.maxDepth !== undefined) o.maxDepth = flags.maxDepth;
+  if (flags.maxPages !== undefined) o.maxPages = flags.maxPages;
+  if (flags.keepParams !== undefined) o.keepParams = flags.keepParams;
+  if (flags.dropParams !== undefined) o.dropParams = flags.dropParams;
+  if (flags.maxPerPattern !== undefined) o.maxPerPattern = flags.maxPerPattern;
+  if (flags.followNofollow === true) o.followNofollow = true;
+  if (flags.includePdf === true) o.includePdf = true;
+  if (flags.seedSitemaps === true) o.seedSitemaps = true;
+  if (flags.priority === 'depth') o.priority = 'depth';
+  if (flags.priorityMap !== undefined) o.priorityMap = flags.priorityMap;
+  if (flags.changefreq !== undefined) o.changefreq = flags.changefreq;
+  if (flags.gzip === true) o.gzip = true;
+  if (flags.xsl !== undefined) o.xsl = flags.xsl;
+  if (flags.updateRobots !== undefined) o.updateRobots = flags.updateRobots;
+  if (flags.maxUrls !== undefined) o.maxUrlsPerFile = flags.maxUrls;
+  if (flags.maxBytes !== undefined) o.maxBytesPerFile = flags.maxBytes;
+  return o;
+}
+
+function plural(n: number, word: string): string {
+  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function shortPath(p: string): string {
+  const r = relative(process.cwd(), p);
+  return r === '' ? '.' : r.startsWith('..') ? p : r;
+}
+
+async function runCrawl(urls: string[], flags: CrawlFlags, ctx: CliContext): Promise<number> {
+  if (flags.keepParams !== undefined && flags.dropParams !== undefined) {
+    throw new UsageError('--keep-params and --drop-params exclude each other');
+  }
+  if (flags.resume === true && flags.fresh === true)
+    throw new UsageError('--resume and --fresh exclude each other');
+  const json = flags.json === true || flags.format === 'json';
+  const stderr = ctx.stderr as NodeJS.WriteStream;
+  const tty = stderr.isTTY === true;
+  const shown = new Map<string, number>();
+  const hidden = new Map<string, number>();
+  const onDiagnostic = (d: Diagnostic): void => {
+    if (flags.quiet === true || json) return;
+    const n = (shown.get(d.code) ?? 0) + 1;
+    if (n > PER_CODE) {
+      hidden.set(d.code, (hidden.get(d.code) ?? 0) + 1);
+      return;
+    }
+    shown.set(d.code, n);
+    progress.stop();
+    ctx.stderr.write(`${formatDiagnostic(d)}\n`);
+  };
+  const progress = new Progress('crawl:', { stream: stderr, enabled: tty && flags.quiet !== true });
+  let lastLog = Date.now();
+  const onProgress = (p: CrawlProgress): void => {
+    const secs = Math.max(p.elapsedMs / 1000, 0.001);
+    const rate = p.requests / secs;
+    const eta = rate > 0 ? Math.round(p.queued / rate) : 0;
+    if (tty) {
+      progress.update(
+        p.done,
+        `done · ${p.queued.toLocaleString('en-US')} queued · ${p.listed.toLocaleString('en-US')} listed · ${p.errors} errors · ETA ${eta}s`,
+      );
+    } else if (flags.quiet !== true && !json && Date.now() - lastLog >= LOG_EVERY_MS) {
+      lastLog = Date.now();
+      ctx.stderr.write(
+        `crawl progress done=${p.done} queued=${p.queued} listed=${p.listed} errors=${p.errors} requests=${p.requests} rate=${rate.toFixed(1)}/s eta=${eta}s\n`,
+      );
+    }
+  };
+  const options = toOptions(urls, flags);
+  options.onDiagnostic = onDiagnostic;
+  options.onProgress = onProgress;
+  if (flags.verbose === true && !json) {
+    options.onPage = (e) => {
+      progress.stop();
+      ctx.stderr.write(
+        `crawl page status=${e.status ?? '-'} verdict=${e.verdict} depth=${e.depth} ms=${e.ms ?? '-'} url=${e.url}${e.reason === null ? '' : ` reason=${JSON.stringify(e.reason)}`}\n`,
+      );
+    };
+  }
+  options.signal = ctx.signal;
+  let result: CrawlResult;
+  try {
+    result = await crawl(options);
+  } catch (error) {
+    progress.stop();
+    printHidden(hidden, ctx);
+    if (isSitemapkitError(error) && error.code === 'ERR_NO_URLS') {
+      if (json)
+        ctx.stdout.write(`${JSON.stringify({ ok: false, code: error.code, message: error.message })}\n`);
+      else ctx.stderr.write(`sitemapkit: no page could be listed: ${error.message}\n`);
+      return EXIT_FINDINGS;
+    }
+    if (isSitemapkitError(error, 'ERR_OPTIONS'))
+      throw new UsageError(`${error.message}${error.hint ? ` (${error.hint})` : ''}`);
+    throw error;
+  }
+  progress.stop();
+  printHidden(hidden, ctx);
+  if (json) {
+    ctx.stdout.write(`${JSON.stringify({ ok: true, ...result }, null, 2)}\n`);
+    return EXIT_OK;
+  }
+  const s = result.stats;
+  const leftOut = Object.entries(s.verdicts)
+    .filter(([v]) => v !== 'listed')
+    .sort((a, b) => b[1] - a[1]);
+  const broken = (s.verdicts['broken'] ?? 0) + (s.verdicts['error'] ?? 0);
+  const lines = [
+    `Crawled ${plural(s.requests, 'request')} in ${s.seconds.toFixed(1)} s (${s.pagesPerSecond.toFixed(0)}/s): ${plural(s.listed, 'page')} in the sitemap, ${plural(s.found - s.listed, 'URL')} left out${broken > 0 ? `, ${broken} broken or failing` : ''}${result.complete ? '' : ` (stopped at --max-pages; ${s.queued.toLocaleString('en-US')} queued: --resume with a larger --max-pages to go on)`}`,
+    `  sitemaps: ${shortPath(result.sitemaps.entry.path)} (${result.sitemaps.entry.url}), ${plural(result.sitemaps.files.length, 'file')}`,
+  ];
+  if (result.sitemaps.html.length > 0) {
+    lines.push(
+      `  HTML site map: ${shortPath(result.sitemaps.html[0]!.path)} (${plural(result.sitemaps.html.length, 'page')})`,
+    );
+  }
+  if (result.report !== undefined)
+    lines.push(`  report: ${shortPath(result.report.html)} (with urls.csv and urls.jsonl)`);
+  lines.push(`  state: ${shortPath(result.state)}`);
+  if (leftOut.length > 0)
+    lines.push(`  left out: ${leftOut.map(([v, n]) => `${v} ${n.toLocaleString('en-US')}`).join(', ')}`);
+  if (flags.updateRobots !== undefined) lines.push(`  robots.txt updated: ${flags.updateRobots}`);
+  ctx.stdout.write(`${lines.join('\n')}\n`);
+  return EXIT_OK;
+}
+
+function printHidden(hidden: Map<string, number>, ctx: CliContext): void {
+  for (const [code, n] of hidden) ctx.stderr.write(`... and ${n.toLocaleString('en-US')} more ${code}\n`);
+}
