@@ -3,7 +3,6 @@ import { Command, CommanderError } from 'commander';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import { isSitemapkitError } from '../core/errors.js';
 import { registerCrawl } from './commands/crawl.js';
-import { registerCrawl } from './commands/crawl.js';
 import { registerGenerate } from './commands/generate.js';
 import { registerParse } from './commands/parse.js';
 import { registerRobots } from './commands/robots.js';
@@ -39,7 +38,6 @@ export function buildProgram(ctx: CliContext): Command {
   registerParse(program, ctx);
   registerRobots(program, ctx);
   registerSubmit(program, ctx);
-  registerCrawl(program, ctx);
   registerCrawl(program, ctx);
   registerValidate(program, ctx);
   const inherit = (cmd: Command): void => {
