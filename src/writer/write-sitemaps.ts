@@ -102,6 +102,8 @@ export interface WriteSitemapsResult {
   skipped: number;
   /** Findings, by severity. */
   counts: { error: number; warning: number; info: number };
+  /** The first 1,000 findings (all of them went to `onDiagnostic`). */
+  diagnostics: Diagnostic[];
 }
 
 const LOOKAHEAD = 1000;
@@ -687,6 +689,7 @@ async function finish(run: Run, previous: ManifestHeader | undefined): Promise<W
     urls: run.urls,
     skipped: run.skipped,
     counts: { ...run.counts },
+    diagnostics: run.diagnostics,
   };
 }
 
