@@ -48,8 +48,8 @@ const plain = makeSitemap(N);
 const xml = readFileSync(plain, 'utf8');
 const MB = statSync(plain).size / 1e6;
 
-// Loopback server: the file (plain and gzip) and an index of FILES children. Served URLs use the
-// server's own origin, so every entry is inside its sitemap's location (no location findings).
+// Loopback server: the file (plain and gzip) and an index of FILES children, all at the root and
+// listing URLs of the server's own origin, so every entry is inside its sitemap's location.
 const server = createServer((req, res) => {
   const body = routes.get(req.url ?? '/');
   if (body === undefined) return void res.writeHead(404).end();
@@ -66,10 +66,10 @@ const routes = new Map([
   [
     '/index.xml',
     Buffer.from(
-      `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${Array.from({ length: FILES }, (_, i) => `<sitemap><loc>${origin}/s/${i}.xml</loc></sitemap>`).join('\n')}\n</sitemapindex>\n`,
+      `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${Array.from({ length: FILES }, (_, i) => `<sitemap><loc>${origin}/s-${i}.xml</loc></sitemap>`).join('\n')}\n</sitemapindex>\n`,
     ),
   ],
-  ...Array.from({ length: FILES }, (_, i) => [`/s/${i}.xml`, served]),
+  ...Array.from({ length: FILES }, (_, i) => [`/s-${i}.xml`, served]),
 ]);
 
 const peer = (name) => join(ROOT, 'bench/parse-peers', name);
@@ -124,7 +124,8 @@ for (const sc of scenarios) {
       const report = JSON.parse(r.stdout.trim().split('\n').at(-1));
       if (report.urls !== sc.urls)
         console.warn(`note: ${c.name} read ${report.urls} URLs on "${sc.name}", expected ${sc.urls}`);
-      const b = (best[c.name] ??= { secs: Number.POSITIVE_INFINITY, rss: 0, urls: report.urls });
+      best[c.name] ??= { secs: Number.POSITIVE_INFINITY, rss: 0, urls: report.urls };
+      const b = best[c.name];
       b.secs = Math.min(b.secs, r.secs);
       b.rss = Math.max(b.rss, r.rssMiB);
     }

@@ -1,17 +1,22 @@
 /**
  * The fetch layer: one GET of a sitemap with manual redirects (at most `maxRedirects`, http(s)
  * only, loops refused), one timeout for the whole exchange (body included), and the same headers
- * and User-Agent on every request. The network is injected (`fetch`).
+ * and User-Agent on every request. The network is a {@link Transport} (node:http by default, or
+ * the injected `fetch`).
  */
 import { SitemapkitError } from '../core/errors.js';
 import type { FetchLike } from '../robots/fetch.js';
+import type { Transport } from './transport.js';
 
 /** @default User-Agent of every request. */
 export const DEFAULT_USER_AGENT = 'sitemapkit/0.1 (+https://github.com/sitemapkit/sitemapkit)';
 
 /** HTTP options, resolved once per entry point. */
 export interface HttpOptions {
+  /** For the robots module (robots.txt of cross-submitting hosts, discovery). */
   fetch: FetchLike;
+  /** For sitemaps. */
+  transport: Transport;
   headers: Readonly<Record<string, string>>;
   userAgent: string;
   timeoutMs: number;
@@ -106,16 +111,16 @@ export async function fetchBody(url: string, options: HttpOptions): Promise<Fetc
     throw new FetchFailure('network', `network error: ${detail}`, current, undefined, cause);
   };
   for (;;) {
-    let response: Response;
+    let response: Awaited<ReturnType<Transport>>;
     try {
-      response = await options.fetch(current, { redirect: 'manual', headers, signal });
+      response = await options.transport(current, headers, signal);
     } catch (cause) {
       return fail(cause);
     }
     const status = response.status;
     if (REDIRECTS.has(status)) {
-      await response.body?.cancel().catch(() => undefined);
-      const location = response.headers.get('location');
+      response.cancel();
+      const location = response.location;
       if (location === null)
         throw new FetchFailure('redirect', `HTTP ${status} without a Location header`, current, status);
       let next: URL;
@@ -149,7 +154,7 @@ export async function fetchBody(url: string, options: HttpOptions): Promise<Fetc
       continue;
     }
     if (status < 200 || status > 299) {
-      await response.body?.cancel().catch(() => undefined);
+      response.cancel();
       throw new FetchFailure(
         'status',
         `HTTP ${status}${response.statusText ? ` ${response.statusText}` : ''}`,
@@ -157,39 +162,34 @@ export async function fetchBody(url: string, options: HttpOptions): Promise<Fetc
         status,
       );
     }
-    const stream = response.body;
     return {
       url: current,
       redirects,
       status,
-      body: stream === null ? emptyBody() : bodyChunks(stream, fail),
-      cancel: () => {
-        stream?.cancel().catch(() => undefined);
-      },
+      body: guarded(response.body, fail),
+      cancel: response.cancel,
     };
   }
 }
 
-async function* emptyBody(): AsyncGenerator<Uint8Array> {}
-
 /** The body's chunks; a failure mid-body is reported like a failed request (timeout, network). */
-async function* bodyChunks(
-  stream: ReadableStream<Uint8Array>,
+async function* guarded(
+  body: AsyncIterable<Uint8Array>,
   fail: (cause: unknown) => never,
 ): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
+  const iterator = body[Symbol.asyncIterator]();
   try {
     for (;;) {
-      let r: Awaited<ReturnType<typeof reader.read>>;
+      let r: IteratorResult<Uint8Array>;
       try {
-        r = await reader.read();
+        r = await iterator.next();
       } catch (cause) {
         return fail(cause);
       }
-      if (r.done) return;
+      if (r.done === true) return;
       yield r.value;
     }
   } finally {
-    reader.cancel().catch(() => undefined);
+    await iterator.return?.();
   }
 }

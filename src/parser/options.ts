@@ -7,6 +7,7 @@ import { SitemapkitError } from '../core/errors.js';
 import { MAX_BYTES } from '../core/limits.js';
 import type { FetchLike } from '../robots/fetch.js';
 import { DEFAULT_USER_AGENT, type HttpOptions } from './http.js';
+import { fetchTransport, nodeTransport } from './transport.js';
 import type { DiscoverOptions, ParseOptions, SitemapInfo, TreeOptions } from './types.js';
 
 export interface ResolvedParseOptions {
@@ -63,6 +64,7 @@ export function resolveHttpOptions(o: DiscoverOptions): HttpOptions {
   }
   return {
     fetch,
+    transport: o.fetch === undefined ? nodeTransport : fetchTransport(o.fetch),
     headers,
     userAgent: o.userAgent ?? DEFAULT_USER_AGENT,
     timeoutMs: count('timeoutMs', o.timeoutMs, 30_000),
