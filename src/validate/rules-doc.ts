@@ -14,6 +14,7 @@ const SOURCES: Readonly<Record<Rule['source'], string>> = {
   live: 'validate --live',
   robots: 'robots',
   writer: 'generate',
+  crawler: 'crawl',
 };
 
 /** The whole of docs/rules.md. */

@@ -9,7 +9,7 @@ import { PARSER_RULES, type ParserRuleCode } from '../parser/rules.js';
 import { ROBOTS_RULES } from '../robots/rules.js';
 
 /** The part of sitemapkit that reports a code. */
-export type RuleSource = 'parser' | 'validator' | 'live' | 'robots' | 'writer';
+export type RuleSource = 'parser' | 'validator' | 'live' | 'robots' | 'writer' | 'crawler';
 
 /** Sections of the rule table. */
 export type RuleGroup =
@@ -21,6 +21,7 @@ export type RuleGroup =
   | 'robots'
   | 'live'
   | 'writer'
+  | 'crawler'
   | 'robots-lint';
 
 /** One rule: its validator severity, meaning and fix, and where it comes from. */
@@ -46,6 +47,7 @@ export const RULE_GROUPS: Readonly<Record<RuleGroup, string>> = {
   robots: 'robots.txt and the sitemap',
   live: 'Live checks (`--live`): each listed page as a crawler sees it',
   writer: 'Writer input (`generate`, `writeSitemaps`)',
+  crawler: 'Crawler (`crawl`)',
   'robots-lint': 'robots.txt lint (`robots lint`)',
 };
 
@@ -331,6 +333,7 @@ const ENTRIES: Array<[string, Rule]> = [
     'validator',
     'robots.txt answered 5xx or 429, or could not be fetched: crawlers treat the whole site as disallowed (RFC 9309 §2.3.1.4).',
     'Make /robots.txt answer 200 (or 404 when there is none) quickly and reliably.',
+    'warning',
   ),
 
   // ---- live -----------------------------------------------------------------------------------
@@ -501,8 +504,50 @@ const ENTRIES: Array<[string, Rule]> = [
     'warning',
     'writer',
     'writer',
-    'generate --from-dir listed a page without reading it: it is larger than the page size cap.',
-    'Raise the cap, or check the page’s robots meta tag and canonical by hand.',
+    'A page is larger than the page size cap: generate --from-dir listed it unread, the crawler read only its start.',
+    'Raise the cap (--max-page-bytes), or check the page’s robots meta tag and canonical by hand.',
+  ),
+
+  // ---- crawler --------------------------------------------------------------------------------
+  own(
+    'crawl-delay-capped',
+    'warning',
+    'crawler',
+    'crawler',
+    'robots.txt asks for a Crawl-delay longer than the crawler’s cap; the cap is used instead.',
+    'Raise --max-crawl-delay to honour the site’s delay, or ask the site owner to lower it.',
+  ),
+  own(
+    'retry-after-too-long',
+    'warning',
+    'crawler',
+    'crawler',
+    'A server asked to retry after longer than the crawler waits; the URL was given up.',
+    'Crawl again later, or raise the longest Retry-After the crawler honours.',
+  ),
+  own(
+    'crawl-pattern-capped',
+    'warning',
+    'crawler',
+    'crawler',
+    'More URLs of one pattern than the cap (often a crawler trap: calendars, faceted search); the rest were not crawled.',
+    'Exclude the pattern, or raise --max-per-pattern if the URLs are real pages.',
+  ),
+  own(
+    'charset-unknown',
+    'warning',
+    'crawler',
+    'crawler',
+    'A page declares a charset the crawler does not know; it was read as UTF-8.',
+    'Serve pages as UTF-8 with a correct charset.',
+  ),
+  own(
+    'crawl-max-pages',
+    'info',
+    'crawler',
+    'crawler',
+    'The crawl stopped at --max-pages with URLs still queued.',
+    'Continue with --resume and a larger --max-pages.',
   ),
 
   // ---- robots lint ----------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import { SitemapkitError } from '../../core/errors.js';
 import type { FetchLike } from '../../robots/fetch.js';
 import { retryAfterMs } from '../../submit/retry-after.js';
 import type { ResolvedLiveOptions } from '../options.js';
-import { isHtmlType, judgePage, type PageFacts, type PageFinding } from './page-verdict.js';
+import { isHtmlPage, judgePage, type PageFacts, type PageFinding } from './page-verdict.js';
 
 /** One listed URL to check. */
 export interface LiveJob {
@@ -238,7 +238,7 @@ export class LiveChecker {
       if (this.#o.method === 'auto') {
         await response.body?.cancel().catch(() => undefined);
         const s = response.status;
-        const html = s >= 200 && s < 300 && isHtmlType(response.headers.get('content-type') ?? undefined);
+        const html = s >= 200 && s < 300 && isHtmlPage(response.headers.get('content-type') ?? undefined);
         // HTML pages need their body (robots meta, canonical); errors are confirmed with GET,
         // because some servers answer HEAD wrongly (405, 403, 404).
         if (html || s >= 400) response = await this.#request(job.url, 'GET');
@@ -254,7 +254,7 @@ export class LiveChecker {
         response.status >= 200 &&
         response.status < 300 &&
         response.body !== null &&
-        isHtmlType(facts.headers['content-type'])
+        isHtmlPage(facts.headers['content-type'])
       ) {
         facts.html = await readHead(response, this.#o.maxPageBytes);
       } else {
