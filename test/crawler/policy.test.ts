@@ -39,11 +39,17 @@ describe('URL normalisation (RFC 3986 §6.2.2-3 and the parameter policy)', () =
 
   it('applies a keep-list or a drop-list, and can keep tracking parameters', () => {
     const keep = { ...DEFAULT_PARAM_POLICY, keep: new Set(['page']) };
-    expect(normalizeCrawlUrl('https://e.com/l?sort=asc&page=2&utm_id=1', undefined, keep)).toBe('https://e.com/l?page=2');
+    expect(normalizeCrawlUrl('https://e.com/l?sort=asc&page=2&utm_id=1', undefined, keep)).toBe(
+      'https://e.com/l?page=2',
+    );
     const drop = { ...DEFAULT_PARAM_POLICY, drop: new Set(['sort']) };
-    expect(normalizeCrawlUrl('https://e.com/l?SORT=asc&page=2', undefined, drop)).toBe('https://e.com/l?page=2');
+    expect(normalizeCrawlUrl('https://e.com/l?SORT=asc&page=2', undefined, drop)).toBe(
+      'https://e.com/l?page=2',
+    );
     const raw = { ...DEFAULT_PARAM_POLICY, stripTracking: false };
-    expect(normalizeCrawlUrl('https://e.com/l?utm_source=x', undefined, raw)).toBe('https://e.com/l?utm_source=x');
+    expect(normalizeCrawlUrl('https://e.com/l?utm_source=x', undefined, raw)).toBe(
+      'https://e.com/l?utm_source=x',
+    );
   });
 
   it('resolves relative links and refuses what is not http(s)', () => {
@@ -61,11 +67,17 @@ describe('URL normalisation (RFC 3986 §6.2.2-3 and the parameter policy)', () =
         fc.constantFrom('Example.com', 'a.b.example.org', 'localhost:8080', 'x.test:443'),
         fc.array(fc.oneof(seg, fc.constantFrom('.', '..', '%7e', '%2F', 'é')), { maxLength: 6 }),
         fc.array(
-          fc.tuple(fc.constantFrom('a', 'utm_source', 'page', 'sid', 'Q'), fc.stringMatching(/^[a-z0-9%]{0,4}$/)),
+          fc.tuple(
+            fc.constantFrom('a', 'utm_source', 'page', 'sid', 'Q'),
+            fc.stringMatching(/^[a-z0-9%]{0,4}$/),
+          ),
           { maxLength: 4 },
         ),
       )
-      .map(([s, h, p, q]) => `${s}://${h}/${p.join('/')}${q.length ? `?${q.map(([k, v]) => `${k}=${v}`).join('&')}` : ''}`);
+      .map(
+        ([s, h, p, q]) =>
+          `${s}://${h}/${p.join('/')}${q.length ? `?${q.map(([k, v]) => `${k}=${v}`).join('&')}` : ''}`,
+      );
     fc.assert(
       fc.property(url, (u) => {
         const once = normalizeCrawlUrl(u);
@@ -116,8 +128,15 @@ describe('retries', () => {
 
   it('backs off exponentially on 5xx and network errors, then gives up', () => {
     expect(decideRetry(policy, 1, 500, null, now)).toEqual({ retry: true, delayMs: 1000, fromHeader: false });
-    expect(decideRetry(policy, 2, undefined, null, now)).toEqual({ retry: true, delayMs: 2000, fromHeader: false });
-    expect(decideRetry(policy, 3, 503, null, now)).toEqual({ retry: false, reason: 'gave up after 3 attempts' });
+    expect(decideRetry(policy, 2, undefined, null, now)).toEqual({
+      retry: true,
+      delayMs: 2000,
+      fromHeader: false,
+    });
+    expect(decideRetry(policy, 3, 503, null, now)).toEqual({
+      retry: false,
+      reason: 'gave up after 3 attempts',
+    });
   });
 
   it('never retries 404 or 200', () => {
@@ -170,7 +189,9 @@ describe('scope and crawler traps', () => {
   it('guards against repeating segments, deep paths and endless calendars', () => {
     const t = (u: string): string | undefined => trapReason(new URL(u), 2026);
     expect(t('https://e.com/a/b/a/b/a/b')).toMatch(/repeats 3 times/);
-    expect(t(`https://e.com/${Array.from({ length: 31 }, (_, i) => `s${i}`).join('/')}`)).toMatch(/31 path segments/);
+    expect(t(`https://e.com/${Array.from({ length: 31 }, (_, i) => `s${i}`).join('/')}`)).toMatch(
+      /31 path segments/,
+    );
     expect(t('https://e.com/calendar/2031/07/')).toMatch(/calendar page for 2031-07/);
     expect(t('https://e.com/events?month=1850-01')).toMatch(/calendar page for 1850-01/);
     expect(t('https://e.com/calendar/2026/07/')).toBeUndefined();
@@ -187,7 +208,10 @@ describe('scope and crawler traps', () => {
 
 describe('page rules', () => {
   it('reads X-Robots-Tag with and without agents', () => {
-    const m = parseXRobotsTag(['noarchive, googlebot: noindex, nofollow', 'unavailable_after: 25 Jun 2030 15:00:00 PST']);
+    const m = parseXRobotsTag([
+      'noarchive, googlebot: noindex, nofollow',
+      'unavailable_after: 25 Jun 2030 15:00:00 PST',
+    ]);
     expect(m.get('*')).toEqual(['noarchive', 'unavailable_after']);
     expect(m.get('googlebot')).toEqual(['noindex', 'nofollow']);
   });
@@ -201,7 +225,9 @@ describe('page rules', () => {
       noindexSource: '<meta name="googlebot">',
     });
     expect(robotsDirectives(meta([], { otherbot: ['noindex'] }), [], ['googlebot']).noindex).toBe(false);
-    expect(robotsDirectives(undefined, ['bingbot: noindex'], ['bingbot']).noindexSource).toBe('X-Robots-Tag: bingbot');
+    expect(robotsDirectives(undefined, ['bingbot: noindex'], ['bingbot']).noindexSource).toBe(
+      'X-Robots-Tag: bingbot',
+    );
     expect(robotsDirectives(meta(['nofollow']), ['noindex'], [])).toEqual({
       noindex: true,
       nofollow: true,
@@ -211,7 +237,9 @@ describe('page rules', () => {
 
   it('finds rel=canonical in a Link header', () => {
     expect(canonicalFromLinkHeader('<https://e.com/a.pdf>; rel="canonical"')).toBe('https://e.com/a.pdf');
-    expect(canonicalFromLinkHeader('<https://e.com/s.css>; rel=preload, </b>; rel="alternate canonical"')).toBe('/b');
+    expect(
+      canonicalFromLinkHeader('<https://e.com/s.css>; rel=preload, </b>; rel="alternate canonical"'),
+    ).toBe('/b');
     expect(canonicalFromLinkHeader('<https://e.com/s.css>; rel=preload')).toBeUndefined();
     expect(canonicalFromLinkHeader(null)).toBeUndefined();
   });
@@ -219,12 +247,24 @@ describe('page rules', () => {
   it('lastmod: JSON-LD, then article:modified_time, then an old enough Last-Modified; never now', () => {
     const date = 'Wed, 01 Jul 2026 12:00:00 GMT';
     const fetched = Date.parse(date);
-    expect(pageLastmod({ jsonLdDateModified: '2024-05-06', articleModifiedTime: '2023-01-01' }, null, date, fetched)).toEqual({
+    expect(
+      pageLastmod(
+        { jsonLdDateModified: '2024-05-06', articleModifiedTime: '2023-01-01' },
+        null,
+        date,
+        fetched,
+      ),
+    ).toEqual({
       value: '2024-05-06',
       source: 'json-ld',
     });
     expect(
-      pageLastmod({ jsonLdDateModified: 'yesterday', articleModifiedTime: '2023-01-02T10:00:00+02:00' }, null, date, fetched),
+      pageLastmod(
+        { jsonLdDateModified: 'yesterday', articleModifiedTime: '2023-01-02T10:00:00+02:00' },
+        null,
+        date,
+        fetched,
+      ),
     ).toEqual({ value: '2023-01-02T10:00:00+02:00', source: 'article:modified_time' });
     expect(pageLastmod(undefined, 'Tue, 30 Jun 2026 08:00:00 GMT', date, fetched)).toEqual({
       value: '2026-06-30T08:00:00Z',
@@ -248,7 +288,9 @@ describe('page rules', () => {
     expect(charsetFromContentType('text/html')).toBeUndefined();
     const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
     expect(charsetFromPrescan(bytes('<head><meta charset="windows-1252">'))).toBe('windows-1252');
-    expect(charsetFromPrescan(bytes('<meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS">'))).toBe('shift_jis');
+    expect(
+      charsetFromPrescan(bytes('<meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS">')),
+    ).toBe('shift_jis');
     expect(charsetFromPrescan(bytes('<meta charset="utf-16">'))).toBe('utf-8');
   });
 });

@@ -56,7 +56,9 @@ export async function startSite(routes: Record<string, Route | Handler>): Promis
       return;
     }
     const send = (): void => {
-      res.writeHead(route.status ?? 200, route.headers ?? { 'content-type': 'text/html; charset=utf-8' }).end(route.body ?? '');
+      res
+        .writeHead(route.status ?? 200, route.headers ?? { 'content-type': 'text/html; charset=utf-8' })
+        .end(route.body ?? '');
     };
     if (route.delayMs !== undefined) setTimeout(send, route.delayMs);
     else send();
