@@ -867,6 +867,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   if (o.signal?.aborted === true) {
     throw new SitemapkitError('ERR_ABORTED', 'the crawl was interrupted before it started');
   }
+  CrawlState.check(o.state, o.mode);
   const net = network(o);
   // robots.txt of every start origin first: when one is unreachable nothing may be crawled there,
   // and a crawl that cannot start should not leave a state behind.

@@ -199,11 +199,8 @@ export class CrawlState {
     };
   }
 
-  /**
-   * Opens (or creates) the state file. `new` refuses an existing state, `resume` requires one,
-   * `fresh` deletes it first. Throws `ERR_STATE` with what to do.
-   */
-  static async open(path: string, mode: StateMode): Promise<CrawlState> {
+  /** Throws `ERR_STATE` when `mode` does not fit what is on disk (before any network work). */
+  static check(path: string, mode: StateMode): void {
     const exists = existsSync(path);
     if (mode === 'resume' && !exists) {
       throw new SitemapkitError('ERR_STATE', 'there is no crawl state to resume', {
@@ -217,6 +214,14 @@ export class CrawlState {
         hint: 'pass --resume to continue that crawl, or --fresh to delete it and start over',
       });
     }
+  }
+
+  /**
+   * Opens (or creates) the state file. `new` refuses an existing state, `resume` requires one,
+   * `fresh` deletes it first. Throws `ERR_STATE` with what to do.
+   */
+  static async open(path: string, mode: StateMode): Promise<CrawlState> {
+    CrawlState.check(path, mode);
     if (mode === 'fresh') for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
     let Database: typeof BetterSqlite3;
     try {
