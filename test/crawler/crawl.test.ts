@@ -199,7 +199,7 @@ describe('normalisation and the parameter policy', () => {
     '/~user/': html('User'),
   };
 
-  async function run(extra: Partial<CrawlOptions>): Promise<{ s: Site; urls: string[] }> {
+  async function run(extra: Omit<Partial<CrawlOptions>, 'start'>): Promise<{ s: Site; urls: string[] }> {
     const t = await site(routes);
     const o = setup({ start: `${t.origin}/`, ...extra });
     await crawl(o);
