@@ -15,7 +15,7 @@ import { DocumentReporter, makeDiagnostic, type Where } from './reporter.js';
 import type { ParserRuleCode } from './rules.js';
 import type { DocumentSink } from './sink.js';
 import { TextSitemapHandler } from './text-handler.js';
-import type { SitemapFormat, SitemapItem, SitemapParserOptions } from './types.js';
+import type { ItemPosition, SitemapFormat, SitemapItem, SitemapParserOptions } from './types.js';
 import { XmlSitemapHandler } from './xml-handler.js';
 import { XmlScanner } from './xml-scanner.js';
 
@@ -146,31 +146,34 @@ export class SitemapParser implements DocumentSink {
     this.#format = format;
   }
 
-  emit(item: SitemapItem, where: Where): void {
+  emit(item: SitemapItem, at: ItemPosition): void {
     if ('kind' in item) {
       if (++this.#sitemaps === MAX_URLS + 1) {
         this.rep.report(
           'too-many-sitemaps',
           `more than ${MAX_URLS.toLocaleString('en-US')} sitemaps in one index`,
-          where,
+          whereOf(item, at),
         );
       }
     } else if (++this.#entries === MAX_URLS + 1) {
       this.rep.report(
         'too-many-urls',
         `more than ${MAX_URLS.toLocaleString('en-US')} URLs in one sitemap; all are read`,
-        where,
+        whereOf(item, at),
       );
     }
     const scopes = this.#scopes;
     if (scopes.length > 0 && !scopes.some((s) => inScope(item.loc, s))) {
       const r = checkUrl(item.loc, scopes[0]);
       const message = r.ok ? `"${item.loc}" is outside the sitemap's location` : r.message;
-      const d = makeDiagnostic('url-outside-location', message, this.rep.sitemap, { ...where, field: 'loc' });
+      const d = makeDiagnostic('url-outside-location', message, this.rep.sitemap, {
+        ...whereOf(item, at),
+        field: 'loc',
+      });
       if (this.#onOutside !== undefined) this.#onOutside(d, item);
       else this.rep.pass(d);
     }
-    this.#onItem(item, where);
+    this.#onItem(item, at);
   }
 
   // ---- stages ---------------------------------------------------------------------------------
@@ -382,6 +385,13 @@ export class SitemapParser implements DocumentSink {
     }
     this.rep.finish();
   }
+}
+
+function whereOf(item: SitemapItem, at: ItemPosition): Where {
+  const w: Where = { url: item.loc };
+  if (at.line !== undefined) w.line = at.line;
+  if (at.column !== undefined) w.column = at.column;
+  return w;
 }
 
 function concat(parts: readonly Uint8Array[], length: number): Uint8Array {

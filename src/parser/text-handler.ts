@@ -98,6 +98,6 @@ export class TextSitemapHandler {
     const url = r.ok ? r.url : urlValue(value, rep, () => where);
     if (url === undefined) return;
     this.#urls++;
-    this.#sink.emit({ loc: url }, { ...where, url });
+    this.#sink.emit({ loc: url }, where);
   }
 }

@@ -15,7 +15,7 @@ import { openSource } from './source.js';
 import type { SitemapInfo, SitemapParse, TreeEntry, TreeOptions } from './types.js';
 
 /** Entries handed over but not yet consumed, at most. */
-const CHANNEL_CAPACITY = 1024;
+const CHANNEL_CAPACITY = 256;
 
 interface Job {
   url: string;
@@ -202,7 +202,10 @@ async function* walk(
           break;
         } else {
           urls++;
-          pages.push({ ...item, sitemap: job.url });
+          // The parser made this object for this walk alone: tag it rather than copy it.
+          const entry = item as TreeEntry;
+          entry.sitemap = job.url;
+          pages.push(entry);
         }
       }
       const delivered = pages.length === 0 || (await channel.push(pages));

@@ -818,7 +818,7 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext {
       if (!page.hadLoc) this.rep.report('loc-missing', '<url> has no <loc>; entry dropped', page.at);
       return;
     }
-    this.#sink.emit(buildEntry(page), { line: page.at.line, column: page.at.column, url: page.loc });
+    this.#sink.emit(buildEntry(page), page.at);
   }
 
   #endReference(): void {
@@ -830,7 +830,7 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext {
     }
     const item: SitemapReference = { kind: 'sitemap', loc: ref.loc };
     if (ref.lastmod !== undefined) item.lastmod = ref.lastmod;
-    this.#sink.emit(item, { line: ref.at.line, column: ref.at.column, url: ref.loc });
+    this.#sink.emit(item, ref.at);
   }
 
   #endTvshow(): void {
