@@ -336,7 +336,10 @@ export async function validateSitemap(
     }
   }
 
-  v.robots = await loadRobots(o.robots, siteUrl, {
+  // robots.txt is fetched on its own only for a fetched sitemap: before a deploy, the live site's
+  // robots.txt says nothing about the files on disk (give --robots for those).
+  const httpRoot = names.find(isHttp);
+  v.robots = await loadRobots(o.robots ?? (httpRoot === undefined ? false : undefined), siteUrl, {
     fetch: o.fetch,
     userAgent: o.userAgent,
     headers: o.headers,
