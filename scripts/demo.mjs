@@ -1,46 +1,83 @@
 #!/usr/bin/env node
-// `npm run demo`: the writer end to end on bundled samples, through the real CLI.
-//  1. the sample static site (examples/sample-site) → sitemap, XSL view, HTML site map, robots.txt
-//  2. a 120,000-URL product catalogue in two sections → split files, gzip, an index
-//  3. every XML file validated with xmllint against the protocol's XSDs
-//  4. the site served on 127.0.0.1 and its sitemap fetched back over HTTP
-// Exits non-zero when any step fails. `npm run demo -- --serve` keeps the server up for a browser.
-import { execFileSync, spawnSync } from 'node:child_process';
+// `npm run demo`: the whole pipeline on bundled samples, through the real CLI, offline.
+//  1. the sample site (examples/crawl-site: robots.txt, noindex pages, canonicals, hreflang,
+//     images, redirects, a broken link) served on 127.0.0.1 and crawled: sitemaps, the HTML site
+//     map and the crawl report, with URLs rewritten to the public origin
+//  2. the result validated: xmllint against the XSDs, and `sitemapkit validate`
+//  3. a static site folder (examples/sample-site) → sitemap, XSL view, HTML site map, robots.txt
+//  4. a 60,000-URL JSONL catalogue in two sections → split files, gzip, an index; validated
+// Exits non-zero when any step fails. `npm run demo -- --serve` keeps the sample site up.
+import { execFileSync, spawn } from 'node:child_process';
 import {
   cpSync,
   createWriteStream,
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:http';
-import { extname, join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { serveSampleSite } from '../examples/crawl-site/serve.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'demo-out');
 const bin = join(root, 'dist/cli/bin.js');
 const xsd = join(root, 'schema/xsd');
 const serve = process.argv.includes('--serve');
+const rel = (p) => relative(process.cwd(), p) || '.';
 
 function step(title) {
   console.log(`\n== ${title}`);
 }
 
-function cli(args) {
+/** Runs the CLI without blocking this process (the sample site is served from here). */
+function cli(args, { allow = [0] } = {}) {
   console.log(
     `$ sitemapkit ${args.map((a) => (a.startsWith(root) ? relative(root, a) || '.' : a)).join(' ')}`,
   );
-  const r = spawnSync(process.execPath, [bin, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' },
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      process.stdout.write(stdout.replace(/^(?=.)/gm, '  '));
+      if (stderr) process.stdout.write(stderr.replace(/^(?=.)/gm, '  '));
+      if (!allow.includes(code)) reject(new Error(`sitemapkit ${args[0]} exited ${code}`));
+      else resolve({ code, stdout, stderr });
+    });
   });
-  process.stdout.write(r.stdout.replace(/^/gm, '  '));
-  if (r.stderr) process.stdout.write(r.stderr.replace(/^/gm, '  '));
-  if (r.status !== 0) throw new Error(`sitemapkit ${args[0]} exited ${r.status}`);
+}
+
+function xmllintAll(dir) {
+  let checked = 0;
+  for (const name of readdirSync(dir)) {
+    if (!/\.xml(\.gz)?$/.test(name)) continue;
+    const data = readFileSync(join(dir, name));
+    const text = (name.endsWith('.gz') ? gunzipSync(data) : data).toString('utf8');
+    const schema = join(xsd, text.includes('<sitemapindex') ? 'siteindex.xsd' : 'all.local.xsd');
+    const tmp = join(out, '.check.xml');
+    writeFileSync(tmp, text);
+    try {
+      execFileSync('xmllint', ['--noout', '--nonet', '--schema', schema, tmp], { stdio: 'pipe' });
+    } catch (e) {
+      throw new Error(`${name} does not validate:\n${e.stderr}`);
+    }
+    console.log(`  valid (xmllint)  ${rel(join(dir, name))}`);
+    checked++;
+  }
+  rmSync(join(out, '.check.xml'), { force: true });
+  return checked;
 }
 
 execFileSync(process.execPath, [join(root, 'scripts/ensure-system-deps.mjs'), 'xmllint'], {
@@ -49,44 +86,120 @@ execFileSync(process.execPath, [join(root, 'scripts/ensure-system-deps.mjs'), 'x
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
-step('1. A static site folder: sitemap, XSL view, HTML site map, robots.txt');
-const site = join(out, 'site');
-cpSync(join(root, 'examples/sample-site'), site, { recursive: true });
-cli([
+step('1. Crawl the sample site served on loopback');
+const site = await serveSampleSite();
+const crawlOut = join(out, 'crawl', 'site');
+const report = join(out, 'crawl', 'report');
+try {
+  await cli([
+    'crawl',
+    site.url,
+    '--out',
+    crawlOut,
+    '--report',
+    report,
+    '--state',
+    join(out, 'crawl', 'state.db'),
+    '--public-origin',
+    'https://www.example.com',
+    '--xsl',
+    '--concurrency',
+    '4',
+  ]);
+  const xml = readFileSync(join(crawlOut, 'sitemap.xml'), 'utf8');
+  const listed = [...xml.matchAll(/<url><loc>([^<]*)<\/loc>/g)].map((m) => m[1]);
+  const expected = [
+    '/',
+    '/about.html',
+    '/blog/',
+    '/products/',
+    '/contact.html',
+    '/en/',
+    '/de/',
+    '/blog/first-trip.html',
+    '/products/boots.html',
+    '/blog/stove-review.html',
+  ].map((p) => `https://www.example.com${p}`);
+  const missing = expected.filter((u) => !listed.includes(u));
+  const extra = listed.filter((u) => !expected.includes(u));
+  if (missing.length > 0 || extra.length > 0) {
+    throw new Error(
+      `unexpected sitemap: missing ${missing.join(', ') || 'none'}; extra ${extra.join(', ') || 'none'}`,
+    );
+  }
+  console.log(`  the sitemap lists the ${listed.length} indexable, self-canonical pages and nothing else`);
+  const rows = readFileSync(join(report, 'urls.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  const why = (path) => rows.find((r) => new URL(r.url).pathname + new URL(r.url).search === path);
+  for (const [path, verdict] of [
+    ['/admin/', 'robots'],
+    ['/blog/draft-new-range.html', 'noindex'],
+    ['/products/cart.html', 'noindex'],
+    ['/blog/stove-review-print.html', 'canonicalised'],
+    ['/old-boots.html', 'redirect'],
+    ['/products/stove-9000.html', 'broken'],
+    ['/files/catalogue.pdf', 'non-html'],
+  ]) {
+    const r = why(path);
+    if (r?.verdict !== verdict) throw new Error(`${path}: expected ${verdict}, got ${r?.verdict}`);
+    console.log(`  left out  ${path.padEnd(31)} ${verdict}: ${r.reason}`);
+  }
+  if (rows.some((r) => /login|secret-range|utm_|sessionid/.test(r.url))) {
+    throw new Error('a nofollow link or a tracking/session URL was crawled');
+  }
+
+  step('2. Validate what the crawl wrote');
+  if (xmllintAll(crawlOut) < 1) throw new Error('no sitemap file to validate');
+  await cli([
+    'validate',
+    join(crawlOut, 'sitemap.xml'),
+    '--sitemap-url',
+    'https://www.example.com/sitemap.xml',
+    '--no-robots',
+  ]);
+} finally {
+  if (!serve) await site.close();
+}
+
+step('3. A static site folder: sitemap, XSL view, HTML site map, robots.txt');
+const folder = join(out, 'folder');
+cpSync(join(root, 'examples/sample-site'), folder, { recursive: true });
+await cli([
   'generate',
   '--from-dir',
-  site,
+  folder,
   '--exclude',
   'drafts/**',
   '--base-url',
   'https://www.example.com/',
   '--out',
-  site,
+  folder,
   '--xsl',
   '--html',
   '--update-robots',
-  join(site, 'robots.txt'),
+  join(folder, 'robots.txt'),
 ]);
 
-step('2. A 120,000-URL catalogue in two sections: split at 50,000, gzip, an index');
+step('4. A 60,000-URL catalogue in two sections: split at 50,000, gzip, an index');
 const catalog = join(out, 'catalog.jsonl');
 const ws = createWriteStream(catalog);
-for (let i = 0; i < 120_000; i++) {
+for (let i = 0; i < 60_000; i++) {
   const blog = i % 10 === 0;
-  const day = String(1 + (i % 28)).padStart(2, '0');
   ws.write(
     `${JSON.stringify({
       loc: blog
         ? `https://www.example.com/catalog/blog/post-${i}`
         : `https://www.example.com/catalog/products/item-${i}`,
-      lastmod: `2024-05-${day}`,
+      lastmod: `2024-05-${String(1 + (i % 28)).padStart(2, '0')}`,
       section: blog ? 'blog' : 'products',
       ...(i % 50 === 0 && { images: [`https://cdn.example.com/img/${i}.jpg`] }),
     })}\n`,
   );
 }
 await new Promise((r) => ws.end(r));
-cli([
+await cli([
   'generate',
   catalog,
   '--base-url',
@@ -95,75 +208,22 @@ cli([
   join(out, 'catalog'),
   '--gzip',
 ]);
+const checked = xmllintAll(folder) + xmllintAll(join(out, 'catalog'));
+if (checked < 4) throw new Error(`expected at least 4 sitemap files, validated ${checked}`);
 
-step('3. Every XML file validated with xmllint against the XSDs');
-let checked = 0;
-for (const dir of [site, join(out, 'catalog')]) {
-  for (const name of readdirSync(dir)) {
-    if (!/\.xml(\.gz)?$/.test(name)) continue;
-    const data = readFileSync(join(dir, name));
-    const text = (name.endsWith('.gz') ? gunzipSync(data) : data).toString('utf8');
-    const schema = join(xsd, text.includes('<sitemapindex') ? 'siteindex.xsd' : 'all.local.xsd');
-    const tmp = join(out, '.check.xml');
-    writeFileSync(tmp, text);
-    const r = spawnSync('xmllint', ['--noout', '--nonet', '--schema', schema, tmp], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`${name} does not validate:\n${r.stderr}`);
-    console.log(`  valid  ${relative(out, join(dir, name))}`);
-    checked++;
-  }
+for (const f of [join(crawlOut, 'sitemap.html'), join(report, 'report.html'), join(report, 'urls.csv')]) {
+  if (!existsSync(f)) throw new Error(`missing ${f}`);
 }
-rmSync(join(out, '.check.xml'), { force: true });
-if (checked < 5) throw new Error(`expected at least 5 sitemap files, validated ${checked}`);
-
-step('4. The site served on loopback, its sitemap fetched back over HTTP');
-const types = {
-  '.xml': 'application/xml',
-  '.xsl': 'text/xsl',
-  '.html': 'text/html; charset=utf-8',
-  '.txt': 'text/plain',
-  '.gz': 'application/gzip',
-  '.css': 'text/css',
-};
-const server = createServer((req, res) => {
-  const path = resolve(site, `.${decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)}`);
-  if (!path.startsWith(site)) return res.writeHead(403).end();
-  try {
-    const file = path.endsWith('/') ? join(path, 'index.html') : path;
-    const body = readFileSync(file);
-    res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' }).end(body);
-  } catch {
-    res.writeHead(404).end('not found');
-  }
-});
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const base = `http://127.0.0.1:${server.address().port}/`;
-for (const path of ['robots.txt', 'sitemap.xml', 'sitemap.html']) {
-  const res = await fetch(base + path);
-  if (!res.ok) throw new Error(`GET ${path}: ${res.status}`);
-  const text = await res.text();
-  console.log(
-    `  GET ${base}${path} -> ${res.status} ${res.headers.get('content-type')} (${text.length} bytes)`,
-  );
-}
-console.log('\n  robots.txt now ends with:');
-console.log(
-  readFileSync(join(site, 'robots.txt'), 'utf8')
-    .trim()
-    .split('\n')
-    .slice(-1)
-    .map((l) => `    ${l}`)
-    .join('\n'),
-);
-
 console.log(`
-Done. Everything is in ${relative(process.cwd(), out) || out}/:
-  site/sitemap.xml       the sample site's sitemap (open ${base}sitemap.xml for the XSL view)
-  site/sitemap.html      the HTML site map for people
-  site/robots.txt        with its Sitemap: line
-  catalog/sitemap.xml.gz the index over the catalogue's split, gzipped files
-Run \`npm run demo -- --serve\` to keep the server up and look at them in a browser.`);
+Done. Everything is in ${rel(out)}/:
+  crawl/site/sitemap.xml       the crawled site's sitemap (open it in a browser for the XSL view)
+  crawl/site/sitemap.html      the HTML site map for people
+  crawl/report/report.html     the crawl report: status codes, depths, why URLs were left out,
+                               broken links and who links to them, redirect chains
+  crawl/report/urls.csv        every URL found (also urls.jsonl)
+  crawl/state.db               the crawl state (sitemapkit crawl … --resume continues from it)
+  folder/sitemap.xml           a static site folder's sitemap, robots.txt updated
+  catalog/sitemap.xml.gz       the index over the catalogue's split, gzipped files`);
 if (serve) {
-  console.log(`\nServing ${site} at ${base} (Ctrl-C to stop)`);
-} else {
-  server.close();
+  console.log(`\nServing the sample site at ${site.url} (Ctrl-C to stop)`);
 }

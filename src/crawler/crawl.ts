@@ -160,6 +160,17 @@ class Crawler {
     };
   }
 
+  /**
+   * Normalises a reference found on a page. With `publicOrigin`, absolute links to the published
+   * site name the crawled copy (a staging build often links to production): they are mapped back.
+   */
+  normalize(raw: string, base: string | undefined): string | undefined {
+    const url = normalizeCrawlUrl(raw, base, this.o.params);
+    const pub = this.o.publicOrigin;
+    if (url === undefined || pub === undefined) return url;
+    return rewriteOrigin(url, pub, this.o.origins[0]);
+  }
+
   report(d: Diagnostic): void {
     this.counts[d.severity]++;
     this.o.onDiagnostic?.(d);
@@ -450,7 +461,7 @@ class Crawler {
     source: UrlSource,
     via: number | null,
   ): string | undefined {
-    const url = normalizeCrawlUrl(raw, base, this.o.params);
+    const url = this.normalize(raw, base);
     if (url === undefined) return undefined;
     const known = this.state.lookup(url, depth);
     if (known !== undefined) {
@@ -518,7 +529,7 @@ class Crawler {
         if (location === null) {
           outcome = { ...common, verdict: 'not-ok', reason: `HTTP ${status} without a Location header` };
         } else {
-          const target = normalizeCrawlUrl(location, item.url, this.o.params);
+          const target = this.normalize(location, item.url);
           outcome =
             target === undefined
               ? {
@@ -656,7 +667,7 @@ class Crawler {
     }
     if (c.kind !== 'other') return undefined;
     // The crawler's own normalisation (tracking parameters, escapes) may make them equal.
-    const n = normalizeCrawlUrl(c.url, undefined, this.o.params);
+    const n = this.normalize(c.url, undefined);
     return n === url ? undefined : (n ?? c.url);
   }
 
@@ -671,7 +682,7 @@ class Crawler {
     ];
     if (images.length > MAX_IMAGES_PER_URL) images = images.slice(0, MAX_IMAGES_PER_URL);
     let alternates = meta.alternates
-      .map((a) => ({ hreflang: a.hreflang, href: normalizeCrawlUrl(a.href, base, this.o.params) }))
+      .map((a) => ({ hreflang: a.hreflang, href: this.normalize(a.href, base) }))
       .filter((a): a is { hreflang: string; href: string } => a.href !== undefined);
     for (let round = 0; round < 3; round++) {
       const entry: EntryInput = { loc: url };

@@ -488,7 +488,22 @@ describe('extensions and origins', () => {
   });
 
   it('--public-origin rewrites pages, alternates and same-site images; the output validates', async () => {
-    const s = await site(i18nSite());
+    const routes = i18nSite();
+    // A staging build that names the production site: its canonical and links still mean itself.
+    routes['/about'] = html(
+      'About',
+      '<a href="https://www.example.com/team">team</a>',
+      '<link rel="canonical" href="https://www.example.com/about">',
+    );
+    routes['/team'] = html('Team');
+    routes['/'] = {
+      ...routes['/']!,
+      body: String((routes['/'] as { body: string }).body).replace(
+        '<a href="/en/">',
+        '<a href="/about">about</a><a href="/en/">',
+      ),
+    };
+    const s = await site(routes);
     const o = setup({
       start: `${s.origin}/`,
       publicOrigin: 'https://www.example.com',
@@ -511,6 +526,8 @@ describe('extensions and origins', () => {
     expect(xml).toContain('<image:loc>https://www.example.com/img/home.jpg</image:loc>');
     expect(xml).toContain('<image:loc>https://cdn.example.net/boots.jpg</image:loc>');
     expect(xml).toContain('hreflang="x-default" href="https://www.example.com/"');
+    expect(xml).toContain('<loc>https://www.example.com/about</loc>');
+    expect(xml).toContain('<loc>https://www.example.com/team</loc>');
     const htmlMap = readFileSync(join(o.outDir, 'sitemap.html'), 'utf8');
     expect(htmlMap).toContain('https://www.example.com/en/');
   });
