@@ -1,0 +1,214 @@
+#!/usr/bin/env node
+// Crawler benchmark (issue 6). Real documentation sites served from loopback by a static file
+// server in its own process (PostgreSQL 15's HTML docs, Debian postgresql-doc-15; Python 3.11's,
+// python3.11-doc, mounted at /3/ with --public-origin https://docs.python.org as their canonicals
+// say), crawled by sitemapkit's CLI and by the npm `sitemap-generator` package at equal
+// concurrency, each in its own process: seconds, pages per second, the ratio, peak RSS and
+// coverage against a reference breadth-first crawl. Then a generated site of --synthetic pages
+// (default 200,000) through sitemapkit alone, for memory.
+// Usage: node bench/crawl.mjs [--concurrency 8] [--synthetic N] [--no-peer] [--only pg|python|synthetic]
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fmt, OUT, ROOT, runNode, table } from './lib.mjs';
+
+const argv = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = argv.indexOf(name);
+  return i === -1 ? dflt : argv[i + 1];
+};
+const CONCURRENCY = Number(opt('--concurrency', 8));
+const SYNTHETIC = Number(opt('--synthetic', 200_000));
+const ONLY = opt('--only', undefined);
+const withPeer = !argv.includes('--no-peer');
+const BIN = join(ROOT, 'dist/cli/bin.js');
+
+const SITES = [
+  {
+    name: 'pg',
+    label: 'PostgreSQL 15 docs',
+    pkg: 'postgresql-doc-15',
+    root: '/usr/share/doc/postgresql-doc-15/html',
+    mount: '/',
+    start: '/',
+    extra: [],
+  },
+  {
+    name: 'python',
+    label: 'Python 3.11 docs',
+    pkg: 'python3.11-doc',
+    root: '/usr/share/doc/python3.11/html',
+    mount: '/3/',
+    start: '/3/',
+    extra: ['--public-origin', 'https://docs.python.org'],
+  },
+];
+
+function ensurePackages(sites) {
+  const missing = sites.filter((s) => !existsSync(s.root)).map((s) => s.pkg);
+  if (missing.length === 0) return;
+  console.log(`Installing ${missing.join(', ')} with apt-get …`);
+  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+  execFileSync('apt-get', ['install', '-y', '-qq', ...missing], {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+}
+
+function startServer(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'bench/crawl-server.mjs'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    child.stdout.setEncoding('utf8').once('data', (d) => {
+      const m = /PORT=(\d+)/.exec(d);
+      if (m === null) reject(new Error(`server said ${d}`));
+      else resolve({ origin: `http://127.0.0.1:${m[1]}`, close: () => child.kill() });
+    });
+    child.on('error', reject);
+  });
+}
+
+function locsOf(xmlPath) {
+  const text = readFileSync(xmlPath, 'utf8');
+  if (text.includes('<sitemapindex')) {
+    return [...text.matchAll(/<loc>([^<]*)<\/loc>/g)].flatMap((m) => locsOf(join(xmlPath, '..', m[1].split('/').pop())));
+  }
+  return [...text.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1].replace(/&amp;/g, '&'));
+}
+
+async function sitemapkit(name, url, extra) {
+  const out = join(OUT, `crawl-${name}`);
+  rmSync(out, { recursive: true, force: true });
+  const r = await runNode([
+    BIN,
+    'crawl',
+    url,
+    '--out',
+    join(out, 'site'),
+    '--report',
+    join(out, 'report'),
+    '--state',
+    join(out, 'state.db'),
+    '--concurrency',
+    String(CONCURRENCY),
+    '--quiet',
+    '--json',
+    ...extra,
+  ]);
+  if (r.code !== 0) throw new Error(`sitemapkit crawl exited ${r.code}: ${r.stderr.slice(0, 2000)}`);
+  const result = JSON.parse(r.stdout);
+  return { ...r, out, result, pages: result.stats.requests };
+}
+
+async function peer(name, url) {
+  const out = join(OUT, `crawl-peer-${name}`);
+  rmSync(out, { recursive: true, force: true });
+  execFileSync('mkdir', ['-p', out]);
+  const file = join(out, 'sitemap.xml');
+  const r = await runNode([join(ROOT, 'bench/peers/crawl-sitemap-generator.mjs'), url, file, String(CONCURRENCY)]);
+  if (r.code !== 0) throw new Error(`sitemap-generator exited ${r.code}: ${r.stderr.slice(0, 2000)}`);
+  return { ...r, file };
+}
+
+function reference(url, mount) {
+  const out = execFileSync(process.execPath, [join(ROOT, 'bench/crawl-reference.mjs'), url, mount], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
+  return out.trim().split('\n').filter(Boolean);
+}
+
+const rows = [];
+const notes = [];
+const chosen = SITES.filter((s) => ONLY === undefined || ONLY === s.name);
+ensurePackages(chosen);
+for (const site of chosen) {
+  const server = await startServer([site.root, site.mount]);
+  try {
+    const url = `${server.origin}${site.start}`;
+    console.log(`\n${site.label}: ${url}`);
+    const ref = new Set(reference(url, site.mount));
+    const sk = await sitemapkit(site.name, url, site.extra);
+    // Coverage: reference pages in the sitemap, or left out by sitemapkit for a stated reason
+    // (noindex, canonical elsewhere); a reference page missing without one is a miss.
+    const listedRaw = locsOf(join(sk.out, 'site', 'sitemap.xml'));
+    const fromPublic = (u) => (site.extra[1] === undefined ? u : u.replace(site.extra[1], server.origin));
+    const listed = new Set(listedRaw.map(fromPublic));
+    const verdicts = new Map(
+      readFileSync(join(sk.out, 'report', 'urls.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .map((r) => [r.url, r]),
+    );
+    let misses = 0;
+    let explained = 0;
+    for (const u of ref) {
+      if (listed.has(u)) continue;
+      const v = verdicts.get(u)?.verdict;
+      if (v === 'noindex' || v === 'canonicalised') explained++;
+      else misses++;
+    }
+    const coverage = (ref.size - misses) / ref.size;
+    rows.push({
+      site: site.label,
+      contender: 'sitemapkit',
+      pages: fmt.n(sk.pages),
+      listed: fmt.n(listed.size),
+      seconds: fmt.s(sk.secs),
+      'pages/s': fmt.n(sk.pages / sk.secs),
+      'peak RSS MiB': fmt.mb(sk.rssMiB),
+      coverage: `${(coverage * 100).toFixed(1)}% of ${ref.size}`,
+    });
+    if (explained > 0) notes.push(`${site.label}: ${explained} reference pages are noindex or canonicalised elsewhere (left out on purpose).`);
+    if (withPeer) {
+      const p = await peer(site.name, url);
+      const theirs = new Set(locsOf(p.file).map(fromPublic));
+      let covered = 0;
+      for (const u of ref) if (theirs.has(u)) covered++;
+      const peerPages = theirs.size;
+      rows.push({
+        site: site.label,
+        contender: 'sitemap-generator',
+        pages: `${fmt.n(peerPages)}*`,
+        listed: fmt.n(theirs.size),
+        seconds: fmt.s(p.secs),
+        'pages/s': fmt.n(peerPages / p.secs),
+        'peak RSS MiB': fmt.mb(p.rssMiB),
+        coverage: `${((covered / ref.size) * 100).toFixed(1)}% of ${ref.size}`,
+      });
+      rows.push({
+        site: site.label,
+        contender: 'ratio (sitemapkit ÷ peer)',
+        'pages/s': `${(sk.pages / sk.secs / (peerPages / p.secs)).toFixed(1)}x`,
+        seconds: `${(p.secs / sk.secs).toFixed(1)}x faster`,
+      });
+    }
+  } finally {
+    server.close();
+  }
+}
+
+if (ONLY === undefined || ONLY === 'synthetic') {
+  const server = await startServer(['--synthetic', String(SYNTHETIC)]);
+  try {
+    console.log(`\nSynthetic site: ${SYNTHETIC.toLocaleString('en-US')} pages`);
+    const sk = await sitemapkit('synthetic', `${server.origin}/`, ['--max-per-pattern', '0']);
+    rows.push({
+      site: `synthetic ${fmt.n(SYNTHETIC)}`,
+      contender: 'sitemapkit',
+      pages: fmt.n(sk.pages),
+      listed: fmt.n(sk.result.stats.listed),
+      seconds: fmt.s(sk.secs),
+      'pages/s': fmt.n(sk.pages / sk.secs),
+      'peak RSS MiB': fmt.mb(sk.rssMiB),
+      coverage: `${((sk.result.stats.listed / SYNTHETIC) * 100).toFixed(1)}% of ${fmt.n(SYNTHETIC)}`,
+    });
+  } finally {
+    server.close();
+  }
+}
+
+console.log(`\nConcurrency ${CONCURRENCY}, loopback, each contender in its own process (peak RSS from process.resourceUsage).`);
+table(rows, ['site', 'contender', 'pages', 'listed', 'seconds', 'pages/s', 'peak RSS MiB', 'coverage']);
+console.log('* sitemap-generator reports no request count: its pages are the URLs it listed.');
+for (const n of notes) console.log(n);
