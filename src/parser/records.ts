@@ -440,8 +440,12 @@ export function addImage(page: PageDraft, image: Draft<ImageEntry>, rep: Documen
   }
   if (!roomIn(page.images, 'images', rep, at)) return;
   // Most images carry only loc: no need to reorder them.
-  const done =
-    Object.keys(image).length === 1 ? (image as ImageEntry) : (ordered(image, IMAGE_KEYS) as ImageEntry);
+  const only =
+    image.caption === undefined &&
+    image.geo_location === undefined &&
+    image.title === undefined &&
+    image.license === undefined;
+  const done = only ? (image as ImageEntry) : (ordered(image, IMAGE_KEYS) as ImageEntry);
   page.images = append(page.images, done);
 }
 

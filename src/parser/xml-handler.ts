@@ -74,6 +74,8 @@ const C_FEED = 15;
 const C_ENTRY = 16;
 const C_MEDIA_GROUP = 17;
 
+const NO_ATTRIBUTES: readonly XmlAttribute[] = [];
+
 /** Longest value kept, in characters; longer ones are dropped with `value-too-long`. */
 export const MAX_VALUE_LENGTH = 65_536;
 
@@ -717,7 +719,7 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext {
     this.#fieldGroup = group;
     this.#fieldName = name;
     this.#fieldStart = start;
-    this.attrs = attrs === '' ? [] : this.#attrs(attrs, start, qname);
+    this.attrs = attrs === '' ? NO_ATTRIBUTES : this.#attrs(attrs, start, qname);
     this.#text = '';
     this.#textOver = false;
     this.#scanner.wantText = true;

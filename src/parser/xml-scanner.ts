@@ -407,7 +407,8 @@ export class XmlScanner {
         pos = end;
         break;
       }
-      if (lt > pos) this.#emitText(pos, lt);
+      // Blanks between elements are skipped here, without a call, unless someone wants them.
+      if (lt > pos && (this.wantText || this.#stack.length === 0)) this.#emitText(pos, lt);
       pos = lt;
       if (pos + 1 >= len) break;
       const c = buf.charCodeAt(pos + 1);
@@ -469,16 +470,17 @@ export class XmlScanner {
           pos++;
           continue;
         }
-        let i = pos + 2;
-        while (i < len && isNameChar(buf.charCodeAt(i))) i++;
-        if (i === len) {
-          if (len - pos > this.#maxTag) this.#tooLong(pos);
-          break;
-        }
-        let gt = buf.indexOf('>', i);
+        let gt = buf.indexOf('>', pos + 2);
         if (gt === -1) {
           if (len - pos > this.#maxTag) this.#tooLong(pos);
           break;
+        }
+        // The name ends at the first blank or `/`: two comparisons a character, no name table.
+        let i = pos + 2;
+        while (i < gt) {
+          const ch = buf.charCodeAt(i);
+          if (ch <= 32 || ch === 47) break;
+          i++;
         }
         if (gt > i + 1) {
           // Attributes: a `>` may sit inside a quoted value, so find the real end by quotes.
