@@ -55,15 +55,28 @@ function count(name: string, v: number | undefined, dflt: number, min = 1): numb
   return v;
 }
 
-/** A few codes that look like `code`, for "did you mean" hints. */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** The codes closest to a mistyped `code` (edit distance), for "did you mean" hints. */
 export function similarCodes(code: string): string[] {
-  const parts = code.toLowerCase().split('-');
+  const c = code.toLowerCase();
+  const limit = Math.max(3, Math.floor(c.length / 3));
   return Object.keys(RULES)
-    .map((c) => ({ c, score: c.split('-').filter((p) => parts.includes(p)).length }))
-    .filter((x) => x.score > 0)
-    .sort((a, b) => b.score - a.score || a.c.localeCompare(b.c))
+    .map((r) => ({ r, d: distance(c, r) }))
+    .filter((x) => x.d <= limit)
+    .sort((a, b) => a.d - b.d || a.r.localeCompare(b.r))
     .slice(0, 3)
-    .map((x) => x.c);
+    .map((x) => x.r);
 }
 
 /** Throws `ERR_OPTIONS` for a code that is not in the rule table. */

@@ -1,0 +1,218 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../support/tmp.js';
+import { SAMPLES_DIR, urls, urlset, validateCli } from './helpers.js';
+import { type Site, startSite } from './site.js';
+
+let dir: string;
+let warn: string;
+let bad: string;
+
+beforeAll(() => {
+  dir = tempDir('sk-validate-cli');
+  warn = join(dir, 'warn.xml');
+  bad = join(dir, 'bad.xml');
+  // Two warnings: a tracking parameter and a duplicate.
+  writeFileSync(
+    warn,
+    urlset(urls(['https://example.com/?utm_source=a', 'https://example.com/b', 'https://example.com/b'])),
+  );
+  writeFileSync(bad, urlset(urls(['https://example.com/x'], '<priority>9</priority>')));
+});
+
+describe('sitemapkit validate: exit codes', () => {
+  it('0 without errors (warnings allowed), 1 with errors', async () => {
+    const ok = await validateCli([warn]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('valid: 0 errors, 2 warnings, 0 notes');
+    const ko = await validateCli([bad]);
+    expect(ko.code).toBe(1);
+    expect(ko.stdout).toContain('priority-invalid');
+  });
+
+  it('1 with more warnings than --max-warnings', async () => {
+    const over = await validateCli([warn, '--max-warnings', '1']);
+    expect(over.code).toBe(1);
+    expect(over.stderr).toBe('sitemapkit validate: 2 warnings, more than --max-warnings 1\n');
+    expect((await validateCli([warn, '--max-warnings', '2'])).code).toBe(0);
+  });
+
+  it('2 when it cannot run: a missing file, a bad flag, an unknown rule code', async () => {
+    const missing = await validateCli([join(dir, 'nope.xml')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('nope.xml: no such file [ERR_INPUT]');
+    const flag = await validateCli([warn, '--max-warnings', 'many']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('--max-warnings needs a whole number of at least 0, not "many"');
+    const code = await validateCli([warn, '--disable', 'url-duplicates']);
+    expect(code.code).toBe(2);
+    expect(code.stderr).toContain('--disable: "url-duplicates" is not a rule code [ERR_OPTIONS]');
+    expect(code.stderr).toContain('did you mean url-duplicate');
+    const live = await validateCli([warn, '--concurrency', '3']);
+    expect(live.code).toBe(2);
+    expect(live.stderr).toContain('need --live');
+    const format = await validateCli([warn, '--format', 'xml']);
+    expect(format.code).toBe(2);
+  });
+
+  it('--disable (repeatable, comma-separated) and --rule CODE=SEVERITY', async () => {
+    const off = await validateCli([
+      warn,
+      '--disable',
+      'url-duplicate,url-tracking-param',
+      '--max-warnings',
+      '0',
+    ]);
+    expect(off.code).toBe(0);
+    expect(off.stdout).toContain('valid: 0 errors, 0 warnings, 0 notes');
+    const strict = await validateCli([warn, '--rule', 'url-duplicate=error']);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain('  error   url-duplicate  ×1');
+    const wrong = await validateCli([warn, '--rule', 'url-duplicate=fatal']);
+    expect(wrong.code).toBe(2);
+  });
+});
+
+describe('sitemapkit.config.json', () => {
+  it('is read from the working folder, or from --config; --no-config ignores it; flags win', async () => {
+    const project = tempDir('sk-validate-config');
+    writeFileSync(
+      join(project, 'sitemapkit.config.json'),
+      JSON.stringify({
+        validate: { rules: { 'url-tracking-param': 'error' }, disable: ['url-duplicate'], maxWarnings: 0 },
+      }),
+    );
+    const fromCwd = await validateCli([warn, '--json'], { cwd: project });
+    expect(fromCwd.code).toBe(1);
+    const json = JSON.parse(fromCwd.stdout) as { rules: Array<{ code: string; severity: string }> };
+    expect(json.rules.map((r) => [r.code, r.severity])).toEqual([['url-tracking-param', 'error']]);
+    const flagWins = await validateCli(
+      [warn, '--rule', 'url-tracking-param=warning', '--max-warnings', '5'],
+      { cwd: project },
+    );
+    expect(flagWins.code).toBe(0);
+    const ignored = await validateCli([warn, '--no-config', '--max-warnings', '1'], { cwd: project });
+    expect(ignored.code).toBe(1);
+    const explicit = await validateCli([warn, '--config', join(project, 'sitemapkit.config.json')]);
+    expect(explicit.code).toBe(1);
+  });
+
+  it('a mistake in it stops the run (exit 2) and names the file', async () => {
+    const project = tempDir('sk-validate-config');
+    const path = join(project, 'sitemapkit.config.json');
+    writeFileSync(path, JSON.stringify({ validate: { rules: { 'no-such-rule': 'off' } } }));
+    const r = await validateCli([warn], { cwd: project });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${path}: validate.rules: "no-such-rule" is not a rule code [ERR_OPTIONS]`);
+    writeFileSync(path, JSON.stringify({ validate: { maxWarning: 1 } }));
+    const typo = await validateCli([warn], { cwd: project });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('validate.maxWarning is not a setting');
+    writeFileSync(path, '{ "validate": ');
+    expect((await validateCli([warn], { cwd: project })).stderr).toContain('not valid JSON');
+  });
+});
+
+describe('output', () => {
+  it('--format junit|html|json --out FILE writes the report atomically and says where on stderr', async () => {
+    const out = tempDir('sk-validate-out');
+    for (const format of ['junit', 'html', 'json', 'text']) {
+      const file = join(out, `report.${format}`);
+      const r = await validateCli([bad, '--format', format, '--out', file]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        `sitemapkit validate: invalid: 1 error, 0 warnings, 0 notes; report in ${file}\n`,
+      );
+      const text = readFileSync(file, 'utf8');
+      if (format === 'junit') expect(text).toContain('<failure message="1 × priority-invalid');
+      if (format === 'html') expect(text.startsWith('<!DOCTYPE html>')).toBe(true);
+      if (format === 'json') expect(JSON.parse(text).summary.errors).toBe(1);
+      if (format === 'text') expect(text).not.toContain('\x1b[');
+    }
+    expect(readdirSync(out).sort()).toEqual(['report.html', 'report.json', 'report.junit', 'report.text']);
+  });
+
+  it('--json is short for --format json; - reads standard input', async () => {
+    const a = await validateCli([bad, '--json']);
+    const b = await validateCli([bad, '--format', 'json']);
+    expect(JSON.parse(a.stdout).diagnostics).toEqual(JSON.parse(b.stdout).diagnostics);
+    const stdin = await validateCli(['-', '--json'], { input: readFileSync(bad, 'utf8') });
+    expect(stdin.code).toBe(1);
+    expect(JSON.parse(stdin.stdout).diagnostics[0]).toMatchObject({
+      code: 'priority-invalid',
+      sitemap: '<stream>',
+      line: 3,
+    });
+  });
+
+  it('--help describes the command, the rules and the exit codes', async () => {
+    const r = await validateCli(['--help']);
+    expect(r.code).toBe(0);
+    for (const flag of [
+      '--recursive',
+      '--sitemap-url',
+      '--robots',
+      '--agent',
+      '--live',
+      '--format',
+      '--out',
+      '--max-warnings',
+      '--disable',
+      '--config',
+    ])
+      expect(r.stdout).toContain(flag);
+    expect(r.stdout).toContain('Exit codes: 0 no errors');
+  });
+});
+
+describe('over HTTP', () => {
+  let site: Site;
+  beforeAll(async () => {
+    site = await startSite();
+    site.route('/sitemap.xml', {
+      headers: { 'content-type': 'application/xml' },
+      body: urlset(urls([`${site.origin}/a`])),
+    });
+    site.route('/a', { status: 404 });
+    site.route('/robots.txt', {
+      headers: { 'content-type': 'text/plain' },
+      body: `Sitemap: ${site.origin}/sitemap.xml\n`,
+    });
+  });
+  afterAll(() => site.close());
+
+  it('--live finds the 404 (exit 1); a sitemap that answers 404 cannot be validated (exit 2)', async () => {
+    const live = await validateCli([`${site.origin}/sitemap.xml`, '--live', '--json']);
+    expect(live.code).toBe(1);
+    expect(JSON.parse(live.stdout).diagnostics.map((d: { code: string }) => d.code)).toEqual([
+      'live-client-error',
+    ]);
+    const offline = await validateCli([`${site.origin}/sitemap.xml`]);
+    expect(offline.code).toBe(0);
+    const gone = await validateCli([`${site.origin}/missing.xml`]);
+    expect(gone.code).toBe(2);
+    expect(gone.stderr).toContain('[ERR_HTTP]');
+  });
+});
+
+describe('a sample from the shared specs through the CLI, recursive with --sitemap-url', () => {
+  it('reads an index whose children are missing on disk: one error per child, exit 1', async () => {
+    const r = await validateCli([
+      join(SAMPLES_DIR, 'valid/index.xml'),
+      '--recursive',
+      '--sitemap-url',
+      'http://www.example.com/sitemap_index.xml',
+      '--json',
+    ]);
+    expect(r.code).toBe(1);
+    const codes = JSON.parse(r.stdout).diagnostics.map(
+      (d: { code: string; sitemap: string }) => `${d.code} ${d.sitemap}`,
+    );
+    expect(codes).toEqual([
+      'fetch-status http://www.example.com/sitemap1.xml.gz',
+      'fetch-status http://www.example.com/sitemap2.xml.gz',
+    ]);
+  });
+});
