@@ -86,8 +86,38 @@ function describe(cause: unknown): string {
 
 /** Fetches `url` once. */
 export async function fetchPage(url: string, o: PageFetchOptions): Promise<PageResponse> {
-  const timeout = AbortSignal.timeout(o.timeoutMs);
-  const signal = o.signal === undefined ? timeout : AbortSignal.any([timeout, o.signal]);
+  // One controller and one timer per request: AbortSignal.timeout/any cost several times more,
+  // which shows at hundreds of pages a second.
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error('timeout'));
+  }, o.timeoutMs);
+  const onAbort = (): void => controller.abort(o.signal?.reason);
+  o.signal?.addEventListener('abort', onAbort, { once: true });
+  const cleanup = (): void => {
+    clearTimeout(timer);
+    o.signal?.removeEventListener('abort', onAbort);
+  };
+  try {
+    return await exchange(url, o, controller.signal, () => timedOut);
+  } finally {
+    cleanup();
+  }
+}
+
+async function exchange(
+  url: string,
+  o: PageFetchOptions,
+  signal: AbortSignal,
+  timedOut: () => boolean,
+): Promise<PageResponse> {
+  const timeout = {
+    get aborted(): boolean {
+      return timedOut();
+    },
+  };
   const aborted = (cause: unknown): SitemapkitError =>
     new SitemapkitError('ERR_ABORTED', `fetching ${url} was aborted`, { cause, where: url });
   let response: Response;
