@@ -6,7 +6,15 @@ export * from './core/lastmod.js';
 export * from './core/limits.js';
 export * from './core/normalize.js';
 export * from './core/url.js';
-export { readPageMeta, isNoindex, PageMetaReader, type PageMeta, type PageLink } from './page/page-meta.js';
+export {
+  absoluteHttpUrl,
+  isNoindex,
+  PageMetaReader,
+  type PageLink,
+  type PageMeta,
+  readPageMeta,
+  resolvePageBase,
+} from './page/page-meta.js';
 export { readStaticSite, type StaticSiteOptions } from './sources/static-site.js';
 export { readCsv, readInput, readJsonl, readTxt, formatFromName, type InputFormat } from './sources/url-lists.js';
 export {

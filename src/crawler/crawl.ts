@@ -14,7 +14,7 @@ import type { EntryInput } from '../core/entry.js';
 import { SitemapkitError } from '../core/errors.js';
 import { MAX_IMAGES_PER_URL } from '../core/limits.js';
 import { normalizeEntry } from '../core/normalize.js';
-import type { PageMeta } from '../page/page-meta.js';
+import { absoluteHttpUrl, type PageMeta, resolvePageBase } from '../page/page-meta.js';
 import { discoverSitemaps } from '../parser/discover.js';
 import { parseSitemapTree } from '../parser/tree.js';
 import { type FetchLike, RobotsCache, type RobotsFetchResult } from '../robots/fetch.js';
@@ -88,26 +88,6 @@ interface Item {
 type RobotsSlot = { kind: 'pending' } | { kind: 'ready'; result: RobotsFetchResult; at: number };
 
 const ROBOTS_MAX_AGE_MS = 86_400_000;
-
-function resolveBase(pageUrl: string, baseHref: string | undefined): string {
-  if (baseHref === undefined || baseHref.trim() === '') return pageUrl;
-  try {
-    return new URL(baseHref.trim(), pageUrl).href;
-  } catch {
-    return pageUrl;
-  }
-}
-
-function absoluteHttp(ref: string, base: string): string | undefined {
-  try {
-    const u = new URL(ref.trim(), base);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
-    u.hash = '';
-    return u.href;
-  } catch {
-    return undefined;
-  }
-}
 
 class Crawler {
   readonly o: ResolvedCrawlOptions;
@@ -676,9 +656,9 @@ class Crawler {
    * alternate set or image is left out (with a diagnostic) rather than losing the page.
    */
   listable(url: string, meta: PageMeta): { ok: true; extra: string | null } | { ok: false; reason: string } {
-    const base = resolveBase(url, meta.baseHref);
+    const base = resolvePageBase(url, meta.baseHref);
     let images = [
-      ...new Set(meta.images.map((src) => absoluteHttp(src, base)).filter((u) => u !== undefined)),
+      ...new Set(meta.images.map((src) => absoluteHttpUrl(src, base)).filter((u) => u !== undefined)),
     ];
     if (images.length > MAX_IMAGES_PER_URL) images = images.slice(0, MAX_IMAGES_PER_URL);
     let alternates = meta.alternates
@@ -740,7 +720,7 @@ class Crawler {
     if (outcome.verdict === 'canonicalised' && outcome.target != null) {
       this.discover(outcome.target, item.url, item.depth + 1, 'canonical', item.id);
     }
-    const base = resolveBase(item.url, meta.baseHref);
+    const base = resolvePageBase(item.url, meta.baseHref);
     for (const a of meta.alternates) this.discover(a.href, base, item.depth + 1, 'hreflang', item.id);
     const d = robotsDirectives(meta, xRobotsTag(res.headers), this.o.metaAgents);
     if (d.nofollow) return;

@@ -209,3 +209,25 @@ export function readPageMeta(html: string): PageMeta {
 export function isNoindex(directivesList: readonly string[]): boolean {
   return directivesList.includes('noindex') || directivesList.includes('none');
 }
+
+/** The URL a page's relative references resolve against: its `<base href>` (itself resolved), or the page URL. */
+export function resolvePageBase(pageUrl: string, baseHref: string | undefined): string {
+  if (baseHref === undefined || baseHref.trim() === '') return pageUrl;
+  try {
+    return new URL(baseHref.trim(), pageUrl).href;
+  } catch {
+    return pageUrl;
+  }
+}
+
+/** An http(s) URL, without fragment, for a reference in a page; undefined for data:, javascript:, unparseable. */
+export function absoluteHttpUrl(ref: string, base: string): string | undefined {
+  try {
+    const u = new URL(ref.trim(), base);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
+    u.hash = '';
+    return u.href;
+  } catch {
+    return undefined;
+  }
+}
