@@ -41,6 +41,9 @@ import { HostTally, HreflangGroups } from './tree-checks.js';
 import type { ValidateOptions, ValidateSource, ValidationResult } from './types.js';
 import { LastmodCache } from './values.js';
 
+// How the parser words an unknown element in a namespace of its own (src/parser/xml-handler.ts).
+const FOREIGN_ELEMENT = /^<[^>]+> \(namespace "[^"]*"\) is not read$/;
+
 function isHttp(s: string): boolean {
   return /^https?:\/\//i.test(s);
 }
@@ -113,6 +116,19 @@ class Validation {
     if (where.line !== undefined) d.line = where.line;
     if (where.field !== undefined) d.field = where.field;
     this.collector.add(d);
+  }
+
+  /**
+   * A parser finding. `element-unknown` covers two cases the XSD tells apart: an element the
+   * sitemap formats do not define (the XSD rejects it) and one in another namespace (an extension,
+   * allowed after the core elements); the second gets a code of its own.
+   */
+  parserFinding(d: Diagnostic): void {
+    if (d.code === 'element-unknown' && FOREIGN_ELEMENT.test(d.message)) {
+      this.collector.add({ ...d, code: 'element-extension' });
+    } else {
+      this.collector.add(d);
+    }
   }
 
   progress(): void {
@@ -355,7 +371,7 @@ export async function validateSitemap(
   }
 
   const parseOptions: TreeOptions = {
-    onDiagnostic: (d) => v.collector.add(d),
+    onDiagnostic: (d) => v.parserFinding(d),
     onItem: (item, sitemap, at) => v.item(item, sitemap, at.line),
     onSitemap: (info) => v.sitemapDone(info),
     fetch,

@@ -521,3 +521,17 @@ describe('settings', () => {
     expect(r.summary.errors).toBe(150);
   });
 });
+
+describe('unknown elements', () => {
+  it('in the sitemap namespace: an error (the XSD rejects it); in a namespace of its own: an extension, noted', async () => {
+    const r = await check(
+      urlset(
+        '<url><loc>https://example.com/a</loc><weight>3</weight><shop:price xmlns:shop="https://shop.example/ns">3</shop:price></url>',
+      ),
+    );
+    expect(r.diagnostics.map((d) => [d.code, d.severity, d.message])).toEqual([
+      ['element-unknown', 'error', '<weight> is not an element of this format; ignored'],
+      ['element-extension', 'info', '<shop:price> (namespace "https://shop.example/ns") is not read'],
+    ]);
+  });
+});
