@@ -119,7 +119,7 @@ export function fileFindings(
     if (seen === undefined) return;
     const f: FileFinding = {
       code,
-      message: `${seen.count.toLocaleString('en-US')} URL${seen.count === 1 ? '' : 's'} carry <${what}>, which Google ignores`,
+      message: `${seen.count.toLocaleString('en-US')} ${seen.count === 1 ? 'URL carries' : 'URLs carry'} <${what}>, which Google ignores`,
       url: seen.url,
     };
     if (seen.line !== undefined) f.line = seen.line;
