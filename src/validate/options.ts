@@ -23,6 +23,7 @@ export interface ResolvedLiveOptions {
 
 export interface ResolvedValidateOptions {
   recursive: boolean;
+  discover: boolean;
   sitemapUrl: string | undefined;
   robots: string | RobotsTxt | false | undefined;
   agent: string;
@@ -141,8 +142,13 @@ export function resolveValidateOptions(o: ValidateOptions = {}): ResolvedValidat
     throw bad('agent must be a crawler name such as Googlebot');
   const fetch = o.fetch ?? (globalThis.fetch as FetchLike);
   if (typeof fetch !== 'function') throw bad('fetch must be a function');
+  const discover = o.discover === true;
+  if (discover && o.sitemapUrl !== undefined) {
+    throw bad('discover finds the sitemaps of a site over http(s); sitemapUrl is for a local file');
+  }
   return {
-    recursive: o.recursive === true,
+    recursive: o.recursive === true || discover,
+    discover,
     sitemapUrl: o.sitemapUrl,
     robots: o.robots,
     agent: agent.trim(),

@@ -49,6 +49,11 @@ export interface ValidateOptions {
   /** Follow sitemap indexes and validate every sitemap of the tree. @default false */
   recursive?: boolean;
   /**
+   * The source is a site (one http(s) URL): find its sitemaps (robots.txt `Sitemap:` lines, else
+   * the well-known paths) and validate each tree; implies `recursive`. @default false
+   */
+  discover?: boolean;
+  /**
    * The public URL of a sitemap read from a file, bytes or a stream: enables the location rule,
    * the robots.txt `Sitemap:` check, and (with `recursive`) reading the children that live beside
    * it on disk: URLs under its folder are read from the file's folder, never fetched.
@@ -147,5 +152,13 @@ export interface ValidationResult {
   startedAt: string;
   finishedAt: string;
   /** The settings that shaped the run, for the report header. */
-  settings: { recursive: boolean; live: boolean; agent: string; sitemapUrl?: string; robots?: string };
+  settings: {
+    recursive: boolean;
+    live: boolean;
+    agent: string;
+    sitemapUrl?: string;
+    robots?: string;
+    /** With `discover`: the sitemaps found. */
+    discovered?: string[];
+  };
 }

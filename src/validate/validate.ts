@@ -11,6 +11,7 @@ import type { SitemapEntry } from '../core/entry.js';
 import { isSitemapkitError, SitemapkitError } from '../core/errors.js';
 import { HashedStringSet } from '../core/hash.js';
 import { locationPrefix } from '../core/url.js';
+import { discoverSitemaps } from '../parser/discover.js';
 import { FetchFailure } from '../parser/http.js';
 import { parseSitemap } from '../parser/parse-sitemap.js';
 import { parseSitemapTree } from '../parser/tree.js';
@@ -321,10 +322,33 @@ export async function validateSitemap(
   const o = resolveValidateOptions(options);
   const startedAt = new Date(o.now()).toISOString();
   const v = new Validation(o);
-  const list: SitemapSource[] = Array.isArray(source)
+  let list: SitemapSource[] = Array.isArray(source)
     ? [...(source as readonly string[])]
     : [source as SitemapSource];
-  const names = list.map(nameOf);
+  let names = list.map(nameOf);
+  const sources = names;
+  let discovered: string[] | undefined;
+  if (o.discover) {
+    const site = list.length === 1 && typeof list[0] === 'string' ? list[0] : undefined;
+    if (site === undefined || !isHttp(site)) {
+      throw new SitemapkitError('ERR_OPTIONS', 'discover needs one http(s) URL of a site', {
+        hint: 'give the site root, such as https://www.example.com/',
+      });
+    }
+    // robots.txt names the sitemaps; the well-known paths are tried only when it names none.
+    const found = await discoverSitemaps(site, {
+      onDiagnostic: (d) => v.parserFinding(d),
+      fetch: o.fetch,
+      userAgent: o.userAgent,
+      headers: o.headers,
+      probeWellKnown: false,
+      ...(o.signal === undefined ? {} : { signal: o.signal }),
+      ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
+    });
+    discovered = found.map((f) => f.url);
+    list = discovered;
+    names = discovered;
+  }
   if (o.recursive && list.some((s) => typeof s !== 'string' && !(s instanceof URL))) {
     throw new SitemapkitError('ERR_OPTIONS', 'recursive validation needs paths or URLs as sources', {
       hint: 'pass a file path or an http(s) URL, or validate without recursive',
@@ -334,7 +358,7 @@ export async function validateSitemap(
     if (isHttp(name)) v.rootUrls.set(name, name);
     else if (o.sitemapUrl !== undefined && names.length === 1) v.rootUrls.set(name, o.sitemapUrl);
   }
-  const siteUrl = names.find(isHttp) ?? o.sitemapUrl;
+  const siteUrl = names.find(isHttp) ?? sources.find(isHttp) ?? o.sitemapUrl;
 
   // The network for sitemaps: children of a local index read from its folder, headers recorded.
   let fetch = o.fetch;
@@ -354,7 +378,7 @@ export async function validateSitemap(
 
   // robots.txt is fetched on its own only for a fetched sitemap: before a deploy, the live site's
   // robots.txt says nothing about the files on disk (give --robots for those).
-  const httpRoot = names.find(isHttp);
+  const httpRoot = names.find(isHttp) ?? sources.find(isHttp);
   v.robots = await loadRobots(o.robots ?? (httpRoot === undefined ? false : undefined), siteUrl, {
     fetch: o.fetch,
     userAgent: o.userAgent,
@@ -395,7 +419,9 @@ export async function validateSitemap(
     await live.add({ url: item.loc, lastmod: item.lastmod, sitemap, line });
   };
 
-  if (o.recursive) {
+  if (o.recursive && names.length === 0) {
+    // Discovery found nothing (and said so): there is nothing to read.
+  } else if (o.recursive) {
     const tree = parseSitemapTree(names, parseOptions);
     for await (const entry of tree) await consume(entry, entry.sitemap);
   } else {
@@ -427,7 +453,7 @@ export async function validateSitemap(
 
   const counts = v.collector.counts;
   return {
-    sources: names,
+    sources,
     diagnostics: v.collector.diagnostics,
     rules: v.collector.rules(),
     perSitemap: v.collector.perSitemap(),
@@ -453,6 +479,7 @@ export async function validateSitemap(
       agent: o.agent,
       ...(o.sitemapUrl === undefined ? {} : { sitemapUrl: o.sitemapUrl }),
       ...(v.robots === undefined ? {} : { robots: v.robots.source }),
+      ...(discovered === undefined ? {} : { discovered }),
     },
   };
 }

@@ -216,3 +216,46 @@ describe('a sample from the shared specs through the CLI, recursive with --sitem
     ]);
   });
 });
+
+describe('--discover: a site, not a sitemap', () => {
+  let site: Site;
+  beforeAll(async () => {
+    site = await startSite();
+  });
+  afterAll(() => site.close());
+
+  it('validates the sitemaps robots.txt names, as trees; the well-known paths when it names none; an error when there is none', async () => {
+    const o = site.origin;
+    const xml = { 'content-type': 'application/xml' };
+    site.route('/robots.txt', {
+      headers: { 'content-type': 'text/plain' },
+      body: `Sitemap: ${o}/idx.xml\nSitemap: ${o}/news.xml\n`,
+    });
+    site.route('/idx.xml', {
+      headers: xml,
+      body: `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${o}/s1.xml</loc></sitemap></sitemapindex>`,
+    });
+    site.route('/s1.xml', { headers: xml, body: urlset(urls([`${o}/a`, `${o}/b`])) });
+    site.route('/news.xml', { headers: xml, body: urlset(urls([`${o}/b`])) });
+    const r = await validateCli([`${o}/`, '--discover', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(json.settings.discovered).toEqual([`${o}/idx.xml`, `${o}/news.xml`]);
+    expect(json.summary).toMatchObject({ sitemaps: 3, urls: 3, errors: 0, warnings: 1 });
+    expect(json.diagnostics.map((d: { code: string }) => d.code)).toEqual(['url-duplicate']);
+
+    site.route('/robots.txt', { status: 404 });
+    site.route('/sitemap.xml', { headers: xml, body: urlset(urls([`${o}/c`])) });
+    const wellKnown = await validateCli([`${o}/`, '--discover', '--json']);
+    expect(JSON.parse(wellKnown.stdout).settings.discovered).toEqual([`${o}/sitemap.xml`]);
+
+    site.route('/sitemap.xml', { status: 404 });
+    const none = await validateCli([`${o}/`, '--discover', '--json']);
+    expect(none.code).toBe(1);
+    expect(JSON.parse(none.stdout).diagnostics.map((d: { code: string }) => d.code)).toEqual([
+      'discover-none',
+      'robots-unavailable',
+    ]);
+    expect((await validateCli([join(dir, 'x.xml'), '--discover'])).code).toBe(2);
+  });
+});

@@ -17,6 +17,7 @@ import { Progress } from '../progress.js';
 
 interface ValidateFlags {
   recursive?: boolean;
+  discover?: boolean;
   sitemapUrl?: string;
   robots?: string | false;
   agent?: string;
@@ -113,6 +114,10 @@ export function registerValidate(program: Command, ctx: CliContext): void {
     .argument('<source...>', 'sitemap files, http(s) URLs, or - for standard input')
     .option('-r, --recursive', 'follow sitemap indexes and validate the whole tree')
     .option(
+      '--discover',
+      'SOURCE is a site: validate the sitemaps its robots.txt names (else /sitemap.xml…); implies -r',
+    )
+    .option(
       '--sitemap-url <url>',
       'public URL of a local sitemap: the location rule, robots.txt, and (with --recursive) children read from beside it',
     )
@@ -157,6 +162,7 @@ one error per page that should not be listed (4xx, 5xx, redirects, noindex, cano
 stale lastmod, not HTML), politely: bounded concurrency, a per-host limit, Retry-After honoured.
 
 Examples:
+  sitemapkit validate https://www.example.com --discover --live
   sitemapkit validate https://www.example.com/sitemap_index.xml --recursive
   sitemapkit validate dist/sitemap.xml -r --sitemap-url https://www.example.com/sitemap.xml --robots dist/robots.txt
   sitemapkit validate https://www.example.com/sitemap.xml --live --format html --out report.html
@@ -174,6 +180,10 @@ warnings; 2 usage error, or SOURCE could not be read at all; 130 interrupted.`,
       const maxWarnings = whole('--max-warnings', flags.maxWarnings, 0) ?? config.maxWarnings;
       const recursive = flags.recursive === true || config.recursive === true;
       const sitemapUrl = flags.sitemapUrl ?? config.sitemapUrl;
+      if (flags.discover === true && (sources.length !== 1 || !/^https?:\/\//i.test(sources[0]!)))
+        throw new UsageError(
+          '--discover needs the http(s) URL of one site, such as https://www.example.com/',
+        );
       if (sources.includes('-') && sources.length > 1)
         throw new UsageError('- (standard input) cannot be combined with other sources');
       if (sources.includes('-') && recursive)
@@ -193,6 +203,7 @@ warnings; 2 usage error, or SOURCE could not be read at all; 130 interrupted.`,
       const progress = new Progress('validating', { stream: ctx.stderr as NodeJS.WriteStream });
       const options: ValidateOptions = {
         recursive,
+        discover: flags.discover === true,
         rules,
         disable,
         agent: flags.agent ?? config.agent ?? 'Googlebot',
