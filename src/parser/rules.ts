@@ -74,27 +74,30 @@ export type ParserRuleCode =
 export const PARSER_RULES: Record<ParserRuleCode, RuleInfo> = {
   'url-invalid': {
     severity: 'error',
-    summary: 'A URL cannot be parsed, is relative, or carries credentials.',
+    summary:
+      'A URL cannot be parsed, is relative, or carries credentials; an entry whose loc it is was dropped.',
     fix: 'Write absolute URLs with the scheme, such as https://www.example.com/page.',
   },
   'url-scheme': {
     severity: 'error',
-    summary: 'A URL uses a scheme other than http or https.',
+    summary:
+      'A URL uses a scheme other than http or https; an entry whose loc it is was dropped, and it is never fetched.',
     fix: 'List only http(s) URLs; sitemapkit never fetches other schemes.',
   },
   'url-too-short': {
     severity: 'error',
-    summary: 'A URL is shorter than the 12 characters the XSD requires.',
+    summary: 'A URL is shorter than the 12 characters the XSD requires (kept).',
     fix: 'Write the full URL, with scheme and host.',
   },
   'url-too-long': {
     severity: 'error',
-    summary: 'A URL has 2,048 characters or more once encoded.',
+    summary: 'A URL has 2,048 characters or more once encoded (kept).',
     fix: 'Shorten the URL; search engines ignore longer ones.',
   },
   'url-outside-location': {
     severity: 'error',
-    summary: "A URL is outside the sitemap's folder, scheme, host or port (sitemaps.org location rule).",
+    summary:
+      "A URL is outside the sitemap's folder, scheme, host or port (sitemaps.org location rule), and no robots.txt cross-submits it (kept).",
     fix: "Move the sitemap to the site's root, or cross-submit it with a Sitemap: line in that host's robots.txt.",
   },
   'document-empty': {

@@ -15,7 +15,7 @@ import { openSource } from './source.js';
 import type { SitemapInfo, SitemapParse, TreeEntry, TreeOptions } from './types.js';
 
 /** Entries handed over but not yet consumed, at most. */
-const CHANNEL_CAPACITY = 256;
+const CHANNEL_CAPACITY = 64;
 
 interface Job {
   url: string;

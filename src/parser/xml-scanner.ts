@@ -242,7 +242,8 @@ export class XmlScanner {
     if (keep > 0) {
       this.#advanceLines(this.#base + keep);
       this.#base += keep;
-      this.#buf = keep >= this.#buf.length ? chunk : this.#buf.slice(keep) + chunk;
+      // join, not +: a flat string, where a rope would cost an indirection on every character read.
+      this.#buf = keep >= this.#buf.length ? chunk : [this.#buf.slice(keep), chunk].join('');
       this.#pos -= keep;
     } else {
       this.#buf += chunk;
