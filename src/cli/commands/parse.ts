@@ -53,6 +53,17 @@ function csvField(v: string | number | undefined): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+let lastName = '';
+let lastQuoted = '""';
+/** `JSON.stringify(name)`, remembered: every row of a sitemap carries the same name. */
+function quoted(name: string): string {
+  if (name !== lastName) {
+    lastName = name;
+    lastQuoted = JSON.stringify(name);
+  }
+  return lastQuoted;
+}
+
 /** One output line for `row` in `format` (with its newline); `sitemap` names its source unless the row does. */
 export function formatRow(row: Row, sitemap: string, format: Format): string {
   if (format === 'txt') return `${row.loc}\n`;
@@ -60,9 +71,7 @@ export function formatRow(row: Row, sitemap: string, format: Format): string {
   if (format === 'jsonl') {
     const json = JSON.stringify(row);
     // The entry model plus "sitemap" as the last key, without copying the entry.
-    return row.sitemap === undefined
-      ? `${json.slice(0, -1)},"sitemap":${JSON.stringify(from)}}\n`
-      : `${json}\n`;
+    return row.sitemap === undefined ? `${json.slice(0, -1)},"sitemap":${quoted(from)}}\n` : `${json}\n`;
   }
   if ('kind' in row)
     return `${[csvField(row.loc), csvField(row.lastmod), '', '', '', '', '', '', '', 'sitemap', csvField(from)].join(',')}\n`;
