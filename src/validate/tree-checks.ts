@@ -27,18 +27,29 @@ const MAX_ORIGINS = 1000;
 
 /** Pages per origin, for the www/bare host and http/https rules. */
 export class HostTally {
-  readonly #origins = new Map<string, OriginSeen>();
+  readonly #origins = new Map<string, OriginSeen & { origin: string }>();
+  /** The origin of the previous URL: sitemaps list one origin for thousands of URLs in a row. */
+  #last: (OriginSeen & { origin: string }) | undefined;
 
   add(url: string, sitemap: string, line: number | undefined): void {
+    const last = this.#last;
+    // Locs are serialised (lower-case scheme and host), so a prefix test is enough.
+    if (last !== undefined && url.startsWith(last.origin) && url.charCodeAt(last.origin.length) === 47) {
+      last.count++;
+      return;
+    }
     const o = splitOrigin(url);
     if (o === undefined) return;
     const seen = this.#origins.get(o.origin);
     if (seen !== undefined) {
       seen.count++;
+      this.#last = seen;
       return;
     }
     if (this.#origins.size >= MAX_ORIGINS) return;
-    this.#origins.set(o.origin, { scheme: o.scheme, host: o.host, count: 1, url, sitemap, line });
+    const first = { origin: o.origin, scheme: o.scheme, host: o.host, count: 1, url, sitemap, line };
+    this.#origins.set(o.origin, first);
+    this.#last = first;
   }
 
   /** One finding per minority host (www vs bare) and per minority scheme of a host. */

@@ -10,7 +10,7 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import type { SitemapEntry } from '../core/entry.js';
 import { isSitemapkitError, SitemapkitError } from '../core/errors.js';
 import { HashedStringSet } from '../core/hash.js';
-import { locationPrefix } from '../core/url.js';
+import { locationPrefix, toUri } from '../core/url.js';
 import { discoverSitemaps } from '../parser/discover.js';
 import { FetchFailure } from '../parser/http.js';
 import { parseSitemap } from '../parser/parse-sitemap.js';
@@ -57,14 +57,10 @@ function nameOf(source: SitemapSource): string {
   return '<stream>';
 }
 
+/** A sitemap's key: its URL through the shared URL rule (as the parser serialises locs), unfragmented. */
 function keyOf(url: string): string {
-  try {
-    const u = new URL(url);
-    u.hash = '';
-    return u.href;
-  } catch {
-    return url;
-  }
+  const r = toUri(url);
+  return (r.url ?? url).replace(/#.*$/s, '');
 }
 
 /** The state of one validation run. */
