@@ -3,7 +3,8 @@
  * sitemaps and URLs, cycle detection (self, parent, through redirects) and failure isolation: a
  * child that cannot be fetched or read is a diagnostic, and the others still yield.
  */
-import { isSitemapkitError } from '../core/errors.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { isSitemapkitError, type SitemapkitError } from '../core/errors.js';
 import { Channel } from './channel.js';
 import { readDocument } from './document.js';
 import { FetchFailure } from './http.js';
@@ -23,6 +24,24 @@ interface Job {
   depth: number;
   /** Normalised URLs of the indexes above (and the redirects that led to them). */
   ancestors: readonly string[];
+}
+
+/**
+ * The diagnostic for a sitemap that could not be opened: `fetch-status`, `fetch-redirect` or
+ * `fetch-failed` (a file that cannot be read counts as the last).
+ */
+export function openFailure(error: SitemapkitError, sitemap: string, parent?: string): Diagnostic {
+  const code: ParserRuleCode =
+    error instanceof FetchFailure
+      ? error.kind === 'status'
+        ? 'fetch-status'
+        : error.kind === 'redirect'
+          ? 'fetch-redirect'
+          : 'fetch-failed'
+      : 'fetch-failed';
+  const at = error.where !== undefined && error.where !== sitemap ? ` at ${error.where}` : '';
+  const via = parent === undefined ? '' : ` (listed in ${parent})`;
+  return makeDiagnostic(code, `${error.message}${at}${via}`, sitemap, {});
 }
 
 /** The key of a URL for cycle detection: WHATWG-serialised, without fragment. */
@@ -115,20 +134,7 @@ async function* walk(
       if (stopped) return;
       if (job.depth === 0 && roots.length === 1) throw error;
       if (isSitemapkitError(error, 'ERR_ABORTED') || !isSitemapkitError(error)) throw error;
-      const code: ParserRuleCode =
-        error instanceof FetchFailure
-          ? error.kind === 'status'
-            ? 'fetch-status'
-            : error.kind === 'redirect'
-              ? 'fetch-redirect'
-              : 'fetch-failed'
-          : 'fetch-failed';
-      const via = job.parent === undefined ? '' : ` (listed in ${job.parent})`;
-      report(
-        code,
-        `${error.message}${error.where !== undefined && error.where !== job.url ? ` at ${error.where}` : ''}${via}`,
-        job.url,
-      );
+      run.onDiagnostic(openFailure(error, job.url, job.parent));
       const info: SitemapInfo = {
         sitemap: job.url,
         gzip: false,

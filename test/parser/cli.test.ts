@@ -210,6 +210,26 @@ describe('sitemapkit parse over HTTP', () => {
     expect(r.stderr).toContain(`found ${o}/index.xml (robots)`);
   });
 
+  it('--discover without --recursive: a listed sitemap that is gone is a finding, the others are read', async () => {
+    const s = await startServer();
+    servers.push(s);
+    const o = s.origin;
+    s.route(
+      '/robots.txt',
+      body(`Sitemap: ${o}/gone.xml\nSitemap: ${o}/index.xml\n`, { 'content-type': 'text/plain' }),
+    );
+    s.route('/index.xml', body(indexOf([`${o}/a.xml`])));
+    const r = await cli(['parse', o, '--discover']);
+    expect(r.code).toBe(1);
+    expect(
+      r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([{ kind: 'sitemap', loc: `${o}/a.xml`, sitemap: `${o}/index.xml` }]);
+    expect(r.stderr).toContain(`${o}/gone.xml: error fetch-status: HTTP 404`);
+  });
+
   it('exits 2 when the sitemap cannot be fetched at all', async () => {
     const s = await startServer();
     servers.push(s);

@@ -1,8 +1,9 @@
 import { type Command, Option } from 'commander';
 import { type Diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
+import { isSitemapkitError } from '../../core/errors.js';
 import { discoverSitemaps } from '../../parser/discover.js';
 import { parseSitemap } from '../../parser/parse-sitemap.js';
-import { parseSitemapTree } from '../../parser/tree.js';
+import { openFailure, parseSitemapTree } from '../../parser/tree.js';
 import type {
   ParseOptions,
   SitemapInfo,
@@ -301,7 +302,14 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
       } else {
         for (const root of roots) {
           const input: SitemapSource = root === '-' ? ctx.stdin : root;
-          await drain(parseSitemap(input, options), root === '-' ? '<stdin>' : root);
+          try {
+            await drain(parseSitemap(input, options), root === '-' ? '<stdin>' : root);
+          } catch (error) {
+            // Several discovered sitemaps: one that cannot be fetched is a finding, not the end.
+            if (!flags.discover || !isSitemapkitError(error, 'ERR_HTTP')) throw error;
+            onDiagnostic(openFailure(error, root));
+            errors++;
+          }
         }
       }
       progress.stop();
