@@ -6,6 +6,7 @@ import { open } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { SitemapkitError } from '../core/errors.js';
 import { fetchBody, type HttpOptions } from './http.js';
+import { webChunks } from './transport.js';
 import type { SitemapSource } from './types.js';
 
 export interface OpenedSource {
@@ -110,19 +111,6 @@ function isWebStream(s: unknown): s is ReadableStream<Uint8Array> {
   return (
     typeof s === 'object' && s !== null && typeof (s as { getReader?: unknown }).getReader === 'function'
   );
-}
-
-async function* webChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const r = await reader.read();
-      if (r.done) return;
-      yield r.value;
-    }
-  } finally {
-    reader.releaseLock();
-  }
 }
 
 async function* bytesOf(chunks: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {

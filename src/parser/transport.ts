@@ -86,7 +86,8 @@ function decoded(res: IncomingMessage): Readable {
 
 async function* empty(): AsyncGenerator<Uint8Array> {}
 
-async function* webChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+/** The chunks of a web stream; stopping early cancels it. */
+export async function* webChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
   const reader = stream.getReader();
   try {
     for (;;) {
