@@ -58,7 +58,8 @@ export class ParseRun {
       this.#listed.set(origin, listed);
     }
     const set = await listed;
-    return sitemapUrls.some((s) => set.has(s));
+    // robots.txt URLs come WHATWG-serialised; so must ours (host case, default port, empty path).
+    return sitemapUrls.some((s) => set.has(s) || set.has(serialised(s)));
   }
 
   /**
@@ -128,6 +129,14 @@ class BatchIterator<T> implements AsyncIterator<T> {
     }
     this.#done = true;
     return { value: undefined, done: true };
+  }
+}
+
+function serialised(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
   }
 }
 
