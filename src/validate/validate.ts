@@ -178,7 +178,10 @@ class Validation {
       if (field !== undefined) where.field = field;
       this.report(code, message, where);
     };
-    if (!this.#seen.add(loc)) report('url-duplicate', `${loc} is listed more than once in this tree`, 'loc');
+    // Disabled rules cost nothing: the duplicate set and robots.txt matching are the dearest checks.
+    const on = this.#enabled;
+    if (on('url-duplicate') && !this.#seen.add(loc))
+      report('url-duplicate', `${loc} is listed more than once in this tree`, 'loc');
     this.#hosts.add(loc, sitemap, line);
     checkParams(loc, report, this.#enabled);
     checkAsset(loc, report);
@@ -201,9 +204,15 @@ class Validation {
       for (const tag of legacyTags(e)) tally.legacy.set(tag, FileTally.see(tally.legacy.get(tag), line, loc));
     }
     for (const p of extensionProblems(e)) report(p.code, p.message, p.field);
-    if (e.alternates !== undefined) this.#hreflang.add(loc, e.alternates, sitemap, line);
+    if (e.alternates !== undefined && on('hreflang-not-reciprocal'))
+      this.#hreflang.add(loc, e.alternates, sitemap, line);
     const robots = this.robots;
-    if (robots !== undefined && robots.status === 'ok' && governs(robots, loc)) {
+    if (
+      robots !== undefined &&
+      robots.status === 'ok' &&
+      on('robots-sitemap-disallowed') &&
+      governs(robots, loc)
+    ) {
       const m = disallowedMessage(robots, loc, this.o.agent);
       if (m !== undefined) report('robots-sitemap-disallowed', m, 'loc');
     }

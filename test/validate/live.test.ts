@@ -1,6 +1,9 @@
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
+import { isSitemapkitError } from '../../src/core/errors.js';
 import { validateSitemap } from '../../src/validate/validate.js';
+import { BIN } from '../support/cli.js';
 import { type Answer, page, type Site, startSite } from './site.js';
 
 const OLD = 'Mon, 01 Jan 2024 00:00:00 GMT';
@@ -155,5 +158,57 @@ describe('live checks against a real local site', () => {
   it('the offline rules still run next to the live ones (the PNG is also an asset listed as a page)', () => {
     expect(codes('/logo.png')).toEqual(['live-not-html', 'url-asset']);
     expect(result.summary.valid).toBe(false);
+  });
+});
+
+describe('aborting', () => {
+  it('rejects with ERR_ABORTED while pages are being fetched, and the CLI exits 130 on SIGINT', async () => {
+    const slow = await startSite();
+    try {
+      const locs = Array.from({ length: 30 }, (_, i) => `${slow.origin}/p${i}`);
+      for (const l of locs) slow.route(new URL(l).pathname, { delayMs: 5000, body: page('') });
+      slow.route('/sitemap.xml', {
+        headers: { 'content-type': 'application/xml' },
+        body: `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.map((l) => `<url><loc>${l}</loc></url>`).join('')}</urlset>`,
+      });
+      const controller = new AbortController();
+      const run = validateSitemap(`${slow.origin}/sitemap.xml`, {
+        robots: false,
+        live: { timeoutMs: 10_000 },
+        signal: controller.signal,
+        onProgress: () => undefined,
+      });
+      setTimeout(() => controller.abort(new Error('stop')), 300);
+      const error = await run.catch((e: unknown) => e);
+      expect(isSitemapkitError(error, 'ERR_ABORTED'), String(error)).toBe(true);
+
+      const before = slow.requests.length;
+      const child = spawn(
+        process.execPath,
+        [BIN, 'validate', `${slow.origin}/sitemap.xml`, '--live', '--no-robots'],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+      });
+      // Once the server sees page requests, the run is in its live phase.
+      await new Promise<void>((resolve) => {
+        const poll = setInterval(() => {
+          if (slow.requests.slice(before).filter((r) => r.path.startsWith('/p')).length >= 2) {
+            clearInterval(poll);
+            resolve();
+          }
+        }, 20);
+      });
+      child.kill('SIGINT');
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(code).toBe(130);
+      expect(stderr).toContain('interrupted');
+    } finally {
+      await slow.close();
+    }
   });
 });

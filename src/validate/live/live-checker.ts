@@ -165,7 +165,7 @@ export class LiveChecker {
   }
 
   #pump(): void {
-    if (this.#failure !== undefined) return;
+    if (this.#failure !== undefined || this.#http.signal?.aborted === true) return;
     const now = Date.now();
     let nextWake = Number.POSITIVE_INFINITY;
     let started = true;
@@ -266,7 +266,12 @@ export class LiveChecker {
         return { kind: 'retry', delayMs: retry, why: `HTTP ${status}`, status, findings };
       return { kind: 'done', status, findings };
     } catch (error) {
-      if (this.#http.signal?.aborted === true) throw error;
+      if (this.#http.signal?.aborted === true) {
+        throw new SitemapkitError('ERR_ABORTED', 'the live checks were aborted', {
+          where: job.url,
+          cause: error,
+        });
+      }
       const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
       const why =
         e.name === 'TimeoutError'
