@@ -462,6 +462,25 @@ describe('trees', () => {
     ]);
   });
 
+  it('a gzip tree on disk reads the same', async () => {
+    const dir = tempDir('sk-validate-tree');
+    const entries = Array.from({ length: 30 }, (_, i) => ({ loc: `https://example.com/g/${i}` }));
+    const w = await writeSitemaps(entries, {
+      outDir: dir,
+      baseUrl: 'https://example.com/',
+      maxUrlsPerFile: 10,
+      gzip: true,
+    });
+    const r = await validateSitemap(w.entry.path, {
+      recursive: true,
+      sitemapUrl: w.entry.url,
+      fetch: NO_NETWORK,
+      now: () => NOW,
+    });
+    expect(r.summary).toMatchObject({ errors: 0, warnings: 0, sitemaps: 4, urls: 30 });
+    expect(r.sitemaps.every((s) => s.gzip)).toBe(true);
+  });
+
   it('a child missing on disk is a fetch-status error naming it', async () => {
     const dir = tempDir('sk-validate-tree');
     writeFileSync(

@@ -82,3 +82,46 @@ describe('the shared samples', () => {
     expect(codesOf(stale.diagnostics)).toEqual(['news-too-old']);
   });
 });
+
+/** The hostile samples: what each one is refused for (nothing expanded, nothing fetched, memory capped). */
+const HOSTILE: Record<string, string[]> = {
+  'hostile/50001-urls.xml.gz': ['too-many-urls'],
+  'hostile/50MiB-plus-1.xml.gz': ['sitemap-too-large'],
+  'hostile/billion-laughs.xml': ['xml-doctype'],
+  'hostile/deep-nesting.xml.gz': ['element-unknown', 'xml-too-deep'],
+  'hostile/double-gzipped.xml.gz': ['gzip-nested'],
+  'hostile/exactly-50MiB.xml.gz': [],
+  'hostile/external-dtd.xml': ['xml-doctype'],
+  'hostile/not-really-gzipped.xml.gz': [],
+  'hostile/oversize-60MiB.xml.gz': ['sitemap-too-large'],
+  'hostile/quadratic-blowup.xml.gz': ['xml-doctype'],
+  'hostile/truncated.xml.gz': ['gzip-invalid'],
+  'hostile/xxe-local-file.xml': ['xml-doctype'],
+  'hostile/xxe-parameter-entity.xml': ['xml-doctype'],
+  'hostile/xxe-remote.xml': ['xml-doctype'],
+};
+
+describe('the hostile samples', () => {
+  it('the table covers every hostile/ file', () => {
+    expect(Object.keys(HOSTILE).sort()).toEqual(samples('hostile').filter((n) => !n.endsWith('.md')));
+  });
+
+  it.each(Object.entries(HOSTILE))(
+    '%s: errors %j, never an entity expanded or a request made',
+    async (name, errors) => {
+      const requests: string[] = [];
+      const r = await validateSitemap(join(SAMPLES_DIR, name), {
+        now: () => NOW,
+        fetch: async (url) => {
+          requests.push(url);
+          throw new Error('no network');
+        },
+        disable: ['lastmod-identical', 'priority-ignored', 'changefreq-ignored'],
+      });
+      expect(codesOf(r.diagnostics, 'error')).toEqual(errors);
+      expect(r.summary.valid).toBe(errors.length === 0);
+      expect(requests).toEqual([]);
+      expect(JSON.stringify(r.diagnostics)).not.toContain('root:');
+    },
+  );
+});
