@@ -91,6 +91,11 @@ function fastValid(m: RegExpExecArray | null): boolean {
   return Number(m[4]) <= 23 && Number(m[5]) <= 59 && Number(m[6]) <= 59 && validZone(m[7]);
 }
 
+/** Whether a string is a lastmod the writer keeps exactly as written (the fast path of {@link normalizeLastmod}). */
+export function isFinalLastmod(s: string): boolean {
+  return s.length === 10 ? isPlainDate(s) : fastValid(FAST_FORMS.exec(s));
+}
+
 export type LastmodInput = string | number | Date;
 
 export type LastmodResult = { ok: true; value: string } | { ok: false; message: string };

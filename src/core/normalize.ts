@@ -14,7 +14,7 @@ import type {
   VideoInput,
   YesNo,
 } from './entry.js';
-import { normalizeLastmod } from './lastmod.js';
+import { isFinalLastmod, normalizeLastmod } from './lastmod.js';
 import {
   CHANGEFREQS,
   MAX_IMAGES_PER_URL,
@@ -443,8 +443,64 @@ function normalizeAlternates(
   return out;
 }
 
+/**
+ * The common record ({loc, lastmod, changefreq, priority} with values already in final form),
+ * normalised without the general machinery; undefined sends it down the full path, which gives
+ * the same entry (a property test holds them equal) or names what is wrong. It runs once per URL.
+ */
+function plainEntry(o: Record<string, unknown>, scope: LocationScope | undefined): SitemapEntry | undefined {
+  let loc: unknown;
+  let lastmod: unknown;
+  let changefreq: unknown;
+  let priority: unknown;
+  for (const k in o) {
+    switch (k) {
+      case 'loc':
+        loc = o[k];
+        break;
+      case 'lastmod':
+        lastmod = o[k];
+        break;
+      case 'changefreq':
+        changefreq = o[k];
+        break;
+      case 'priority':
+        priority = o[k];
+        break;
+      default:
+        return undefined;
+    }
+  }
+  if (typeof loc !== 'string') return undefined;
+  const r = checkUrl(loc, scope);
+  if (!r.ok) return undefined;
+  const entry: SitemapEntry = { loc: r.url };
+  if (lastmod !== undefined) {
+    if (typeof lastmod !== 'string' || !isFinalLastmod(lastmod)) return undefined;
+    entry.lastmod = lastmod;
+  }
+  if (changefreq !== undefined) {
+    if (typeof changefreq !== 'string' || !CHANGEFREQ_SET.has(changefreq)) return undefined;
+    entry.changefreq = changefreq as Changefreq;
+  }
+  if (priority !== undefined) {
+    if (typeof priority !== 'number' || !(priority >= 0 && priority <= 1)) return undefined;
+    entry.priority = Math.round(priority * 10) / 10;
+  }
+  return entry;
+}
+
 /** Normalises one writer input record, or lists everything wrong with it. Never throws. */
 export function normalizeEntry(input: unknown, options: NormalizeOptions = {}): NormalizeResult {
+  if (typeof input === 'object' && input !== null && !Array.isArray(input)) {
+    const plain = plainEntry(input as Record<string, unknown>, options.scope);
+    if (plain !== undefined) return { ok: true, entry: plain, warnings: NONE };
+  }
+  return normalizeEntryFully(input, options);
+}
+
+/** The full normalisation; exported for the test that holds the fast path equal to it. */
+export function normalizeEntryFully(input: unknown, options: NormalizeOptions = {}): NormalizeResult {
   const c = new Collector();
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     c.error('entry-invalid', '', 'a record must be an object with at least loc');

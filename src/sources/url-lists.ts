@@ -42,14 +42,17 @@ function tag(rec: SourceRecord, file: string, line: number): SourceRecord {
 /** One URL a line; blank lines and lines starting with `#` are skipped. */
 export function readTxt(file: string, stdin?: NodeJS.ReadableStream): BatchedSource<SourceRecord> {
   return batchedSource(async function* () {
+    const where = file === '-' ? '<stdin>' : file;
     for await (const [lines, first] of readLineBatches(open(file, stdin))) {
-      const out: SourceRecord[] = [];
+      const items: SourceRecord[] = [];
+      const at: number[] = [];
       for (let i = 0; i < lines.length; i++) {
         const s = lines[i]!.trim();
         if (s === '' || s.startsWith('#')) continue;
-        out.push(tag({ loc: s }, file, first + i));
+        items.push({ loc: s });
+        at.push(first + i);
       }
-      if (out.length > 0) yield out;
+      if (items.length > 0) yield { items, file: where, lines: at };
     }
   });
 }
@@ -63,6 +66,7 @@ export function readJsonl(
   return batchedSource(async function* () {
     for await (const [lines, first] of readLineBatches(open(file, stdin))) {
       const out: Array<SourceRecord | UnreadableRecord> = [];
+      const at: number[] = [];
       for (let i = 0; i < lines.length; i++) {
         const raw = lines[i]!;
         const line = first + i;
@@ -72,29 +76,21 @@ export function readJsonl(
           v = JSON.parse(raw);
         } catch (e) {
           // A broken line is a broken record: the writer reports it like any other invalid record.
-          out.push(
-            new UnreadableRecord(`the line is not valid JSON (${(e as Error).message})`, {
-              file: where,
-              line,
-            }),
-          );
+          out.push(new UnreadableRecord(`the line is not valid JSON (${(e as Error).message})`));
+          at.push(line);
           continue;
         }
         if (typeof v !== 'object' || v === null || Array.isArray(v)) {
           out.push(
-            new UnreadableRecord(
-              'the line is not a JSON object; each line must be one entry such as {"loc": "https://…"}',
-              {
-                file: where,
-                line,
-              },
-            ),
+            new UnreadableRecord('the line is not a JSON object; each line must be one entry such as {"loc": "https://…"}'),
           );
+          at.push(line);
           continue;
         }
-        out.push(tag(v as SourceRecord, file, line));
+        out.push(v as SourceRecord);
+        at.push(line);
       }
-      if (out.length > 0) yield out;
+      if (out.length > 0) yield { items: out, file: where, lines: at };
     }
   });
 }

@@ -21,7 +21,9 @@ import { HashedStringSet, hashHex } from '../core/hash.js';
 import { formatUtc } from '../core/lastmod.js';
 import { MAX_NEWS_PER_FILE } from '../core/limits.js';
 import { type EntryProblem, normalizeEntry } from '../core/normalize.js';
-import { batchesOf } from './batches.js';
+import { batchesOf, ORIGIN, type RecordOrigin } from './batches.js';
+
+export { ORIGIN, type RecordOrigin };
 import { FileSink } from './file-sink.js';
 import { HreflangGroups } from './hreflang.js';
 import { buildHtmlSitemap, type HtmlPagesResult } from './html-pages.js';
@@ -51,12 +53,6 @@ import {
 } from './serialize.js';
 
 /**
- * Where a record came from, for error messages: set `entry[ORIGIN] = {file, line}` on what a
- * source yields. A symbol, so it is never mistaken for a field nor written out.
- */
-export const ORIGIN: unique symbol = Symbol.for('sitemapkit.origin');
-
-/**
  * What a source yields for a record it could not decode (a line that is not JSON, say): the writer
  * reports it as an invalid record (`record-unreadable`) under the `onInvalid` policy.
  */
@@ -67,11 +63,6 @@ export class UnreadableRecord {
     this.message = message;
     this.origin = origin;
   }
-}
-
-export interface RecordOrigin {
-  file?: string;
-  line?: number;
 }
 
 /** One file of the written set. */
@@ -242,7 +233,7 @@ class Run {
    * Writes one entry. Synchronous unless a file must be rotated or a stream asks to wait: at
    * millions of URLs a promise per record costs more than the serialising does.
    */
-  emit(e: SitemapEntry, record: number, origin: RecordOrigin | undefined): Promise<void> | undefined {
+  emit(e: SitemapEntry, record: number, item: unknown, file?: string, line?: number): Promise<void> | undefined {
     const xml = this.ext === 'xml';
     const s = xml ? urlXml(e, this.declared) : textLine(e);
     const len = Buffer.byteLength(s);
@@ -257,7 +248,7 @@ class Run {
           },
         ],
         record,
-        origin,
+        originFor(item, file, line),
         e.loc,
       );
       return undefined;
@@ -332,15 +323,50 @@ class Run {
 
 const ALL_EXTENSIONS: ReadonlySet<Extension> = new Set(Object.keys(EXTENSION_NS) as Extension[]);
 
+// Sites repeat the same few lastmod/changefreq/priority combinations across millions of URLs, so
+// the hash of each combination is remembered (a bounded cache: it is dropped when it grows large).
+let plainHashes = new Map<string, Map<string, Map<number, string>>>();
+let plainHashCount = 0;
+
+function plainHash(lastmod: string, changefreq: string, priority: number): string {
+  let byFreq = plainHashes.get(lastmod);
+  if (byFreq === undefined) {
+    if (plainHashCount > 50_000) {
+      plainHashes = new Map();
+      plainHashCount = 0;
+    }
+    byFreq = new Map();
+    plainHashes.set(lastmod, byFreq);
+  }
+  let byPriority = byFreq.get(changefreq);
+  if (byPriority === undefined) {
+    byPriority = new Map();
+    byFreq.set(changefreq, byPriority);
+  }
+  let h = byPriority.get(priority);
+  if (h === undefined) {
+    h = hashHex(`${lastmod}|${changefreq}|${priority === -1 ? '' : priority}`);
+    byPriority.set(priority, h);
+    plainHashCount++;
+  }
+  return h;
+}
+
 /**
  * The manifest's change hash of an entry: everything but its loc (the manifest keys on the loc).
  * A plain entry hashes its three fields; one with extensions hashes its XML as written with every
  * namespace declared up front, so the hash does not depend on which file the entry landed in.
  */
 function changeHash(e: SitemapEntry, written: string, xml: boolean): string {
-  if (!hasExtensions(e)) return hashHex(`${e.lastmod ?? ''}|${e.changefreq ?? ''}|${e.priority ?? ''}`);
+  if (!hasExtensions(e)) return plainHash(e.lastmod ?? '', e.changefreq ?? '', e.priority ?? -1);
   const canonical = xml ? urlXml(e, ALL_EXTENSIONS) : written;
   return hashHex(canonical.slice(canonical.indexOf('</loc>')));
+}
+
+/** Where a record came from: its batch's file and line, or its own `ORIGIN`. Made only for a finding. */
+function originFor(item: unknown, file: string | undefined, line: number | undefined): RecordOrigin | undefined {
+  if (file !== undefined) return line === undefined ? { file } : { file, line };
+  return originOf(item);
 }
 
 function originOf(item: unknown): RecordOrigin | undefined {
@@ -411,7 +437,7 @@ async function consume(run: Run, source: Iterable<unknown> | AsyncIterable<unkno
   const o = run.o;
   const scope = { prefix: o.prefix, allowHosts: o.allowHosts };
   const norm = { scope, legacy: o.legacy };
-  const buffer: Array<{ e: SitemapEntry; record: number; origin: RecordOrigin | undefined }> = [];
+  const buffer: Array<{ e: SitemapEntry; record: number; item: unknown; file: string | undefined; line: number | undefined }> = [];
   let buffering = o.format === 'xml' && o.extensions === undefined;
   if (!buffering) run.setDeclared(o.extensions ?? []);
   const release = async (): Promise<void> => {
@@ -419,44 +445,43 @@ async function consume(run: Run, source: Iterable<unknown> | AsyncIterable<unkno
     for (const b of buffer) for (const x of extensionsOf(b.e)) used.add(x);
     run.setDeclared(used);
     buffering = false;
-    for (const b of buffer) await run.emit(b.e, b.record, b.origin);
+    for (const b of buffer) await run.emit(b.e, b.record, b.item, b.file, b.line);
     buffer.length = 0;
   };
-  const handle = (item: unknown): Promise<void> | undefined => {
+  const handle = (item: unknown, file?: string, line?: number): Promise<void> | undefined => {
     const record = ++run.records;
     if ((record & 1023) === 0) {
       checkAbort(o.signal);
       o.onProgress?.(record);
     }
-    const origin = originOf(item);
     if (item instanceof UnreadableRecord) {
-      run.invalidRecord([{ code: 'record-unreadable', field: '', message: item.message }], record, origin);
+      run.invalidRecord([{ code: 'record-unreadable', field: '', message: item.message }], record, originFor(item, file, line));
       return undefined;
     }
     const r = normalizeEntry(item, norm);
-    for (const w of r.warnings) run.problem(w, 'warning', record, origin, r.ok ? r.entry.loc : undefined);
+    for (const w of r.warnings) run.problem(w, 'warning', record, originFor(item, file, line), r.ok ? r.entry.loc : undefined);
     if (!r.ok) {
-      const loc =
-        typeof (item as { loc?: unknown })?.loc === 'string' ? (item as { loc: string }).loc : undefined;
-      run.invalidRecord(r.errors, record, origin, loc);
+      const loc = typeof (item as { loc?: unknown })?.loc === 'string' ? (item as { loc: string }).loc : undefined;
+      run.invalidRecord(r.errors, record, originFor(item, file, line), loc);
       return undefined;
     }
     if (run.seen !== undefined && !run.seen.add(r.entry.loc)) {
       const message = `${r.entry.loc} is listed more than once; each URL belongs in a sitemap once`;
-      run.invalidRecord([{ code: 'url-duplicate', field: 'loc', message }], record, origin, r.entry.loc);
+      run.invalidRecord([{ code: 'url-duplicate', field: 'loc', message }], record, originFor(item, file, line), r.entry.loc);
       return undefined;
     }
     if (buffering) {
-      buffer.push({ e: r.entry, record, origin });
+      buffer.push({ e: r.entry, record, item, file, line });
       return buffer.length >= LOOKAHEAD ? release() : undefined;
     }
-    return run.emit(r.entry, record, origin);
+    return run.emit(r.entry, record, item, file, line);
   };
   const batches = batchesOf(source);
   if (batches !== undefined) {
     for await (const batch of batches) {
-      for (const item of batch) {
-        const wait = handle(item);
+      const { items, file, lines } = batch;
+      for (let i = 0; i < items.length; i++) {
+        const wait = handle(items[i], file, lines?.[i]);
         if (wait !== undefined) await wait;
       }
     }

@@ -32,3 +32,31 @@ describe('the entry JSON Schema', () => {
     }
   });
 });
+
+describe('the plain-record fast path', () => {
+  it('gives exactly what the full normalisation gives (property)', async () => {
+    const { normalizeEntryFully } = await import('../../src/core/normalize.js');
+    const scope = { prefix: 'https://example.com/' };
+    const value = fc.oneof(
+      fc.constant(undefined),
+      fc.constant(null),
+      fc.constant(''),
+      fc.constantFrom('2024-01-02', '2024-02-30', '2024-01-02T03:04:05Z', '2024-01-02T03:04Z', ' 2024-01-02', 'daily', 'Daily', 'x'),
+      fc.double({ min: -1, max: 2, noNaN: false }),
+      fc.constantFrom(0, 0.05, 0.45, 1, '0.5', Number.NaN),
+    );
+    const loc = fc.constantFrom('https://example.com/a', 'https://example.com/a?b=1&c', 'https://other.example/', '/rel', 'HTTPS://EXAMPLE.com/x', 5);
+    fc.assert(
+      fc.property(
+        fc.record(
+          { loc, lastmod: value, changefreq: value, priority: value, extra: value },
+          { requiredKeys: [] },
+        ),
+        (rec) => {
+          expect(normalizeEntry(rec, { scope })).toEqual(normalizeEntryFully(rec, { scope }));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+});
