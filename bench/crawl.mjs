@@ -57,7 +57,9 @@ function ensurePackages(sites) {
 
 function startServer(args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bench/crawl-server.mjs'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [join(ROOT, 'bench/crawl-server.mjs'), ...args], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     child.stdout.setEncoding('utf8').once('data', (d) => {
       const m = /PORT=(\d+)/.exec(d);
       if (m === null) reject(new Error(`server said ${d}`));
@@ -70,7 +72,9 @@ function startServer(args) {
 function locsOf(xmlPath) {
   const text = readFileSync(xmlPath, 'utf8');
   if (text.includes('<sitemapindex')) {
-    return [...text.matchAll(/<loc>([^<]*)<\/loc>/g)].flatMap((m) => locsOf(join(xmlPath, '..', m[1].split('/').pop())));
+    return [...text.matchAll(/<loc>([^<]*)<\/loc>/g)].flatMap((m) =>
+      locsOf(join(xmlPath, '..', m[1].split('/').pop())),
+    );
   }
   return [...text.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1].replace(/&amp;/g, '&'));
 }
@@ -104,7 +108,12 @@ async function peer(name, url) {
   rmSync(out, { recursive: true, force: true });
   execFileSync('mkdir', ['-p', out]);
   const file = join(out, 'sitemap.xml');
-  const r = await runNode([join(ROOT, 'bench/peers/crawl-sitemap-generator.mjs'), url, file, String(CONCURRENCY)]);
+  const r = await runNode([
+    join(ROOT, 'bench/peers/crawl-sitemap-generator.mjs'),
+    url,
+    file,
+    String(CONCURRENCY),
+  ]);
   if (r.code !== 0) throw new Error(`sitemap-generator exited ${r.code}: ${r.stderr.slice(0, 2000)}`);
   return { ...r, file };
 }
@@ -159,7 +168,10 @@ for (const site of chosen) {
       'peak RSS MiB': fmt.mb(sk.rssMiB),
       coverage: `${(coverage * 100).toFixed(1)}% of ${ref.size}`,
     });
-    if (explained > 0) notes.push(`${site.label}: ${explained} reference pages are noindex or canonicalised elsewhere (left out on purpose).`);
+    if (explained > 0)
+      notes.push(
+        `${site.label}: ${explained} reference pages are noindex or canonicalised elsewhere (left out on purpose).`,
+      );
     if (withPeer) {
       const p = await peer(site.name, url);
       const theirs = new Set(locsOf(p.file).map(fromPublic));
@@ -208,7 +220,9 @@ if (ONLY === undefined || ONLY === 'synthetic') {
   }
 }
 
-console.log(`\nConcurrency ${CONCURRENCY}, loopback, each contender in its own process (peak RSS from process.resourceUsage).`);
+console.log(
+  `\nConcurrency ${CONCURRENCY}, loopback, each contender in its own process (peak RSS from process.resourceUsage).`,
+);
 table(rows, ['site', 'contender', 'pages', 'listed', 'seconds', 'pages/s', 'peak RSS MiB', 'coverage']);
 console.log('* sitemap-generator reports no request count: its pages are the URLs it listed.');
 for (const n of notes) console.log(n);
