@@ -20,7 +20,8 @@ function syntheticPage(i, n) {
   // A tree of fan-out 10 (page i links to 10i+1 … 10i+10), plus home, parent and a fixed menu:
   // every page is reachable, the depth is about log10(n), and most links are already known.
   const links = [];
-  for (let c = 10 * i + 1; c <= 10 * i + 10 && c < n; c++) links.push(`<a href="/s/${c}/page.html">Page ${c}</a>`);
+  for (let c = 10 * i + 1; c <= 10 * i + 10 && c < n; c++)
+    links.push(`<a href="/s/${c}/page.html">Page ${c}</a>`);
   const menu = Array.from({ length: 20 }, (_, k) => `<a href="/s/${k}/page.html">Menu ${k}</a>`).join('');
   const parent = i === 0 ? '' : `<a href="/s/${Math.floor((i - 1) / 10)}/page.html">Up</a>`;
   return `<!doctype html><html><head><title>Synthetic page ${i}</title><meta name="description" content="Page ${i} of a generated site"></head><body><nav><a href="/">Home</a>${menu}</nav>${parent}<main><h1>Page ${i}</h1><p>${'Lorem ipsum dolor sit amet. '.repeat(40)}</p><ul>${links.map((l) => `<li>${l}</li>`).join('')}</ul></main></body></html>`;
