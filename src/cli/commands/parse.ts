@@ -3,6 +3,7 @@ import { type Diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
 import { isSitemapkitError } from '../../core/errors.js';
 import { discoverSitemaps } from '../../parser/discover.js';
 import { parseSitemap } from '../../parser/parse-sitemap.js';
+import { isHttpUrl } from '../../parser/source.js';
 import { openFailure, parseSitemapTree } from '../../parser/tree.js';
 import type {
   ParseOptions,
@@ -237,7 +238,7 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
       const format: Format = flags.json === true ? 'jsonl' : flags.format;
       const maxBytes = positive('--max-bytes', flags.maxBytes);
       const timeoutMs = positive('--timeout', flags.timeout);
-      const isUrl = /^https?:\/\//i.test(source);
+      const isUrl = isHttpUrl(source);
       if (flags.sitemapUrl !== undefined) {
         if (isUrl || flags.discover)
           throw new UsageError('--sitemap-url is for a local file; a fetched sitemap has its own URL');
