@@ -1,16 +1,11 @@
 /** Sitemap validation: protocol, quality, robots.txt and live rules; reports in four formats. */
 export { parseValidateConfig, readValidateConfig, type ValidateConfig } from './config.js';
 export {
-  formatHtml,
-  formatJson,
-  formatJunit,
-  formatText,
   formatValidation,
-  type HtmlReportOptions,
   JSON_REPORT_VERSION,
   REPORT_FORMATS,
   type ReportFormat,
-  type TextReportOptions,
+  type ReportOptions,
 } from './report/index.js';
 export { isRuleCode, RULE_GROUPS, RULES, type Rule, type RuleGroup, type RuleSource } from './rules.js';
 export { renderRulesMarkdown } from './rules-doc.js';
