@@ -12,7 +12,10 @@ export class Progress {
   #done = 0;
   #drawn = false;
 
-  constructor(label: string, options: { total?: number; stream?: NodeJS.WriteStream; enabled?: boolean } = {}) {
+  constructor(
+    label: string,
+    options: { total?: number; stream?: NodeJS.WriteStream; enabled?: boolean } = {},
+  ) {
     this.#label = label;
     this.#total = options.total;
     this.#stream = options.stream ?? process.stderr;

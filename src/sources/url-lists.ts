@@ -82,7 +82,9 @@ export function readJsonl(
         }
         if (typeof v !== 'object' || v === null || Array.isArray(v)) {
           out.push(
-            new UnreadableRecord('the line is not a JSON object; each line must be one entry such as {"loc": "https://…"}'),
+            new UnreadableRecord(
+              'the line is not a JSON object; each line must be one entry such as {"loc": "https://…"}',
+            ),
           );
           at.push(line);
           continue;

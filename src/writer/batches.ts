@@ -45,7 +45,8 @@ export function batchedSource<T>(produce: () => AsyncIterable<RecordBatch<T>>): 
           const item = batch.items[i]!;
           const line = batch.lines?.[i];
           if (batch.file !== undefined && typeof item === 'object' && item !== null && !(ORIGIN in item)) {
-            (item as { [ORIGIN]?: RecordOrigin })[ORIGIN] = line === undefined ? { file: batch.file } : { file: batch.file, line };
+            (item as { [ORIGIN]?: RecordOrigin })[ORIGIN] =
+              line === undefined ? { file: batch.file } : { file: batch.file, line };
           }
           yield item;
         }

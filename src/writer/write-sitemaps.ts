@@ -24,6 +24,7 @@ import { type EntryProblem, normalizeEntry } from '../core/normalize.js';
 import { batchesOf, ORIGIN, type RecordOrigin } from './batches.js';
 
 export { ORIGIN, type RecordOrigin };
+
 import { FileSink } from './file-sink.js';
 import { HreflangGroups } from './hreflang.js';
 import { buildHtmlSitemap, type HtmlPagesResult } from './html-pages.js';
@@ -233,7 +234,13 @@ class Run {
    * Writes one entry. Synchronous unless a file must be rotated or a stream asks to wait: at
    * millions of URLs a promise per record costs more than the serialising does.
    */
-  emit(e: SitemapEntry, record: number, item: unknown, file?: string, line?: number): Promise<void> | undefined {
+  emit(
+    e: SitemapEntry,
+    record: number,
+    item: unknown,
+    file?: string,
+    line?: number,
+  ): Promise<void> | undefined {
     const xml = this.ext === 'xml';
     const s = xml ? urlXml(e, this.declared) : textLine(e);
     const len = Buffer.byteLength(s);
@@ -364,7 +371,11 @@ function changeHash(e: SitemapEntry, written: string, xml: boolean): string {
 }
 
 /** Where a record came from: its batch's file and line, or its own `ORIGIN`. Made only for a finding. */
-function originFor(item: unknown, file: string | undefined, line: number | undefined): RecordOrigin | undefined {
+function originFor(
+  item: unknown,
+  file: string | undefined,
+  line: number | undefined,
+): RecordOrigin | undefined {
   if (file !== undefined) return line === undefined ? { file } : { file, line };
   return originOf(item);
 }
@@ -437,7 +448,13 @@ async function consume(run: Run, source: Iterable<unknown> | AsyncIterable<unkno
   const o = run.o;
   const scope = { prefix: o.prefix, allowHosts: o.allowHosts };
   const norm = { scope, legacy: o.legacy };
-  const buffer: Array<{ e: SitemapEntry; record: number; item: unknown; file: string | undefined; line: number | undefined }> = [];
+  const buffer: Array<{
+    e: SitemapEntry;
+    record: number;
+    item: unknown;
+    file: string | undefined;
+    line: number | undefined;
+  }> = [];
   let buffering = o.format === 'xml' && o.extensions === undefined;
   if (!buffering) run.setDeclared(o.extensions ?? []);
   const release = async (): Promise<void> => {
@@ -455,19 +472,30 @@ async function consume(run: Run, source: Iterable<unknown> | AsyncIterable<unkno
       o.onProgress?.(record);
     }
     if (item instanceof UnreadableRecord) {
-      run.invalidRecord([{ code: 'record-unreadable', field: '', message: item.message }], record, originFor(item, file, line));
+      run.invalidRecord(
+        [{ code: 'record-unreadable', field: '', message: item.message }],
+        record,
+        originFor(item, file, line),
+      );
       return undefined;
     }
     const r = normalizeEntry(item, norm);
-    for (const w of r.warnings) run.problem(w, 'warning', record, originFor(item, file, line), r.ok ? r.entry.loc : undefined);
+    for (const w of r.warnings)
+      run.problem(w, 'warning', record, originFor(item, file, line), r.ok ? r.entry.loc : undefined);
     if (!r.ok) {
-      const loc = typeof (item as { loc?: unknown })?.loc === 'string' ? (item as { loc: string }).loc : undefined;
+      const loc =
+        typeof (item as { loc?: unknown })?.loc === 'string' ? (item as { loc: string }).loc : undefined;
       run.invalidRecord(r.errors, record, originFor(item, file, line), loc);
       return undefined;
     }
     if (run.seen !== undefined && !run.seen.add(r.entry.loc)) {
       const message = `${r.entry.loc} is listed more than once; each URL belongs in a sitemap once`;
-      run.invalidRecord([{ code: 'url-duplicate', field: 'loc', message }], record, originFor(item, file, line), r.entry.loc);
+      run.invalidRecord(
+        [{ code: 'url-duplicate', field: 'loc', message }],
+        record,
+        originFor(item, file, line),
+        r.entry.loc,
+      );
       return undefined;
     }
     if (buffering) {

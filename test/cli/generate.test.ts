@@ -1,7 +1,7 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { BIN, runBin } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 import { readSitemapText, xmllint } from '../support/xmllint.js';
@@ -208,14 +208,20 @@ describe('sitemapkit generate', () => {
     const dir = tempDir();
     const out = join(dir, 'out');
     writeFileSync(join(dir, 'small.txt'), `${BASE}\n${BASE}a\n`);
-    expect((await runBin(['generate', join(dir, 'small.txt'), '--base-url', BASE, '--out', out])).code).toBe(0);
+    expect((await runBin(['generate', join(dir, 'small.txt'), '--base-url', BASE, '--out', out])).code).toBe(
+      0,
+    );
     const before = readFileSync(join(out, 'sitemap.xml'));
     let big = '';
     for (let i = 0; i < 400_000; i++) big += `${BASE}p/${i}\n`;
     writeFileSync(join(dir, 'big.txt'), big);
-    const child = spawn(process.execPath, [BIN, 'generate', join(dir, 'big.txt'), '--base-url', BASE, '--out', out], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'generate', join(dir, 'big.txt'), '--base-url', BASE, '--out', out],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
       stderr += d;

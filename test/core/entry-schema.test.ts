@@ -41,11 +41,27 @@ describe('the plain-record fast path', () => {
       fc.constant(undefined),
       fc.constant(null),
       fc.constant(''),
-      fc.constantFrom('2024-01-02', '2024-02-30', '2024-01-02T03:04:05Z', '2024-01-02T03:04Z', ' 2024-01-02', 'daily', 'Daily', 'x'),
+      fc.constantFrom(
+        '2024-01-02',
+        '2024-02-30',
+        '2024-01-02T03:04:05Z',
+        '2024-01-02T03:04Z',
+        ' 2024-01-02',
+        'daily',
+        'Daily',
+        'x',
+      ),
       fc.double({ min: -1, max: 2, noNaN: false }),
       fc.constantFrom(0, 0.05, 0.45, 1, '0.5', Number.NaN),
     );
-    const loc = fc.constantFrom('https://example.com/a', 'https://example.com/a?b=1&c', 'https://other.example/', '/rel', 'HTTPS://EXAMPLE.com/x', 5);
+    const loc = fc.constantFrom(
+      'https://example.com/a',
+      'https://example.com/a?b=1&c',
+      'https://other.example/',
+      '/rel',
+      'HTTPS://EXAMPLE.com/x',
+      5,
+    );
     fc.assert(
       fc.property(
         fc.record(
