@@ -118,9 +118,24 @@ if (BIG > 0) {
     ['sitemapkit --no-dedupe', ['--no-dedupe']],
   ]) {
     rmSync(out, { recursive: true, force: true });
-    const r = await runNode([BIN, 'generate', big, '--base-url', 'https://example.com/', '--out', out, '--gzip', ...extra]);
+    const r = await runNode([
+      BIN,
+      'generate',
+      big,
+      '--base-url',
+      'https://example.com/',
+      '--out',
+      out,
+      '--gzip',
+      ...extra,
+    ]);
     if (r.code !== 0) throw new Error(`${label} failed: ${r.stderr}`);
-    bigRows.push({ contender: label, seconds: fmt.s(r.secs), 'URLs/s': fmt.n(BIG / r.secs), 'peak RSS MiB': fmt.mb(r.rssMiB) });
+    bigRows.push({
+      contender: label,
+      seconds: fmt.s(r.secs),
+      'URLs/s': fmt.n(BIG / r.secs),
+      'peak RSS MiB': fmt.mb(r.rssMiB),
+    });
   }
   console.log(`\nMemory: ${BIG.toLocaleString('en-US')} URLs from JSONL, gzip, full checks`);
   table(bigRows, ['contender', 'seconds', 'URLs/s', 'peak RSS MiB']);
