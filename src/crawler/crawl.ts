@@ -8,6 +8,7 @@
  * Output is written only after the frontier is exhausted (or `maxPages` is reached): an
  * interrupted crawl keeps its state for `resume` and never touches the previous sitemaps.
  */
+import { Agent } from 'undici';
 import { judgeCanonical } from '../core/canonical.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { EntryInput } from '../core/entry.js';
@@ -20,7 +21,7 @@ import { parseSitemapTree } from '../parser/tree.js';
 import { type FetchLike, RobotsCache, type RobotsFetchResult } from '../robots/fetch.js';
 import type { WriteSitemapsResult } from '../writer/write-sitemaps.js';
 import { writeSitemaps } from '../writer/write-sitemaps.js';
-import { fetchPage, type PageResponse } from './fetch-page.js';
+import { fetchPage, type PageResponse, type PageTransport, type ResponseHeaders } from './fetch-page.js';
 import { normalizeCrawlUrl, originOf } from './normalize-url.js';
 import { type CrawlOptions, type ResolvedCrawlOptions, resolveCrawlOptions } from './options.js';
 import {
@@ -100,6 +101,7 @@ class Crawler {
   readonly pending = new Map<string, Item[]>();
   readonly inFlight = new Set<Promise<void>>();
   readonly fetchFor: FetchLike;
+  readonly transport: PageTransport;
   readonly counts = { error: 0, warning: 0, info: 0 };
   readonly capped = new Set<string>();
   pendingCount = 0;
@@ -114,11 +116,13 @@ class Crawler {
   failure: unknown;
   readonly started: number;
   #wake: (() => void) | undefined;
+  readonly #headers = new Map<string, Readonly<Record<string, string>>>();
 
   constructor(o: ResolvedCrawlOptions, state: CrawlState, net: Network) {
     this.o = o;
     this.state = state;
     this.fetchFor = net.fetchFor;
+    this.transport = net.transport;
     this.robotsCache = net.robotsCache;
     this.started = o.now();
     this.scope = new Scope({
@@ -356,8 +360,8 @@ class Crawler {
     let res: PageResponse;
     try {
       res = await fetchPage(item.url, {
-        fetch: this.fetchFor,
-        headers: { 'user-agent': o.userAgent, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' },
+        transport: this.transport,
+        headers: this.headersFor(item.origin),
         timeoutMs: o.timeoutMs,
         maxBytes: o.maxPageBytes,
         signal: o.signal,
@@ -401,6 +405,20 @@ class Crawler {
       }
     }
     this.process(item, res, ms, giveUp);
+  }
+
+  /** Request headers for an origin: ours, then the user's and basic auth for the start origins. */
+  headersFor(origin: string): Readonly<Record<string, string>> {
+    let h = this.#headers.get(origin);
+    if (h === undefined) {
+      h = {
+        'user-agent': this.o.userAgent,
+        accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
+        ...this.o.originHeaders.get(origin),
+      };
+      this.#headers.set(origin, h);
+    }
+    return h;
   }
 
   // ---- recording outcomes -----------------------------------------------------------------------
@@ -632,7 +650,7 @@ class Crawler {
     url: string,
     href: string | undefined,
     baseHref: string | undefined,
-    headers: Headers,
+    headers: ResponseHeaders,
   ): string | undefined {
     const fromHeader = href === undefined ? canonicalFromLinkHeader(headers.get('link')) : undefined;
     const c = judgeCanonical(href ?? fromHeader, url, href === undefined ? undefined : baseHref);
@@ -736,7 +754,9 @@ class Crawler {
 
 interface Network {
   fetchFor: FetchLike;
+  transport: PageTransport;
   robotsCache: RobotsCache;
+  close: () => Promise<void>;
 }
 
 function network(o: ResolvedCrawlOptions): Network {
@@ -755,12 +775,21 @@ function network(o: ResolvedCrawlOptions): Network {
     now: o.now,
     ...(o.signal === undefined ? {} : { signal: o.signal }),
   });
-  return { fetchFor, robotsCache };
+  if (o.customFetch) {
+    return { fetchFor, robotsCache, transport: { kind: 'fetch', fetch: fetchFor }, close: async () => {} };
+  }
+  // One keep-alive pool for the pages: as many connections per origin as requests may run on it.
+  const agent = new Agent({ connections: o.hostConcurrency, keepAliveTimeout: 10_000 });
+  return {
+    fetchFor,
+    robotsCache,
+    transport: { kind: 'pool', dispatcher: agent },
+    close: () => agent.destroy().catch(() => undefined),
+  };
 }
 
-function xRobotsTag(headers: Headers): string[] {
-  const v = headers.get('x-robots-tag');
-  return v === null ? [] : [v];
+function xRobotsTag(headers: ResponseHeaders): string[] {
+  return headers.values('x-robots-tag');
 }
 
 /** Rewrites a URL of `from` (an origin) to `to`; other URLs are returned as they are. */
@@ -860,6 +889,14 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   }
   CrawlState.check(o.state, o.mode);
   const net = network(o);
+  try {
+    return await crawlWith(o, net);
+  } finally {
+    await net.close();
+  }
+}
+
+async function crawlWith(o: ResolvedCrawlOptions, net: Network): Promise<CrawlResult> {
   // robots.txt of every start origin first: when one is unreachable nothing may be crawled there,
   // and a crawl that cannot start should not leave a state behind.
   if (o.robots) {

@@ -212,6 +212,8 @@ export interface ResolvedCrawlOptions {
   maxUrlsPerFile: number | undefined;
   maxBytesPerFile: number | undefined;
   fetch: FetchLike;
+  /** A `fetch` was given: every request goes through it (else pages go through undici's pool). */
+  customFetch: boolean;
   now: () => number;
   sleep: (ms: number) => Promise<void>;
   signal: AbortSignal | undefined;
@@ -420,6 +422,7 @@ export function resolveCrawlOptions(o: CrawlOptions, cwd: string = process.cwd()
     maxUrlsPerFile: o.maxUrlsPerFile,
     maxBytesPerFile: o.maxBytesPerFile,
     fetch: o.fetch ?? (globalThis.fetch as FetchLike),
+    customFetch: o.fetch !== undefined,
     now: o.now ?? Date.now,
     sleep: o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
     signal: o.signal,
