@@ -116,6 +116,8 @@ class Crawler {
   failure: unknown;
   readonly started: number;
   #wake: (() => void) | undefined;
+  #dirty = false;
+  #scheduled = false;
   readonly #headers = new Map<string, Readonly<Record<string, string>>>();
 
   constructor(o: ResolvedCrawlOptions, state: CrawlState, net: Network) {
@@ -160,11 +162,27 @@ class Crawler {
     this.o.onDiagnostic?.(d);
   }
 
+  /**
+   * Something changed (a page finished, robots.txt arrived). The run loop resumes on the next
+   * turn of the event loop, not at once: the pages that finish in one turn are then committed
+   * together (one SQLite commit instead of one per page) before anything new starts.
+   */
   wake(): void {
-    const w = this.#wake;
-    this.#wake = undefined;
-    w?.();
+    this.#dirty = true;
+    if (this.#wake !== undefined && !this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(this.#fire);
+    }
   }
+
+  readonly #fire = (): void => {
+    this.#scheduled = false;
+    const w = this.#wake;
+    if (w === undefined) return;
+    this.#wake = undefined;
+    this.#dirty = false;
+    w();
+  };
 
   /** Resolves on the next wake() or after `ms` (Infinity: only a wake). */
   waitForChange(ms: number): Promise<void> {
@@ -176,6 +194,10 @@ class Crawler {
         resolve();
       };
       this.#wake = done;
+      if (this.#dirty && !this.#scheduled) {
+        this.#scheduled = true;
+        setImmediate(this.#fire);
+      }
       if (Number.isFinite(ms)) this.o.sleep(Math.max(1, ms)).then(done, done);
     });
   }
@@ -271,6 +293,9 @@ class Crawler {
   async run(): Promise<boolean> {
     const o = this.o;
     for (;;) {
+      // Pages finished since the last turn become durable before any new request starts.
+      this.state.commit();
+      this.#dirty = false;
       if (o.signal?.aborted === true || this.failure !== undefined) break;
       this.refill();
       const now = o.now();
@@ -326,6 +351,7 @@ class Crawler {
     }
     const tasks = [...this.inFlight];
     await Promise.allSettled(tasks);
+    this.state.commit();
     this.state.releaseLeases();
     if (o.signal?.aborted === true) {
       throw new SitemapkitError(
@@ -424,7 +450,7 @@ class Crawler {
   // ---- recording outcomes -----------------------------------------------------------------------
 
   finishUnfetched(item: Item, outcome: Outcome): void {
-    this.state.transaction(() => this.state.finish(item.id, outcome));
+    this.state.batched(() => this.state.finish(item.id, outcome));
     this.afterFinish(item, outcome, null);
   }
 
@@ -563,7 +589,7 @@ class Crawler {
         };
       }
     }
-    this.state.transaction(() => {
+    this.state.batched(() => {
       this.state.finish(item.id, outcome);
       this.follow(item, res, outcome, meta);
     });

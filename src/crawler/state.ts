@@ -1,9 +1,9 @@
 /**
  * The crawl state: one SQLite file (better-sqlite3) holding the frontier, the seen-set, every
  * URL's outcome and the link graph, so that memory stays flat on large sites and a crawl resumes
- * where it stopped. Every finished page is committed in its own transaction (WAL, synchronous
- * NORMAL: it survives the process being killed), so after `kill -9` no finished page is fetched
- * again; URLs that were leased but not finished go back to the queue. The file is opened with an
+ * where it stopped. Finished pages are committed together once per turn of the event loop, and
+ * always before a new request starts (WAL, synchronous NORMAL: it survives the process being
+ * killed), so after `kill -9` no page recorded as finished is fetched again; URLs that were leased but not finished go back to the queue. The file is opened with an
  * exclusive lock: a second crawl on the same state is refused.
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -159,6 +159,7 @@ export class CrawlState {
   readonly path: string;
   readonly #db: Db;
   readonly #ids = new Map<string, number>();
+  #batch = false;
   readonly #s: {
     find: Stmt;
     insert: Stmt;
@@ -306,7 +307,27 @@ export class CrawlState {
     this.#s.setMeta.run(key, value);
   }
 
-  /** Runs `fn` in one transaction (committed when it returns). */
+  /**
+   * Runs `fn` atomically inside the open batch (opening one if needed). Nothing is durable until
+   * {@link commit}: the crawler commits before it starts any request, so after `kill -9` the
+   * uncommitted pages plus the ones in flight are never more than the concurrency.
+   */
+  batched<T>(fn: () => T): T {
+    if (!this.#batch) {
+      this.#db.exec('BEGIN');
+      this.#batch = true;
+    }
+    return this.#db.transaction(fn)();
+  }
+
+  /** Commits the open batch, if any (one commit for every page finished since the last one). */
+  commit(): void {
+    if (!this.#batch) return;
+    this.#batch = false;
+    this.#db.exec('COMMIT');
+  }
+
+  /** Runs `fn` in one transaction (committed when it returns, or with the open batch). */
   transaction<T>(fn: () => T): T {
     return this.#db.transaction(fn)();
   }
@@ -500,6 +521,7 @@ export class CrawlState {
   close(): void {
     if (!this.#db.open) return;
     try {
+      this.commit();
       this.#db.pragma('wal_checkpoint(TRUNCATE)');
     } finally {
       this.#db.close();
