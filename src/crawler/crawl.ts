@@ -36,7 +36,7 @@ import { Politeness } from './politeness.js';
 import { type CrawlReportFiles, writeCrawlReport } from './report.js';
 import { decideRetry, RETRY_STATUSES, type RetryPolicy } from './retry.js';
 import { Scope, urlPattern } from './scope.js';
-import { CrawlState, type Outcome, type UrlSource } from './state.js';
+import { CrawlState, type Outcome, SEED_DEPTH, type UrlSource } from './state.js';
 
 /** Totals of a crawl (over all its runs when resumed, except where noted). */
 export interface CrawlStats {
@@ -277,6 +277,19 @@ class Crawler {
       this.frontierEmpty = true;
       return;
     }
+    this.enqueue(rows);
+  }
+
+  /** Sitemap seeds no link reached, once the link frontier is exhausted; false when none is left. */
+  refillSeeds(): boolean {
+    const rows = this.state.leaseSeeds(Math.max(64, this.o.concurrency * 16));
+    if (rows.length === 0) return false;
+    this.frontierEmpty = false;
+    this.enqueue(rows);
+    return true;
+  }
+
+  enqueue(rows: ReadonlyArray<{ id: number; url: string; depth: number }>): void {
     for (const r of rows) {
       const origin = originOf(r.url);
       const item: Item = { id: r.id, url: r.url, origin, depth: r.depth, attempts: 0, notBefore: 0 };
@@ -336,7 +349,10 @@ class Crawler {
         if (queue.length === 0) this.pending.delete(origin);
       }
       if (this.inFlight.size === 0) {
-        if (this.pendingCount === 0 && this.frontierEmpty) break;
+        if (this.pendingCount === 0 && this.frontierEmpty) {
+          if (budget && this.refillSeeds()) continue;
+          break;
+        }
         if (!budget && this.pendingCount === 0) break;
         if (!budget && ![...this.pending.values()].some((q) => q.some((i) => i.attempts > 0))) break;
       }
@@ -487,9 +503,14 @@ class Crawler {
   ): string | undefined {
     const url = this.normalize(raw, base);
     if (url === undefined) return undefined;
-    const known = this.state.lookup(url, depth);
+    const known = this.state.lookup(url, depth, this.o.maxDepth);
     if (known !== undefined) {
-      if (via !== null) this.state.link(known, via);
+      if (known.requeued) {
+        this.done--;
+        this.queued++;
+        this.frontierEmpty = false;
+      }
+      if (via !== null) this.state.link(known.id, via);
       return url;
     }
     const out = this.scope.check(url);
@@ -498,7 +519,8 @@ class Crawler {
       return url;
     }
     let outcome: Outcome | undefined;
-    if (depth > this.o.maxDepth) {
+    // Sitemap seeds are entry points the site declares: --max-depth counts links from them.
+    if (source !== 'sitemap' && depth > this.o.maxDepth) {
       outcome = {
         verdict: 'too-deep',
         reason: `${depth} link hops from the start; --max-depth is ${this.o.maxDepth}`,
@@ -889,7 +911,7 @@ async function seedFromSitemaps(crawler: Crawler): Promise<void> {
       const urls = batch;
       batch = [];
       crawler.state.transaction(() => {
-        for (const u of urls) crawler.discover(u, u, 1, 'sitemap', null);
+        for (const u of urls) crawler.discover(u, u, SEED_DEPTH, 'sitemap', null);
       });
     };
     for await (const entry of tree) {
@@ -963,7 +985,7 @@ async function crawlWith(o: ResolvedCrawlOptions, net: Network): Promise<CrawlRe
       state.setMeta('created', new Date(o.now()).toISOString());
       state.transaction(() => {
         for (const s of o.starts) {
-          if (state.lookup(s, 0) === undefined) {
+          if (state.lookup(s, 0, o.maxDepth) === undefined) {
             const out = crawler.scope.check(s, true);
             if (out === undefined) state.insert(s, 0, 'start', null);
             else

@@ -107,6 +107,13 @@ CREATE TABLE IF NOT EXISTS patterns (key TEXT PRIMARY KEY, n INTEGER NOT NULL) W
 /** URL → id of recently seen URLs: navigation links repeat on every page. */
 const ID_CACHE = 50_000;
 
+/**
+ * The depth a sitemap seed is queued at until a link finds it (then it takes that link depth):
+ * seeds sort after every URL found by links, and one that no link reaches is leased as an entry
+ * point at depth 0 (see {@link CrawlState.leaseSeeds}).
+ */
+export const SEED_DEPTH = 1_000_000_000;
+
 type Db = BetterSqlite3.Database;
 type Stmt = BetterSqlite3.Statement;
 
@@ -158,7 +165,9 @@ export type StateMode = 'new' | 'resume' | 'fresh';
 export class CrawlState {
   readonly path: string;
   readonly #db: Db;
-  readonly #ids = new Map<string, number>();
+  // The smallest depth each URL was looked up or stored with: a link found again no closer to
+  // the start needs no database read.
+  readonly #ids = new Map<string, { id: number; depth: number }>();
   #batch = false;
   readonly #s: {
     find: Stmt;
@@ -166,7 +175,10 @@ export class CrawlState {
     lowerDepth: Stmt;
     link: Stmt;
     lease: Stmt;
+    leaseSeeds: Stmt;
     setLeased: Stmt;
+    setLeasedAt: Stmt;
+    requeueTooDeep: Stmt;
     finish: Stmt;
     requeue: Stmt;
     getMeta: Stmt;
@@ -178,12 +190,21 @@ export class CrawlState {
     this.path = path;
     this.#db = db;
     this.#s = {
-      find: db.prepare('SELECT id, depth, state FROM urls WHERE url = ?'),
+      find: db.prepare('SELECT id, depth, state, verdict FROM urls WHERE url = ?'),
       insert: db.prepare('INSERT INTO urls (url, depth, via, source) VALUES (?, ?, ?, ?)'),
       lowerDepth: db.prepare('UPDATE urls SET depth = ? WHERE id = ? AND state = 0 AND depth > ?'),
       link: db.prepare('INSERT OR IGNORE INTO links (target, source) VALUES (?, ?)'),
-      lease: db.prepare('SELECT id, url, depth FROM urls WHERE state = 0 ORDER BY depth, id LIMIT ?'),
+      lease: db.prepare(
+        `SELECT id, url, depth FROM urls WHERE state = 0 AND depth < ${SEED_DEPTH} ORDER BY depth, id LIMIT ?`,
+      ),
+      leaseSeeds: db.prepare(
+        `SELECT id, url FROM urls WHERE state = 0 AND depth >= ${SEED_DEPTH} ORDER BY depth, id LIMIT ?`,
+      ),
       setLeased: db.prepare('UPDATE urls SET state = 1 WHERE id = ?'),
+      setLeasedAt: db.prepare('UPDATE urls SET state = 1, depth = ? WHERE id = ?'),
+      requeueTooDeep: db.prepare(
+        `UPDATE urls SET state = 0, depth = ?, verdict = NULL, reason = NULL WHERE id = ? AND verdict = 'too-deep'`,
+      ),
       finish: db.prepare(
         `UPDATE urls SET state = 2, status = @status, verdict = @verdict, reason = @reason, target = @target,
          content_type = @contentType, title = @title, lastmod = @lastmod, extra = @extra, bytes = @bytes,
@@ -223,7 +244,6 @@ export class CrawlState {
    */
   static async open(path: string, mode: StateMode): Promise<CrawlState> {
     CrawlState.check(path, mode);
-    if (mode === 'fresh') for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
     let Database: typeof BetterSqlite3;
     try {
       Database = (await import('better-sqlite3')).default;
@@ -234,18 +254,24 @@ export class CrawlState {
       });
     }
     mkdirSync(dirname(path), { recursive: true });
-    let db: Db;
-    try {
-      db = new Database(path, { timeout: 200 });
-      // Exclusive before WAL: no shared-memory index, and the lock is held until close.
-      db.pragma('locking_mode = EXCLUSIVE');
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-      db.pragma('cache_size = -16000');
-      db.exec('BEGIN EXCLUSIVE; COMMIT');
-    } catch (cause) {
+    const lock = (): Db => {
+      const db = new Database(path, { timeout: 200 });
+      try {
+        // Exclusive before WAL: no shared-memory index, and the lock is held until close.
+        db.pragma('locking_mode = EXCLUSIVE');
+        db.pragma('journal_mode = WAL');
+        db.pragma('synchronous = NORMAL');
+        db.pragma('cache_size = -16000');
+        db.exec('BEGIN EXCLUSIVE; COMMIT');
+        return db;
+      } catch (cause) {
+        db.close();
+        throw cause;
+      }
+    };
+    const refuse = (cause: unknown): SitemapkitError => {
       const busy = (cause as { code?: string }).code?.startsWith('SQLITE_BUSY') === true;
-      throw new SitemapkitError(
+      return new SitemapkitError(
         'ERR_STATE',
         busy
           ? 'the crawl state is in use by another crawl'
@@ -256,6 +282,33 @@ export class CrawlState {
           hint: busy ? 'wait for the other crawl to end, or pass --state FILE' : 'pass --fresh to start over',
         },
       );
+    };
+    let db: Db;
+    try {
+      db = lock();
+    } catch (cause) {
+      const busy = (cause as { code?: string }).code?.startsWith('SQLITE_BUSY') === true;
+      // --fresh may replace a file that is not a database, but never one another crawl holds.
+      if (mode !== 'fresh' || busy) throw refuse(cause);
+      for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
+      try {
+        db = lock();
+      } catch (again) {
+        throw refuse(again);
+      }
+    }
+    if (mode === 'fresh') {
+      // Emptied under our own lock (not unlinked first: that could pull the file from under a
+      // crawl that holds it).
+      try {
+        const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{
+          name: string;
+        }>;
+        for (const t of tables) db.exec(`DROP TABLE IF EXISTS "${t.name.replace(/"/g, '""')}"`);
+      } catch (cause) {
+        db.close();
+        throw refuse(cause);
+      }
     }
     try {
       const tables = db
@@ -333,17 +386,26 @@ export class CrawlState {
   }
 
   /**
-   * The id of a known URL, or undefined. A queued URL found again closer to the start (`depth`)
-   * gets the smaller depth (breadth-first order can be crossed by concurrent pages).
+   * The id of a known URL, or undefined. A URL found again closer to the start (`depth`) gets the
+   * smaller depth while it is queued (breadth-first order can be crossed by concurrent pages), and
+   * is queued again (`requeued`) when it was left out as too deep and `depth` is within
+   * `maxDepth`.
    */
-  lookup(url: string, depth: number): number | undefined {
+  lookup(url: string, depth: number, maxDepth: number): { id: number; requeued: boolean } | undefined {
     const cached = this.#ids.get(url);
-    if (cached !== undefined) return cached;
-    const row = this.#s.find.get(url) as { id: number; depth: number; state: number } | undefined;
+    if (cached !== undefined && cached.depth <= depth) return { id: cached.id, requeued: false };
+    const row = this.#s.find.get(url) as
+      | { id: number; depth: number; state: number; verdict: Verdict | null }
+      | undefined;
     if (row === undefined) return undefined;
-    if (row.state === 0 && depth < row.depth) this.#s.lowerDepth.run(depth, row.id, depth);
-    this.#remember(url, row.id);
-    return row.id;
+    let requeued = false;
+    if (depth < row.depth) {
+      if (row.state === 0) this.#s.lowerDepth.run(depth, row.id, depth);
+      else if (row.verdict === 'too-deep' && depth <= maxDepth)
+        requeued = this.#s.requeueTooDeep.run(depth, row.id).changes > 0;
+    }
+    this.#remember(url, row.id, Math.min(depth, row.depth));
+    return { id: row.id, requeued };
   }
 
   /**
@@ -352,7 +414,7 @@ export class CrawlState {
    */
   insert(url: string, depth: number, source: UrlSource, via: number | null, outcome?: Outcome): number {
     const id = Number(this.#s.insert.run(url, depth, via, source).lastInsertRowid);
-    this.#remember(url, id);
+    this.#remember(url, id, depth);
     if (outcome !== undefined) this.finish(id, outcome);
     return id;
   }
@@ -382,12 +444,12 @@ export class CrawlState {
     }
   }
 
-  #remember(url: string, id: number): void {
+  #remember(url: string, id: number, depth: number): void {
     if (this.#ids.size >= ID_CACHE) {
       const oldest = this.#ids.keys().next().value;
       if (oldest !== undefined) this.#ids.delete(oldest);
     }
-    this.#ids.set(url, id);
+    this.#ids.set(url, { id, depth });
   }
 
   /** Takes up to `n` queued URLs, nearest to the start first, and marks them leased. */
@@ -396,6 +458,19 @@ export class CrawlState {
       const rows = this.#s.lease.all(n) as Array<{ id: number; url: string; depth: number }>;
       for (const r of rows) this.#s.setLeased.run(r.id);
       return rows;
+    });
+  }
+
+  /**
+   * Takes up to `n` sitemap seeds that no link has reached, as entry points (depth 0). The crawler
+   * asks only once nothing else is queued or in flight, so a seed that a page links to is crawled
+   * at its link depth instead.
+   */
+  leaseSeeds(n: number): Array<{ id: number; url: string; depth: number }> {
+    return this.transaction(() => {
+      const rows = this.#s.leaseSeeds.all(n) as Array<{ id: number; url: string }>;
+      for (const r of rows) this.#s.setLeasedAt.run(0, r.id);
+      return rows.map((r) => ({ id: r.id, url: r.url, depth: 0 }));
     });
   }
 
