@@ -202,8 +202,6 @@ export class XmlScanner {
   #nextNewline = -1;
   /** No newline lies between `#lineStart` and this absolute offset. */
   #scannedTo = 0;
-  /** Element names seen so far, by length: a tag whose name is one of them reuses the string. */
-  readonly #names: Array<string[] | undefined> = [];
   #sawRoot = false;
   #strayText = false;
 
@@ -419,15 +417,7 @@ export class XmlScanner {
           if (len - pos > this.#maxTag) this.#tooLong(pos);
           break;
         }
-        const stack = this.#stack;
-        const top = stack[stack.length - 1];
-        if (top !== undefined && gt - pos - 2 === top.length && buf.startsWith(top, pos + 2)) {
-          // The common case, without slicing the name.
-          stack.pop();
-          this.#h.closeTag(top, this.#base + pos);
-        } else {
-          this.#close(buf.slice(pos + 2, gt).trim(), this.#base + pos);
-        }
+        this.#close(buf.slice(pos + 2, gt).trim(), this.#base + pos);
         pos = gt + 1;
       } else if (c === 33) {
         if (
@@ -494,7 +484,7 @@ export class XmlScanner {
             }
           }
         }
-        const name = this.#name(buf, pos + 1, i);
+        const name = buf.slice(pos + 1, i);
         const selfClosing = buf.charCodeAt(gt - 1) === 47;
         const attrs = i < gt ? buf.slice(i, selfClosing ? gt - 1 : gt) : '';
         this.#open(name, attrs, selfClosing, this.#base + pos);
@@ -502,21 +492,6 @@ export class XmlScanner {
       }
     }
     this.#pos = pos;
-  }
-
-  /** `buf[from, to)` as a string, reusing an earlier one with the same text (no allocation, hash cached). */
-  #name(buf: string, from: number, to: number): string {
-    const length = to - from;
-    if (length > 40) return buf.slice(from, to);
-    let known = this.#names[length];
-    if (known === undefined) {
-      known = [];
-      this.#names[length] = known;
-    }
-    for (const n of known) if (buf.startsWith(n, from)) return n;
-    const name = buf.slice(from, to);
-    if (known.length < 16) known.push(name);
-    return name;
   }
 
   #tooLong(pos: number): void {
