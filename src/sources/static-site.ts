@@ -14,7 +14,7 @@ import { SitemapkitError } from '../core/errors.js';
 import { formatUtc } from '../core/lastmod.js';
 import { MAX_IMAGES_PER_URL } from '../core/limits.js';
 import { locationPrefix } from '../core/url.js';
-import { isNoindex, readPageMeta } from '../page/page-meta.js';
+import { absoluteHttpUrl, isNoindex, readPageMeta, resolvePageBase } from '../page/page-meta.js';
 import { ORIGIN } from '../writer/write-sitemaps.js';
 import type { SourceRecord } from './url-lists.js';
 
@@ -85,27 +85,6 @@ async function gitTimes(dir: string): Promise<Map<string, string>> {
   return times;
 }
 
-function resolveBase(pageUrl: string, baseHref: string | undefined): string {
-  if (baseHref === undefined) return pageUrl;
-  try {
-    return new URL(baseHref.trim(), pageUrl).href;
-  } catch {
-    return pageUrl;
-  }
-}
-
-/** An http(s) URL for a reference in the page, or undefined (data:, javascript:, unparseable). */
-function absolute(ref: string, base: string): string | undefined {
-  try {
-    const u = new URL(ref.trim(), base);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
-    u.hash = '';
-    return u.href;
-  } catch {
-    return undefined;
-  }
-}
-
 function pageUrl(prefix: string, rel: string): string {
   const segments = rel.split('/');
   if (/^index\.html?$/i.test(segments[segments.length - 1]!)) segments[segments.length - 1] = '';
@@ -171,16 +150,16 @@ export async function* readStaticSite(options: StaticSiteOptions): AsyncGenerato
         });
       }
       if (meta.title !== undefined && meta.title !== '') rec['title'] = meta.title;
-      const base = resolveBase(url, meta.baseHref);
+      const base = resolvePageBase(url, meta.baseHref);
       if (options.images !== false) {
         const images = [
-          ...new Set(meta.images.map((src) => absolute(src, base)).filter((u) => u !== undefined)),
+          ...new Set(meta.images.map((src) => absoluteHttpUrl(src, base)).filter((u) => u !== undefined)),
         ];
         if (images.length > 0) rec['images'] = images.slice(0, MAX_IMAGES_PER_URL);
       }
       if (meta.alternates.length > 0) {
         const alternates = meta.alternates
-          .map((a) => ({ hreflang: a.hreflang, href: absolute(a.href, base) }))
+          .map((a) => ({ hreflang: a.hreflang, href: absoluteHttpUrl(a.href, base) }))
           .filter((a): a is { hreflang: string; href: string } => a.href !== undefined);
         // Google wants every version to list itself too; without it the group is ignored, so
         // rather than fail the build on a page's markup, leave its alternates out and say so.
