@@ -2,12 +2,6 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import { isSitemapkitError } from '../core/errors.js';
-import { registerCrawl } from './commands/crawl.js';
-import { registerGenerate } from './commands/generate.js';
-import { registerParse } from './commands/parse.js';
-import { registerRobots } from './commands/robots.js';
-import { registerSubmit } from './commands/submit.js';
-import { registerValidate } from './commands/validate.js';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from './exit.js';
 import { flush } from './io.js';
 
@@ -21,8 +15,26 @@ export interface CliContext {
   exitCode: number;
 }
 
-/** Builds the command tree. Each command lives in `commands/NAME.ts` and registers itself here. */
-export function buildProgram(ctx: CliContext): Command {
+type Register = (program: Command, ctx: CliContext) => void;
+
+/**
+ * Every command, loaded on demand: a run imports only the module of the command it runs (loading
+ * them all costs about a quarter of a second, much of a short crawl or a test's run time).
+ */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  generate: async () => (await import('./commands/generate.js')).registerGenerate,
+  parse: async () => (await import('./commands/parse.js')).registerParse,
+  crawl: async () => (await import('./commands/crawl.js')).registerCrawl,
+  validate: async () => (await import('./commands/validate.js')).registerValidate,
+  robots: async () => (await import('./commands/robots.js')).registerRobots,
+  submit: async () => (await import('./commands/submit.js')).registerSubmit,
+};
+
+/**
+ * Builds the command tree for `argv`: the named command alone, or every command when none is named
+ * (top-level help, a typo). Each command lives in `commands/NAME.ts` and registers itself.
+ */
+export async function buildProgram(ctx: CliContext, argv: readonly string[] = []): Promise<Command> {
   const program = new Command('sitemapkit')
     .description('Generate, crawl, parse and validate XML sitemaps; robots.txt and IndexNow.')
     .version(packageVersion())
@@ -34,12 +46,9 @@ export function buildProgram(ctx: CliContext): Command {
       writeErr: (s) => ctx.stderr.write(s),
     })
     .exitOverride();
-  registerGenerate(program, ctx);
-  registerParse(program, ctx);
-  registerRobots(program, ctx);
-  registerSubmit(program, ctx);
-  registerCrawl(program, ctx);
-  registerValidate(program, ctx);
+  const named = argv.find((a) => !a.startsWith('-'));
+  const wanted = named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);
+  for (const name of wanted) (await COMMANDS[name]!())(program, ctx);
   const inherit = (cmd: Command): void => {
     for (const c of cmd.commands) {
       c.exitOverride().configureOutput(program.configureOutput());
@@ -77,7 +86,7 @@ export async function runCli(argv: readonly string[], io: Partial<CliContext> = 
   };
   if (io.signal === undefined) process.on('SIGINT', onSigint);
   try {
-    await buildProgram(ctx).parseAsync(argv as string[], { from: 'user' });
+    await (await buildProgram(ctx, argv)).parseAsync(argv as string[], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version end in a CommanderError with exit code 0.
