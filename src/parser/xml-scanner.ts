@@ -466,7 +466,7 @@ export class XmlScanner {
           if (len - pos > this.#maxTag) this.#tooLong(pos);
           break;
         }
-        // The name ends at the first blank or `/`: two comparisons a character, no name table.
+        // The name ends at the first blank or `/`.
         let i = pos + 2;
         while (i < gt) {
           const ch = buf.charCodeAt(i);
