@@ -8,7 +8,6 @@
  * Output is written only after the frontier is exhausted (or `maxPages` is reached): an
  * interrupted crawl keeps its state for `resume` and never touches the previous sitemaps.
  */
-import { Agent } from 'undici';
 import { judgeCanonical } from '../core/canonical.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { EntryInput } from '../core/entry.js';
@@ -807,7 +806,7 @@ interface Network {
   close: () => Promise<void>;
 }
 
-function network(o: ResolvedCrawlOptions): Network {
+async function network(o: ResolvedCrawlOptions): Promise<Network> {
   // Custom headers and basic auth go to the start origins only, whoever asks (robots.txt too).
   const fetchFor: FetchLike = (input, init) => {
     const extra = o.originHeaders.get(originOf(input));
@@ -827,11 +826,12 @@ function network(o: ResolvedCrawlOptions): Network {
     return { fetchFor, robotsCache, transport: { kind: 'fetch', fetch: fetchFor }, close: async () => {} };
   }
   // One keep-alive pool for the pages: as many connections per origin as requests may run on it.
+  const { Agent, request } = await import('undici');
   const agent = new Agent({ connections: o.hostConcurrency, keepAliveTimeout: 10_000 });
   return {
     fetchFor,
     robotsCache,
-    transport: { kind: 'pool', dispatcher: agent },
+    transport: { kind: 'pool', dispatcher: agent, request },
     close: () => agent.destroy().catch(() => undefined),
   };
 }
@@ -936,7 +936,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
     throw new SitemapkitError('ERR_ABORTED', 'the crawl was interrupted before it started');
   }
   CrawlState.check(o.state, o.mode);
-  const net = network(o);
+  const net = await network(o);
   try {
     return await crawlWith(o, net);
   } finally {
