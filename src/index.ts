@@ -35,22 +35,4 @@ export {
 } from './sources/url-lists.js';
 export * from './submit/index.js';
 export * from './validate/index.js';
-export {
-  MANIFEST_NAME,
-  type ManifestEntry,
-  type ManifestFile,
-  type ManifestHeader,
-  readManifestEntries,
-  readManifestHeader,
-} from './writer/manifest.js';
-export type { WriteSitemapsOptions } from './writer/options.js';
-export { updateRobotsText } from './writer/robots-line.js';
-export type { Extension } from './writer/serialize.js';
-export {
-  ORIGIN,
-  type RecordOrigin,
-  UnreadableRecord,
-  type WriteSitemapsResult,
-  type WrittenFile,
-  writeSitemaps,
-} from './writer/write-sitemaps.js';
+export * from './writer/index.js';
