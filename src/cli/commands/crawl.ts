@@ -7,6 +7,7 @@ import { CHANGEFREQS } from '../../core/limits.js';
 import { type CrawlResult, crawl } from '../../crawler/crawl.js';
 import type { CrawlOptions, CrawlProgress } from '../../crawler/options.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
+import { collect, parseHeaders, wholeNumberArg } from '../flags.js';
 import type { CliContext } from '../main.js';
 import { Progress } from '../progress.js';
 
@@ -65,14 +66,6 @@ const PER_CODE = 20;
 /** Seconds between progress lines when stderr is not a terminal. */
 const LOG_EVERY_MS = 5000;
 
-function int(name: string, min = 0): (v: string) => number {
-  return (v) => {
-    if (!/^\d+$/.test(v) || Number(v) < min)
-      throw new UsageError(`${name} takes a whole number of at least ${min}, got "${v}"`);
-    return Number(v);
-  };
-}
-
 function num(name: string): (v: string) => number {
   return (v) => {
     const n = Number(v);
@@ -92,10 +85,6 @@ function list(v: string, prev: string[] | undefined): string[] {
   ];
 }
 
-function collect(v: string, prev: string[]): string[] {
-  return [...prev, v];
-}
-
 function priorities(v: string): number[] {
   const parts = v.split(',').map((s) => Number(s.trim()));
   if (parts.length === 0 || parts.some((p) => !Number.isFinite(p) || p < 0 || p > 1)) {
@@ -104,16 +93,6 @@ function priorities(v: string): number[] {
     );
   }
   return parts;
-}
-
-function headers(list: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const h of list) {
-    const i = h.indexOf(':');
-    if (i <= 0) throw new UsageError(`--header takes NAME:VALUE, got "${h}"`);
-    out[h.slice(0, i).trim()] = h.slice(i + 1).trim();
-  }
-  return out;
 }
 
 export function registerCrawl(program: Command, ctx: CliContext): void {
@@ -132,11 +111,11 @@ export function registerCrawl(program: Command, ctx: CliContext): void {
     .option('--fresh', 'delete an existing state and start over')
     .option('--report <dir>', 'crawl report folder, never inside --out', 'sitemapkit-report')
     .option('--no-report', 'write no crawl report')
-    .option('--concurrency <n>', 'requests in flight at once (default 4)', int('--concurrency', 1))
+    .option('--concurrency <n>', 'requests in flight at once (default 4)', wholeNumberArg('--concurrency', 1))
     .option(
       '--host-concurrency <n>',
       'requests in flight at once per host (default: --concurrency)',
-      int('--host-concurrency', 1),
+      wholeNumberArg('--host-concurrency', 1),
     )
     .option(
       '--rate <n>',
@@ -166,16 +145,16 @@ export function registerCrawl(program: Command, ctx: CliContext): void {
       collect,
       [],
     )
-    .option('--timeout <ms>', 'per request, body included (default 30000)', int('--timeout', 1))
+    .option('--timeout <ms>', 'per request, body included (default 30000)', wholeNumberArg('--timeout', 1))
     .option(
       '--retries <n>',
       'further attempts after a timeout, network error, 429 or 5xx (default 2)',
-      int('--retries'),
+      wholeNumberArg('--retries'),
     )
     .option(
       '--max-page-bytes <n>',
       'bytes of a page read at most (default 10485760)',
-      int('--max-page-bytes', 1024),
+      wholeNumberArg('--max-page-bytes', 1024),
     )
     .option('--host <host>', 'another host to crawl (repeatable)', collect, [])
     .option('--subdomains', 'also crawl subdomains of the start hosts')
@@ -187,11 +166,11 @@ export function registerCrawl(program: Command, ctx: CliContext): void {
       collect,
       [],
     )
-    .option('--max-depth <n>', 'link hops from a start URL', int('--max-depth'))
+    .option('--max-depth <n>', 'link hops from a start URL', wholeNumberArg('--max-depth'))
     .option(
       '--max-pages <n>',
       'URLs fetched at most (resume with a larger value to go on)',
-      int('--max-pages', 1),
+      wholeNumberArg('--max-pages', 1),
     )
     .option('--keep-params <names>', 'keep only these query parameters (comma-separated)', list)
     .option('--drop-params <names>', 'remove these query parameters (comma-separated)', list)
@@ -200,7 +179,7 @@ export function registerCrawl(program: Command, ctx: CliContext): void {
     .option(
       '--max-per-pattern <n>',
       'URLs per path and query-parameter names, 0 for no cap (default 1000)',
-      int('--max-per-pattern'),
+      wholeNumberArg('--max-per-pattern'),
     )
     .option('--follow-nofollow', 'follow links marked rel=nofollow')
     .option('--include-pdf', 'list PDFs too')
@@ -220,11 +199,11 @@ export function registerCrawl(program: Command, ctx: CliContext): void {
     .option('--xsl [url]', 'reference an XSL stylesheet: the bundled one (copied into --out) or URL')
     .option('--no-html', 'do not write the HTML site map (sitemap.html)')
     .option('--update-robots <file>', 'add or replace the Sitemap: lines in this robots.txt')
-    .option('--max-urls <n>', 'URLs per sitemap file (at most 50000)', int('--max-urls', 1))
+    .option('--max-urls <n>', 'URLs per sitemap file (at most 50000)', wholeNumberArg('--max-urls', 1))
     .option(
       '--max-bytes <n>',
       'uncompressed bytes per sitemap file (at most 52428800)',
-      int('--max-bytes', 1024),
+      wholeNumberArg('--max-bytes', 1024),
     )
     .addOption(new Option('--format <format>', 'summary format').choices(['text', 'json']).default('text'))
     .option('--json', 'short for --format json')
@@ -261,7 +240,7 @@ function toOptions(urls: string[], flags: CrawlFlags): CrawlOptions {
     trapGuards: flags.trapGuards,
     html: flags.html,
     stripTracking: flags.keepTracking !== true,
-    headers: headers(flags.header),
+    headers: parseHeaders(flags.header),
   };
   if (flags.baseUrl !== undefined) o.baseUrl = flags.baseUrl;
   if (flags.publicOrigin !== undefined) o.publicOrigin = flags.publicOrigin;

@@ -8,6 +8,7 @@ import { chainSources } from '../../writer/batches.js';
 import { readManifestHeader } from '../../writer/manifest.js';
 import { type WriteSitemapsResult, writeSitemaps } from '../../writer/write-sitemaps.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
+import { collect, wholeNumberArg } from '../flags.js';
 import type { CliContext } from '../main.js';
 import { Progress } from '../progress.js';
 
@@ -36,17 +37,6 @@ interface GenerateFlags {
 /** Prints at most this many diagnostics of one code; the rest are counted. */
 const PER_CODE = 20;
 
-function int(name: string): (v: string) => number {
-  return (v) => {
-    if (!/^\d+$/.test(v)) throw new UsageError(`${name} takes a whole number, got "${v}"`);
-    return Number(v);
-  };
-}
-
-function collect(v: string, prev: string[]): string[] {
-  return [...prev, v];
-}
-
 export function registerGenerate(program: Command, ctx: CliContext): void {
   program
     .command('generate')
@@ -74,8 +64,12 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
         'jsonl',
       ]),
     )
-    .option('--max-urls <n>', 'URLs per file (at most 50000)', int('--max-urls'))
-    .option('--max-bytes <n>', 'uncompressed bytes per file (at most 52428800)', int('--max-bytes'))
+    .option('--max-urls <n>', 'URLs per file (at most 50000)', wholeNumberArg('--max-urls'))
+    .option(
+      '--max-bytes <n>',
+      'uncompressed bytes per file (at most 52428800)',
+      wholeNumberArg('--max-bytes'),
+    )
     .option(
       '--allow-host <host>',
       'a host that cross-submits to this sitemap via its robots.txt (repeatable)',

@@ -13,6 +13,7 @@ import type {
   SitemapSource,
 } from '../../parser/types.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
+import { collect, parseHeaders, wholeNumber } from '../flags.js';
 import { writeOut } from '../io.js';
 import type { CliContext } from '../main.js';
 import { Progress } from '../progress.js';
@@ -90,30 +91,6 @@ export function formatRow(row: Row, sitemap: string, format: Format): string {
     'page',
     csvField(from),
   ].join(',')}\n`;
-}
-
-function collect(v: string, prev: string[]): string[] {
-  return [...prev, v];
-}
-
-function positive(flag: string, raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1)
-    throw new UsageError(`${flag} needs a whole number of at least 1, not "${raw}"`);
-  return n;
-}
-
-function headers(raw: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const h of raw) {
-    const colon = h.indexOf(':');
-    const name = colon === -1 ? '' : h.slice(0, colon).trim();
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
-      throw new UsageError(`--header needs NAME:VALUE, not "${h}"`);
-    out[name] = h.slice(colon + 1).trim();
-  }
-  return out;
 }
 
 /** Counts for `--stats`. */
@@ -236,8 +213,8 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
     )
     .action(async (source: string, flags: ParseFlags) => {
       const format: Format = flags.json === true ? 'jsonl' : flags.format;
-      const maxBytes = positive('--max-bytes', flags.maxBytes);
-      const timeoutMs = positive('--timeout', flags.timeout);
+      const maxBytes = wholeNumber('--max-bytes', flags.maxBytes);
+      const timeoutMs = wholeNumber('--timeout', flags.timeout);
       const isUrl = isHttpUrl(source);
       if (flags.sitemapUrl !== undefined) {
         if (isUrl || flags.discover)
@@ -258,7 +235,7 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
       };
       const options: ParseOptions = {
         onDiagnostic,
-        headers: headers(flags.header),
+        headers: parseHeaders(flags.header),
         signal: ctx.signal,
         ...(stats === undefined ? {} : { onSitemap: (info: SitemapInfo) => stats.sitemaps.push(info) }),
         ...(flags.sitemapUrl === undefined ? {} : { sitemapUrl: flags.sitemapUrl }),

@@ -9,6 +9,7 @@ import type { RobotsMode } from '../../robots/parse.js';
 import { parseRobotsTxt, type RobotsTxt } from '../../robots/robots-txt.js';
 import { readSourceUrls } from '../../submit/url-source.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
+import { collect } from '../flags.js';
 import { writeOut } from '../io.js';
 import type { CliContext } from '../main.js';
 import { Progress } from '../progress.js';
@@ -73,10 +74,6 @@ const modeOption = (): Option =>
     .default('google');
 const formatOption = (): Option =>
   new Option('--format <format>', 'output format').choices(['text', 'json']).default('text');
-
-function collect(v: string, prev: string[]): string[] {
-  return [...prev, v];
-}
 
 export function registerRobots(program: Command, ctx: CliContext): void {
   const robots = program

@@ -14,6 +14,7 @@ import { assertValidKey, generateKey, writeKeyFile } from '../../submit/key.js';
 import { readSourceUrls, readUrlList, type SourceUrl, sourceKind } from '../../submit/url-source.js';
 import { MANIFEST_NAME } from '../../writer/manifest.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
+import { collect } from '../flags.js';
 import { writeOut } from '../io.js';
 import type { CliContext } from '../main.js';
 import { Progress } from '../progress.js';
@@ -36,10 +37,6 @@ interface KeyFlags {
   out: string;
   length: number;
   json?: boolean;
-}
-
-function collect(v: string, prev: string[]): string[] {
-  return [...prev, v];
 }
 
 /** `--key KEY` for every host, `--key HOST=KEY` for one host. */

@@ -11,6 +11,7 @@ import type { LiveOptions, RuleSetting, ValidateOptions } from '../../validate/t
 import { validateSitemap } from '../../validate/validate.js';
 import { writeFileAtomic } from '../../writer/atomic.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
+import { collect, parseHeaders, wholeNumber } from '../flags.js';
 import { useColor, writeOut } from '../io.js';
 import type { CliContext } from '../main.js';
 import { Progress } from '../progress.js';
@@ -38,30 +39,6 @@ interface ValidateFlags {
   header: string[];
   userAgent?: string;
   timeout?: string;
-}
-
-function collect(v: string, prev: string[]): string[] {
-  return [...prev, v];
-}
-
-function whole(flag: string, raw: string | undefined, min = 1): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min)
-    throw new UsageError(`${flag} needs a whole number of at least ${min}, not "${raw}"`);
-  return n;
-}
-
-function headers(raw: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const h of raw) {
-    const colon = h.indexOf(':');
-    const name = colon === -1 ? '' : h.slice(0, colon).trim();
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
-      throw new UsageError(`--header needs NAME:VALUE, not "${h}"`);
-    out[name] = h.slice(colon + 1).trim();
-  }
-  return out;
 }
 
 /** `--disable a,b --disable c` → [a, b, c], each checked. */
@@ -93,10 +70,10 @@ async function loadConfig(flags: ValidateFlags): Promise<ValidateConfig> {
 function liveOptions(flags: ValidateFlags, config: ValidateConfig): ValidateOptions['live'] {
   const base: LiveOptions = typeof config.live === 'object' ? { ...config.live } : {};
   const on = flags.live === true || config.live === true || typeof config.live === 'object';
-  const concurrency = whole('--concurrency', flags.concurrency);
-  const perHost = whole('--per-host', flags.perHost);
-  const timeoutMs = whole('--live-timeout', flags.liveTimeout);
-  const limit = whole('--live-limit', flags.liveLimit, 0);
+  const concurrency = wholeNumber('--concurrency', flags.concurrency);
+  const perHost = wholeNumber('--per-host', flags.perHost);
+  const timeoutMs = wholeNumber('--live-timeout', flags.liveTimeout);
+  const limit = wholeNumber('--live-limit', flags.liveLimit, 0);
   if (concurrency !== undefined) base.concurrency = concurrency;
   if (perHost !== undefined) base.perHost = perHost;
   if (timeoutMs !== undefined) base.timeoutMs = timeoutMs;
@@ -177,7 +154,7 @@ warnings; 2 usage error, or SOURCE could not be read at all; 130 interrupted.`,
       const format: ReportFormat = flags.json === true ? 'json' : (flags.format ?? config.format ?? 'text');
       if (flags.json === true && flags.format !== undefined && flags.format !== 'json')
         throw new UsageError('--json and --format disagree; give one of them');
-      const maxWarnings = whole('--max-warnings', flags.maxWarnings, 0) ?? config.maxWarnings;
+      const maxWarnings = wholeNumber('--max-warnings', flags.maxWarnings, 0) ?? config.maxWarnings;
       const recursive = flags.recursive === true || config.recursive === true;
       const sitemapUrl = flags.sitemapUrl ?? config.sitemapUrl;
       if (flags.discover === true && (sources.length !== 1 || !/^https?:\/\//i.test(sources[0]!)))
@@ -208,7 +185,7 @@ warnings; 2 usage error, or SOURCE could not be read at all; 130 interrupted.`,
         disable,
         agent: flags.agent ?? config.agent ?? 'Googlebot',
         allowHosts: [...(config.allowHosts ?? []), ...flags.allowHost],
-        headers: headers(flags.header),
+        headers: parseHeaders(flags.header),
         signal: ctx.signal,
         onProgress: (p) =>
           progress.update(
@@ -221,7 +198,7 @@ warnings; 2 usage error, or SOURCE could not be read at all; 130 interrupted.`,
       const robots = flags.robots ?? config.robots;
       if (robots !== undefined) options.robots = robots;
       if (flags.userAgent !== undefined) options.userAgent = flags.userAgent;
-      const timeoutMs = whole('--timeout', flags.timeout);
+      const timeoutMs = wholeNumber('--timeout', flags.timeout);
       if (timeoutMs !== undefined) options.timeoutMs = timeoutMs;
 
       const source: SitemapSource | string[] = sources[0] === '-' ? ctx.stdin : sources;
