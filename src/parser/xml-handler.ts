@@ -48,6 +48,7 @@ import {
 import type { DocumentReporter, Where } from './reporter.js';
 import type { DocumentSink } from './sink.js';
 import {
+  CR_REFERENCE,
   parseAttributes,
   type XmlAttribute,
   type XmlErrorKind,
@@ -730,8 +731,10 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext {
   #endField(): void {
     const scanner = this.#scanner;
     scanner.wantText = false;
-    // XML end-of-line handling (§2.11): CRLF and lone CR read as LF.
-    const raw = this.#text.includes('\r') ? this.#text.replace(/\r\n?/g, '\n') : this.#text;
+    // XML end-of-line handling (§2.11): CRLF and lone CR read as LF; then `&#13;` (decoded to a
+    // stand-in so as not to be caught by the line above) becomes the CR it stands for.
+    let raw = this.#text.includes('\r') ? this.#text.replace(/\r\n?/g, '\n') : this.#text;
+    if (raw.includes(CR_REFERENCE)) raw = raw.replaceAll(CR_REFERENCE, '\r');
     this.#text = '';
     if (this.#textOver) {
       this.rep.report(

@@ -55,12 +55,23 @@ const DONE = 3;
 // The longest entity reference worth waiting for: `&#x10FFFF;` and `&quot;` fit easily.
 const MAX_REF = 12;
 
-/** Decodes the five predefined entities and character references in `s[start, end)`. */
+/**
+ * A character reference to CR in element text decodes to this stand-in, which the handler turns
+ * back into CR after XML end-of-line handling (§2.11): a literal CR or CRLF reads as LF, but
+ * `&#13;` is a real CR. U+FFFE cannot occur in an XML document, so it cannot be confused.
+ */
+export const CR_REFERENCE = '\uFFFE';
+
+/**
+ * Decodes the five predefined entities and character references in `s[start, end)`. `crAs` is
+ * what a reference to CR becomes (see {@link CR_REFERENCE}).
+ */
 export function decodeEntities(
   s: string,
   start: number,
   end: number,
   onError: (kind: XmlErrorKind, message: string, at: number) => void,
+  crAs = '\r',
 ): string {
   let amp = s.indexOf('&', start);
   if (amp === -1 || amp >= end) return s.slice(start, end);
@@ -81,7 +92,7 @@ export function decodeEntities(
     const ref = semi === -1 ? '' : s.slice(amp + 1, semi);
     const decoded = semi === -1 ? undefined : decodeReference(ref);
     if (decoded !== undefined) {
-      out += decoded;
+      out += decoded === '\r' ? crAs : decoded;
       last = semi + 1;
     } else if (semi !== -1 && /^(?:[A-Za-z_][\w.-]*|#\d+|#x[0-9A-Fa-f]+)$/.test(ref)) {
       const message = ref.startsWith('#')
@@ -337,7 +348,7 @@ export class XmlScanner {
       }
       if (piece.includes('&')) {
         this.#pieceAt = at;
-        this.#h.text(decodeEntities(piece, 0, piece.length, this.#onPieceError), at);
+        this.#h.text(decodeEntities(piece, 0, piece.length, this.#onPieceError, CR_REFERENCE), at);
       } else {
         this.#h.text(piece, at);
       }

@@ -535,3 +535,18 @@ describe('refusals', () => {
     expect(codes(r.diagnostics)).toEqual(['element-unknown', 'namespace-missing', 'xml-too-deep']);
   });
 });
+
+describe('carriage returns in values', () => {
+  it('a literal CR or CRLF reads as LF; &#13; and &#xD; are real CRs (XML §2.11)', async () => {
+    const { parseSitemapToArray } = await import('../../src/parser/parse-sitemap.js');
+    const xml =
+      '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:video="http://www.google.com/schemas/sitemap-video/1.1">' +
+      '<url><loc>https://example.com/v</loc><video:video><video:thumbnail_loc>https://example.com/t.jpg</video:thumbnail_loc>' +
+      '<video:title>a&#13;b&#xD;c</video:title><video:description>one\r\ntwo\rthree&#13;\nfour</video:description>' +
+      '<video:content_loc>https://example.com/v.mp4</video:content_loc></video:video></url></urlset>';
+    const r = await parseSitemapToArray({ text: xml });
+    const video = (r.items[0] as { videos: Array<{ title: string; description: string }> }).videos[0]!;
+    expect(video.title).toBe('a\rb\rc');
+    expect(video.description).toBe('one\ntwo\nthree\r\nfour');
+  });
+});
