@@ -350,9 +350,43 @@ function normalizeVideo(
       c.error('video-invalid', `${f}.price`, `${f}.price must be a list of {value, currency (ISO 4217)}`);
     else out.price = prices.map((p) => ({ ...p, value: String(p.value).trim() }));
   }
-  for (const k of ['tvshow', 'content_segment_loc', 'id'] as const) {
-    if (legacyDrop(c, legacy, `${f}.${k}`, o[k] !== undefined)) {
-      (out as unknown as Record<string, unknown>)[k] = o[k];
+  if (legacyDrop(c, legacy, `${f}.content_segment_loc`, o.content_segment_loc !== undefined)) {
+    const segs = Array.isArray(o.content_segment_loc) ? o.content_segment_loc : [o.content_segment_loc];
+    const locs = segs.map((u, i) => uri(c, `${f}.content_segment_loc[${i}]`, u));
+    if (locs.every((u) => u !== undefined) && locs.length > 0) out.content_segment_loc = locs as string[];
+  }
+  if (legacyDrop(c, legacy, `${f}.id`, o.id !== undefined)) {
+    const ids = Array.isArray(o.id) ? o.id : [];
+    const ok = ids.length > 0 && ids.every((x) => str(x?.value)?.trim() && str(x?.type)?.trim());
+    if (!ok) c.error('video-invalid', `${f}.id`, `${f}.id must be a list of {type, value}`);
+    else out.id = ids.map((x) => ({ type: String(x.type).trim(), value: String(x.value).trim() }));
+  }
+  if (legacyDrop(c, legacy, `${f}.tvshow`, o.tvshow !== undefined)) {
+    const t = (typeof o.tvshow === 'object' && o.tvshow !== null ? o.tvshow : {}) as Partial<
+      VideoEntry['tvshow'] & object
+    >;
+    const show_title = text(c, 'video-invalid', `${f}.tvshow.show_title`, t.show_title);
+    if (show_title !== undefined) {
+      const tv: NonNullable<VideoEntry['tvshow']> = { show_title };
+      for (const k of ['video_type', 'episode_title'] as const) {
+        if (t[k] !== undefined) {
+          const v = text(c, 'video-invalid', `${f}.tvshow.${k}`, t[k]);
+          if (v !== undefined) tv[k] = v;
+        }
+      }
+      for (const k of ['season_number', 'episode_number'] as const) {
+        if (t[k] !== undefined) {
+          const n = num(t[k]);
+          if (n === undefined || !Number.isInteger(n) || n < 0)
+            c.error('video-invalid', `${f}.tvshow.${k}`, `${f}.tvshow.${k} must be a whole number`);
+          else tv[k] = n;
+        }
+      }
+      if (t.premier_date !== undefined) {
+        const d = date(c, 'video-invalid', `${f}.tvshow.premier_date`, t.premier_date);
+        if (d !== undefined) tv.premier_date = d;
+      }
+      out.tvshow = tv;
     }
   }
   return out;

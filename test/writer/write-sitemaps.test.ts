@@ -545,3 +545,58 @@ describe('hreflang groups across records', () => {
     expect(r.counts.error + r.counts.warning).toBe(0);
   });
 });
+
+describe('legacy video fields', () => {
+  const video = { thumbnail_loc: `${BASE}t.jpg`, title: 'T', description: 'D', content_loc: `${BASE}v.mp4` };
+
+  it('are checked and written in the XSD order with --legacy, and validate', async () => {
+    const r = await writeSitemaps(
+      [
+        {
+          loc: `${BASE}v`,
+          videos: [
+            {
+              ...video,
+              content_segment_loc: [`${BASE}seg1.mp4`],
+              id: [{ type: 'url', value: ' https://example.com/id ' }],
+              tvshow: {
+                show_title: ' The Show ',
+                video_type: 'full',
+                season_number: '2',
+                premier_date: '2024-01-01',
+              },
+              category: 'Food',
+            },
+          ],
+        },
+      ],
+      { outDir: tempDir(), baseUrl: BASE, legacy: true },
+    );
+    const xml = readSitemapText(r.entry.path);
+    expect(xml).toContain(
+      '<video:tvshow><video:show_title>The Show</video:show_title><video:video_type>full</video:video_type><video:season_number>2</video:season_number><video:premier_date>2024-01-01</video:premier_date></video:tvshow>',
+    );
+    expectValid(r.entry.path);
+  });
+
+  it('bad ones are errors naming the field', async () => {
+    const diags: Array<{ field?: string }> = [];
+    const err = await writeSitemaps(
+      [
+        {
+          loc: `${BASE}v`,
+          videos: [
+            { ...video, tvshow: { season_number: 1 }, id: [{ value: 'x' }], content_segment_loc: ['/rel'] },
+          ],
+        },
+      ],
+      { outDir: tempDir(), baseUrl: BASE, legacy: true, onDiagnostic: (d) => diags.push(d) },
+    ).catch((e) => e);
+    expect(isSitemapkitError(err, 'ERR_INVALID_ENTRY')).toBe(true);
+    expect(diags.map((d) => d.field).sort()).toEqual([
+      'videos[0].content_segment_loc[0]',
+      'videos[0].id',
+      'videos[0].tvshow.show_title',
+    ]);
+  });
+});
