@@ -9,9 +9,8 @@
  * complete file by a complete file, so at any moment the entry point and every file it references
  * are whole, valid sitemaps from the previous build or from this one.
  */
-import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Diagnostic } from '../core/diagnostics.js';
@@ -25,6 +24,7 @@ import { batchesOf, ORIGIN, type RecordOrigin } from './batches.js';
 
 export { ORIGIN, type RecordOrigin };
 
+import { syncDir } from './atomic.js';
 import { FileSink } from './file-sink.js';
 import { HreflangGroups } from './hreflang.js';
 import { buildHtmlSitemap, type HtmlPagesResult } from './html-pages.js';
@@ -658,14 +658,15 @@ async function finish(run: Run, previous: ManifestHeader | undefined): Promise<W
   const extra: Array<{ from: string; to: string }> = [];
   const extraFiles: ManifestFile[] = [];
   if (o.xsl !== false && 'bundled' in o.xsl) {
-    await copyFile(BUNDLED_XSL, join(run.tmp, 'sitemap.xsl'));
-    const st = await stat(join(run.tmp, 'sitemap.xsl'));
+    // The stylesheet is small: read once, hashed, written into the temp folder like the rest.
+    const xsl = await readFile(BUNDLED_XSL);
+    await writeFile(join(run.tmp, 'sitemap.xsl'), xsl);
     extraFiles.push({
       path: 'sitemap.xsl',
       url: `${o.baseUrl}sitemap.xsl`,
       kind: 'xsl',
-      bytes: st.size,
-      sha256: await sha256File(join(run.tmp, 'sitemap.xsl')),
+      bytes: xsl.length,
+      sha256: createHash('sha256').update(xsl).digest('hex'),
     });
     extra.push({ from: join(run.tmp, 'sitemap.xsl'), to: 'sitemap.xsl' });
   }
@@ -705,7 +706,6 @@ async function finish(run: Run, previous: ManifestHeader | undefined): Promise<W
   for (const m of [...extra, ...moves]) await rename(m.from, join(o.outDir, m.to));
   await rename(entryMove.from, join(o.outDir, entryMove.to));
   await rename(manifestTmp, join(o.outDir, MANIFEST_NAME));
-  const { syncDir } = await import('./atomic.js');
   await syncDir(o.outDir);
 
   const keep = new Set(header.files.map((f) => f.path));
@@ -744,11 +744,4 @@ async function finish(run: Run, previous: ManifestHeader | undefined): Promise<W
     counts: { ...run.counts },
     diagnostics: run.diagnostics,
   };
-}
-
-async function sha256File(path: string): Promise<string> {
-  const { createHash } = await import('node:crypto');
-  const h = createHash('sha256');
-  for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
-  return h.digest('hex');
 }
