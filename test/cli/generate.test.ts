@@ -226,4 +226,47 @@ describe('sitemapkit generate', () => {
     expect(readFileSync(join(out, 'sitemap.xml'))).toEqual(before);
     expect(readdirSync(out).filter((n) => n.startsWith('.sitemapkit-tmp'))).toEqual([]);
   });
+
+  it('--html with --site-name and --links-per-page', async () => {
+    const dir = tempDir();
+    let urls = '';
+    for (let i = 0; i < 5; i++) urls += `${BASE}p/${i}\n`;
+    writeFileSync(join(dir, 'urls.txt'), urls);
+    const out = join(dir, 'out');
+    const r = await runBin([
+      'generate',
+      join(dir, 'urls.txt'),
+      '--base-url',
+      BASE,
+      '--out',
+      out,
+      '--html',
+      '--site-name',
+      'Acme & Co',
+      '--links-per-page',
+      '2',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(
+      readdirSync(out)
+        .filter((n) => n.endsWith('.html'))
+        .sort(),
+    ).toEqual(['sitemap-00001.html', 'sitemap-00002.html', 'sitemap-00003.html', 'sitemap.html']);
+    expect(readFileSync(join(out, 'sitemap.html'), 'utf8')).toContain('Acme &amp; Co');
+    expect(
+      (
+        await runBin([
+          'generate',
+          join(dir, 'urls.txt'),
+          '--base-url',
+          BASE,
+          '--out',
+          out,
+          '--html',
+          '--links-per-page',
+          '0',
+        ])
+      ).code,
+    ).toBe(2);
+  });
 });

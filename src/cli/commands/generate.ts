@@ -27,6 +27,8 @@ interface GenerateFlags {
   allowHost: string[];
   xsl?: boolean | string;
   html?: boolean;
+  siteName?: string;
+  linksPerPage?: number;
   updateRobots?: string;
   onInvalid: 'fail' | 'skip';
   legacy?: boolean;
@@ -78,6 +80,12 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
     )
     .option('--xsl [url]', 'reference an XSL stylesheet: the bundled one (copied into --out) or URL')
     .option('--html', 'also write an HTML site map for people (sitemap.html)')
+    .option('--site-name <name>', 'with --html: the site name in its headings (default: the host)')
+    .option(
+      '--links-per-page <n>',
+      'with --html: links a page (default 100)',
+      wholeNumberArg('--links-per-page', 1),
+    )
     .option('--update-robots <file>', 'add or replace the Sitemap: lines in this robots.txt')
     .addOption(
       new Option('--on-invalid <policy>', 'an invalid or duplicate record: fail (write nothing) or skip it')
@@ -177,7 +185,13 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
       legacy: flags.legacy === true,
       dedupe: flags.dedupe,
       ...(flags.xsl !== undefined && { xsl: flags.xsl }),
-      html: flags.html === true,
+      html:
+        flags.html === true
+          ? {
+              ...(flags.siteName !== undefined && { siteName: flags.siteName }),
+              ...(flags.linksPerPage !== undefined && { linksPerPage: flags.linksPerPage }),
+            }
+          : false,
       ...(flags.updateRobots !== undefined && { updateRobots: flags.updateRobots }),
       onDiagnostic,
       onProgress: (n) => progress.update(n),
