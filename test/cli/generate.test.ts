@@ -251,7 +251,15 @@ describe('sitemapkit generate', () => {
       readdirSync(out)
         .filter((n) => n.endsWith('.html'))
         .sort(),
-    ).toEqual(['sitemap-00001.html', 'sitemap-00002.html', 'sitemap-00003.html', 'sitemap.html']);
+    ).toEqual([
+      'sitemap-00001.html',
+      'sitemap-00002.html',
+      'sitemap-00003.html',
+      'sitemap.html',
+      // Three pages are more than two links: the pages are listed on pages of their own.
+      'sitemap.pages-00001.html',
+      'sitemap.pages-00002.html',
+    ]);
     expect(readFileSync(join(out, 'sitemap.html'), 'utf8')).toContain('Acme &amp; Co');
     expect(
       (
