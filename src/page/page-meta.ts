@@ -74,6 +74,50 @@ function emptyMeta(): PageMeta {
   };
 }
 
+// The only tags whose attributes the reader looks at.
+const WANTED_TAGS: ReadonlySet<string> = new Set([
+  'title',
+  'base',
+  'link',
+  'meta',
+  'a',
+  'area',
+  'img',
+  'script',
+]);
+
+/**
+ * htmlparser2's Parser, minus the work the reader throws away: most of a page is tags whose
+ * attributes it never reads and text outside `<title>` and JSON-LD. Those attributes and that text
+ * are not sliced out of the input. Tokenising, the element stack, implied and end-of-input closes
+ * are the Parser's own, so the events the reader sees are exactly the Parser's.
+ */
+class LeanParser extends Parser {
+  /** Whether the current open tag is one of {@link WANTED_TAGS}. */
+  wantAttributes = false;
+  /** Whether text is collected now (inside `<title>` or a JSON-LD script). */
+  wantText = false;
+
+  override onattribname(start: number, endIndex: number): void {
+    if (this.wantAttributes) super.onattribname(start, endIndex);
+  }
+  override onattribdata(start: number, endIndex: number): void {
+    if (this.wantAttributes) super.onattribdata(start, endIndex);
+  }
+  override onattribentity(cp: number): void {
+    if (this.wantAttributes) super.onattribentity(cp);
+  }
+  override onattribend(quote: Parameters<Parser['onattribend']>[0], endIndex: number): void {
+    if (this.wantAttributes) super.onattribend(quote, endIndex);
+  }
+  override ontext(start: number, endIndex: number): void {
+    if (this.wantText) super.ontext(start, endIndex);
+  }
+  override ontextentity(cp: number, endIndex: number): void {
+    if (this.wantText) super.ontextentity(cp, endIndex);
+  }
+}
+
 // JSON-LD blocks beyond this are not parsed: a date is near the top, and a hostile page must not
 // make the reader buffer megabytes of script text.
 const MAX_JSON_LD_CHARS = 1_000_000;
@@ -85,7 +129,7 @@ const MAX_JSON_LD_CHARS = 1_000_000;
  */
 export class PageMetaReader {
   readonly #meta: PageMeta = emptyMeta();
-  readonly #parser: Parser;
+  readonly #parser: LeanParser;
   #inTitle = false;
   #title = '';
   #inJsonLd = false;
@@ -94,12 +138,16 @@ export class PageMetaReader {
 
   constructor() {
     const meta = this.#meta;
-    this.#parser = new Parser(
+    this.#parser = new LeanParser(
       {
+        // Called before the tag's attributes are read (and for the tags Parser implies).
+        onopentagname: (name) => {
+          this.#parser.wantAttributes = WANTED_TAGS.has(name);
+        },
         onopentag: (name, a) => {
           switch (name) {
             case 'title':
-              if (meta.title === undefined) this.#inTitle = true;
+              if (meta.title === undefined) this.#inTitle = this.#parser.wantText = true;
               break;
             case 'base':
               if (meta.baseHref === undefined && a['href'] !== undefined) meta.baseHref = a['href'];
@@ -150,7 +198,7 @@ export class PageMetaReader {
               break;
             case 'script':
               if (a['type']?.trim().toLowerCase() === 'application/ld+json') {
-                this.#inJsonLd = true;
+                this.#inJsonLd = this.#parser.wantText = true;
                 this.#jsonLd = '';
               }
               break;
@@ -163,9 +211,11 @@ export class PageMetaReader {
         onclosetag: (name) => {
           if (name === 'title' && this.#inTitle) {
             this.#inTitle = false;
+            this.#parser.wantText = this.#inJsonLd;
             meta.title = this.#title.replace(/\s+/g, ' ').trim();
           } else if (name === 'script' && this.#inJsonLd) {
             this.#inJsonLd = false;
+            this.#parser.wantText = this.#inTitle;
             if (meta.jsonLdDateModified === undefined && this.#jsonLd.length < MAX_JSON_LD_CHARS) {
               try {
                 meta.jsonLdDateModified = findDateModified(JSON.parse(this.#jsonLd));
