@@ -89,32 +89,60 @@ const WANTED_TAGS: ReadonlySet<string> = new Set([
 /**
  * htmlparser2's Parser, minus the work the reader throws away: most of a page is tags whose
  * attributes it never reads and text outside `<title>` and JSON-LD. Those attributes and that text
- * are not sliced out of the input. Tokenising, the element stack, implied and end-of-input closes
- * are the Parser's own, so the events the reader sees are exactly the Parser's.
+ * are not sliced out of the input, and their entities are not decoded: the Tokenizer then skips
+ * text with indexOf instead of a character at a time. Entities never change where tags start or
+ * end (an entity stops at `<`), so tokenising, the element stack and the implied and end-of-input
+ * closes stay the Parser's own, and the events the reader sees are exactly the Parser's
+ * (test/crawler/page-meta-lean.test.ts holds it to the full Parser).
  */
 class LeanParser extends Parser {
-  /** Whether the current open tag is one of {@link WANTED_TAGS}. */
-  wantAttributes = false;
-  /** Whether text is collected now (inside `<title>` or a JSON-LD script). */
-  wantText = false;
+  #attributes = false;
+  #text = false;
+  // Parser's tokenizer and its decodeEntities flag are private in the typings, not at run time.
+  // Were they renamed, this would set an unused property: every entity decoded, as before.
+  readonly #tokenizer = (this as unknown as { tokenizer: { decodeEntities: boolean } }).tokenizer;
+
+  constructor(cbs: ConstructorParameters<typeof Parser>[0]) {
+    super(cbs, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+    this.#sync();
+  }
+
+  /** A tag's name was read: its attributes follow, and are read if `wanted`. */
+  beginTag(wanted: boolean): void {
+    this.#attributes = wanted;
+    this.#sync();
+  }
+  /** The open tag is complete (its attributes are read). */
+  endTag(): void {
+    this.#attributes = false;
+    this.#sync();
+  }
+  /** Whether text is collected from now on (inside `<title>` or a JSON-LD script). */
+  collectText(on: boolean): void {
+    this.#text = on;
+    this.#sync();
+  }
+  #sync(): void {
+    this.#tokenizer.decodeEntities = this.#attributes || this.#text;
+  }
 
   override onattribname(start: number, endIndex: number): void {
-    if (this.wantAttributes) super.onattribname(start, endIndex);
+    if (this.#attributes) super.onattribname(start, endIndex);
   }
   override onattribdata(start: number, endIndex: number): void {
-    if (this.wantAttributes) super.onattribdata(start, endIndex);
+    if (this.#attributes) super.onattribdata(start, endIndex);
   }
   override onattribentity(cp: number): void {
-    if (this.wantAttributes) super.onattribentity(cp);
+    if (this.#attributes) super.onattribentity(cp);
   }
   override onattribend(quote: Parameters<Parser['onattribend']>[0], endIndex: number): void {
-    if (this.wantAttributes) super.onattribend(quote, endIndex);
+    if (this.#attributes) super.onattribend(quote, endIndex);
   }
   override ontext(start: number, endIndex: number): void {
-    if (this.wantText) super.ontext(start, endIndex);
+    if (this.#text) super.ontext(start, endIndex);
   }
   override ontextentity(cp: number, endIndex: number): void {
-    if (this.wantText) super.ontextentity(cp, endIndex);
+    if (this.#text) super.ontextentity(cp, endIndex);
   }
 }
 
@@ -138,97 +166,97 @@ export class PageMetaReader {
 
   constructor() {
     const meta = this.#meta;
-    this.#parser = new LeanParser(
-      {
-        // Called before the tag's attributes are read (and for the tags Parser implies).
-        onopentagname: (name) => {
-          this.#parser.wantAttributes = WANTED_TAGS.has(name);
-        },
-        onopentag: (name, a) => {
-          switch (name) {
-            case 'title':
-              if (meta.title === undefined) this.#inTitle = this.#parser.wantText = true;
-              break;
-            case 'base':
-              if (meta.baseHref === undefined && a['href'] !== undefined) meta.baseHref = a['href'];
-              break;
-            case 'link': {
-              const rel = directives(a['rel']);
-              if (rel.includes('canonical') && meta.canonical === undefined && a['href'] !== undefined)
-                meta.canonical = a['href'];
-              if (rel.includes('alternate') && a['hreflang'] !== undefined && a['href'] !== undefined) {
-                meta.alternates.push({ hreflang: a['hreflang'].trim(), href: a['href'].trim() });
-              }
-              break;
-            }
-            case 'meta': {
-              const n = a['name']?.trim().toLowerCase();
-              if (n === 'robots') meta.robots.push(...directives(a['content']));
-              else if (n !== undefined && AGENT_META.test(n)) {
-                const list = meta.agentRobots[n] ?? [];
-                list.push(...directives(a['content']));
-                meta.agentRobots[n] = list;
-              }
-              if (
-                a['property']?.trim().toLowerCase() === 'article:modified_time' &&
-                a['content'] !== undefined
-              ) {
-                meta.articleModifiedTime ??= a['content'].trim();
-              }
-              if (a['charset'] !== undefined) meta.charset ??= a['charset'].trim().toLowerCase();
-              else if (a['http-equiv']?.toLowerCase() === 'content-type') {
-                const m = /charset=([^;\s]+)/i.exec(a['content'] ?? '');
-                if (m !== null) meta.charset ??= m[1]!.toLowerCase();
-              }
-              break;
-            }
-            case 'a':
-            case 'area':
-              if (a['href'] !== undefined)
-                meta.links.push({ href: a['href'], nofollow: directives(a['rel']).includes('nofollow') });
-              break;
-            case 'img':
-              if (a['src'] !== undefined && a['src'].trim() !== '') meta.images.push(a['src'].trim());
-              if (a['srcset'] !== undefined) {
-                for (const part of a['srcset'].split(',')) {
-                  const url = part.trim().split(/\s+/)[0];
-                  if (url !== undefined && url !== '') meta.images.push(url);
-                }
-              }
-              break;
-            case 'script':
-              if (a['type']?.trim().toLowerCase() === 'application/ld+json') {
-                this.#inJsonLd = this.#parser.wantText = true;
-                this.#jsonLd = '';
-              }
-              break;
-          }
-        },
-        ontext: (text) => {
-          if (this.#inTitle) this.#title += text;
-          if (this.#inJsonLd && this.#jsonLd.length < MAX_JSON_LD_CHARS) this.#jsonLd += text;
-        },
-        onclosetag: (name) => {
-          if (name === 'title' && this.#inTitle) {
-            this.#inTitle = false;
-            this.#parser.wantText = this.#inJsonLd;
-            meta.title = this.#title.replace(/\s+/g, ' ').trim();
-          } else if (name === 'script' && this.#inJsonLd) {
-            this.#inJsonLd = false;
-            this.#parser.wantText = this.#inTitle;
-            if (meta.jsonLdDateModified === undefined && this.#jsonLd.length < MAX_JSON_LD_CHARS) {
-              try {
-                meta.jsonLdDateModified = findDateModified(JSON.parse(this.#jsonLd));
-              } catch {
-                // Broken JSON-LD is common; it simply states no date.
-              }
-            }
-            this.#jsonLd = '';
-          }
-        },
+    this.#parser = new LeanParser({
+      // Called before the tag's attributes are read (and for the tags Parser implies).
+      onopentagname: (name) => {
+        this.#parser.beginTag(WANTED_TAGS.has(name));
       },
-      { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-    );
+      onopentag: (name, a) => {
+        this.#parser.endTag();
+        switch (name) {
+          case 'title':
+            if (meta.title === undefined) this.#inTitle = true;
+            this.#parser.collectText(true);
+            break;
+          case 'base':
+            if (meta.baseHref === undefined && a['href'] !== undefined) meta.baseHref = a['href'];
+            break;
+          case 'link': {
+            const rel = directives(a['rel']);
+            if (rel.includes('canonical') && meta.canonical === undefined && a['href'] !== undefined)
+              meta.canonical = a['href'];
+            if (rel.includes('alternate') && a['hreflang'] !== undefined && a['href'] !== undefined) {
+              meta.alternates.push({ hreflang: a['hreflang'].trim(), href: a['href'].trim() });
+            }
+            break;
+          }
+          case 'meta': {
+            const n = a['name']?.trim().toLowerCase();
+            if (n === 'robots') meta.robots.push(...directives(a['content']));
+            else if (n !== undefined && AGENT_META.test(n)) {
+              const list = meta.agentRobots[n] ?? [];
+              list.push(...directives(a['content']));
+              meta.agentRobots[n] = list;
+            }
+            if (
+              a['property']?.trim().toLowerCase() === 'article:modified_time' &&
+              a['content'] !== undefined
+            ) {
+              meta.articleModifiedTime ??= a['content'].trim();
+            }
+            if (a['charset'] !== undefined) meta.charset ??= a['charset'].trim().toLowerCase();
+            else if (a['http-equiv']?.toLowerCase() === 'content-type') {
+              const m = /charset=([^;\s]+)/i.exec(a['content'] ?? '');
+              if (m !== null) meta.charset ??= m[1]!.toLowerCase();
+            }
+            break;
+          }
+          case 'a':
+          case 'area':
+            if (a['href'] !== undefined)
+              meta.links.push({ href: a['href'], nofollow: directives(a['rel']).includes('nofollow') });
+            break;
+          case 'img':
+            if (a['src'] !== undefined && a['src'].trim() !== '') meta.images.push(a['src'].trim());
+            if (a['srcset'] !== undefined) {
+              for (const part of a['srcset'].split(',')) {
+                const url = part.trim().split(/\s+/)[0];
+                if (url !== undefined && url !== '') meta.images.push(url);
+              }
+            }
+            break;
+          case 'script':
+            if (a['type']?.trim().toLowerCase() === 'application/ld+json') {
+              this.#inJsonLd = true;
+              this.#parser.collectText(true);
+              this.#jsonLd = '';
+            }
+            break;
+        }
+      },
+      ontext: (text) => {
+        if (this.#inTitle) this.#title += text;
+        if (this.#inJsonLd && this.#jsonLd.length < MAX_JSON_LD_CHARS) this.#jsonLd += text;
+      },
+      onclosetag: (name) => {
+        if (name === 'title' && this.#inTitle) {
+          this.#inTitle = false;
+          this.#parser.collectText(this.#inJsonLd);
+          meta.title = this.#title.replace(/\s+/g, ' ').trim();
+        } else if (name === 'script' && this.#inJsonLd) {
+          this.#inJsonLd = false;
+          this.#parser.collectText(this.#inTitle);
+          if (meta.jsonLdDateModified === undefined && this.#jsonLd.length < MAX_JSON_LD_CHARS) {
+            try {
+              meta.jsonLdDateModified = findDateModified(JSON.parse(this.#jsonLd));
+            } catch {
+              // Broken JSON-LD is common; it simply states no date.
+            }
+          }
+          this.#jsonLd = '';
+        }
+      },
+    });
   }
 
   /** Feeds the next piece of the page's text. */
