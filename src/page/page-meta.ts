@@ -99,8 +99,13 @@ class LeanParser extends Parser {
   #attributes = false;
   #text = false;
   // Parser's tokenizer and its decodeEntities flag are private in the typings, not at run time.
-  // Were they renamed, this would set an unused property: every entity decoded, as before.
-  readonly #tokenizer = (this as unknown as { tokenizer: { decodeEntities: boolean } }).tokenizer;
+  // Were either renamed in a later htmlparser2, this sets an unused property and every entity is
+  // decoded, as before: slower, never wrong.
+  readonly #tokenizer: { decodeEntities: boolean } = (
+    this as unknown as {
+      tokenizer?: { decodeEntities: boolean };
+    }
+  ).tokenizer ?? { decodeEntities: true };
 
   constructor(cbs: ConstructorParameters<typeof Parser>[0]) {
     super(cbs, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
