@@ -3,10 +3,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cli } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 import { ensureBuilt } from './build.js';
 import { SAMPLES, urlset } from './helpers.js';
-import { cli } from './run-cli.js';
 import { body, indexOf, startServer, type TestServer, urlsetOf } from './server.js';
 
 const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));

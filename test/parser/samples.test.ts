@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSitemapToArray } from '../../src/parser/parse-sitemap.js';
+import { cli } from '../support/cli.js';
 import { codes, SAMPLES, sampleFiles } from './helpers.js';
-import { cli } from './run-cli.js';
 
 interface Row {
   entries: number;

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli } from './run-cli.js';
+import { cli } from '../support/cli.js';
 import { startServer, type TestServer, text } from './server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-robots-cli-'));

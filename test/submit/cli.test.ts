@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { writeSitemaps } from '../../src/writer/write-sitemaps.js';
-import { cli } from '../robots/run-cli.js';
 import { startServer, type TestServer, text } from '../robots/server.js';
+import { cli } from '../support/cli.js';
 import { type Engine, startEngine } from './indexnow-server.js';
 
 const KEY = '0123456789abcdef0123456789abcdef';

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
+import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { runCli } from '../../src/cli/main.js';
 
 export const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 
@@ -33,4 +35,28 @@ export function runBin(
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
     child.stdin.end(options.input ?? '');
   });
+}
+
+export interface InProcessRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `sitemapkit ARGS` in this process through `runCli`, with captured output and optional
+ * standard input: faster than a child process, for tests that need no real process (signals, exit).
+ */
+export async function cli(args: string[], input?: string | Uint8Array): Promise<InProcessRun> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: Buffer[] = [];
+  let err = '';
+  stdout.on('data', (d: Buffer) => out.push(d));
+  stderr.setEncoding('utf8').on('data', (d: string) => {
+    err += d;
+  });
+  const stdin = Readable.from(input === undefined ? [] : [Buffer.from(input)]);
+  const code = await runCli(args, { stdout, stderr, stdin, signal: new AbortController().signal });
+  return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: err };
 }
