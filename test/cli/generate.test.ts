@@ -8,18 +8,16 @@ import { readSitemapText, xmllint } from '../support/xmllint.js';
 
 const BASE = 'https://example.com/';
 
+/** Runs `sitemapkit generate INPUT --base-url BASE --out OUT ...extra` as a child process. */
+function generate(input: string, out: string, ...extra: string[]): ReturnType<typeof runBin> {
+  return runBin(['generate', input, '--base-url', BASE, '--out', out, ...extra]);
+}
+
 describe('sitemapkit generate', () => {
   it('txt input: writes, prints a summary, exits 0', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'urls.txt'), `${BASE}\n# a comment\n\n${BASE}a\r\n${BASE}b\n`);
-    const r = await runBin([
-      'generate',
-      join(dir, 'urls.txt'),
-      '--base-url',
-      BASE,
-      '--out',
-      join(dir, 'out'),
-    ]);
+    const r = await generate(join(dir, 'urls.txt'), join(dir, 'out'));
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Wrote 3 URLs in 1 file/);
     expect(readSitemapText(join(dir, 'out', 'sitemap.xml'))).toContain(`<loc>${BASE}a</loc>`);
@@ -28,27 +26,11 @@ describe('sitemapkit generate', () => {
   it('an invalid record: exit 1, names file and line, writes nothing', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'urls.txt'), `${BASE}\n${BASE}a\n/relative\n`);
-    const r = await runBin([
-      'generate',
-      join(dir, 'urls.txt'),
-      '--base-url',
-      BASE,
-      '--out',
-      join(dir, 'out'),
-    ]);
+    const r = await generate(join(dir, 'urls.txt'), join(dir, 'out'));
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${join(dir, 'urls.txt')}:3: error url-invalid (loc)`);
     expect(r.stderr).toContain('nothing was written');
-    const skip = await runBin([
-      'generate',
-      join(dir, 'urls.txt'),
-      '--base-url',
-      BASE,
-      '--out',
-      join(dir, 'out'),
-      '--on-invalid',
-      'skip',
-    ]);
+    const skip = await generate(join(dir, 'urls.txt'), join(dir, 'out'), '--on-invalid', 'skip');
     expect(skip.code).toBe(1);
     expect(skip.stdout).toMatch(/1 invalid or duplicate record skipped/);
     expect(readSitemapText(join(dir, 'out', 'sitemap.xml'))).toContain(`<loc>${BASE}a</loc>`);
@@ -57,14 +39,7 @@ describe('sitemapkit generate', () => {
   it('zero URLs: exit 1 with no-urls, nothing written', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'urls.txt'), '# nothing\n');
-    const r = await runBin([
-      'generate',
-      join(dir, 'urls.txt'),
-      '--base-url',
-      BASE,
-      '--out',
-      join(dir, 'out'),
-    ]);
+    const r = await generate(join(dir, 'urls.txt'), join(dir, 'out'));
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('no URLs to write');
   });
@@ -122,18 +97,18 @@ describe('sitemapkit generate', () => {
   it('a CSV with an unknown column or a broken JSONL line names the place', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'a.csv'), 'loc,lastmodified\nhttps://example.com/,2024\n');
-    const a = await runBin(['generate', join(dir, 'a.csv'), '--base-url', BASE, '--out', join(dir, 'out')]);
+    const a = await generate(join(dir, 'a.csv'), join(dir, 'out'));
     expect(a.code).toBe(2);
     expect(a.stderr).toContain(`${join(dir, 'a.csv')}:1: unknown CSV column "lastmodified"`);
     writeFileSync(join(dir, 'b.jsonl'), `{"loc":"${BASE}"}\n{"loc": broken\n`);
-    const b = await runBin(['generate', join(dir, 'b.jsonl'), '--base-url', BASE, '--out', join(dir, 'out')]);
+    const b = await generate(join(dir, 'b.jsonl'), join(dir, 'out'));
     expect(b.code).toBe(1);
     expect(b.stderr).toContain(`${join(dir, 'b.jsonl')}:2: error record-unreadable`);
   });
 
   it('usage errors exit 2', async () => {
     expect((await runBin(['generate', 'x.txt', '--out', 'o'])).code).toBe(2);
-    expect((await runBin(['generate', 'x.unknown', '--base-url', BASE, '--out', 'o'])).code).toBe(2);
+    expect((await generate('x.unknown', 'o')).code).toBe(2);
     expect((await runBin(['generate', '--base-url', BASE, '--out', 'o', '--max-urls', 'many'])).code).toBe(2);
     expect((await runBin(['nonsense'])).code).toBe(2);
     const help = await runBin(['generate', '--help']);
@@ -197,9 +172,7 @@ describe('sitemapkit generate', () => {
     const dir = tempDir();
     const out = join(dir, 'out');
     writeFileSync(join(dir, 'small.txt'), `${BASE}\n${BASE}a\n`);
-    expect((await runBin(['generate', join(dir, 'small.txt'), '--base-url', BASE, '--out', out])).code).toBe(
-      0,
-    );
+    expect((await generate(join(dir, 'small.txt'), out)).code).toBe(0);
     const before = readFileSync(join(out, 'sitemap.xml'));
     let big = '';
     for (let i = 0; i < 400_000; i++) big += `${BASE}p/${i}\n`;
@@ -233,19 +206,15 @@ describe('sitemapkit generate', () => {
     for (let i = 0; i < 5; i++) urls += `${BASE}p/${i}\n`;
     writeFileSync(join(dir, 'urls.txt'), urls);
     const out = join(dir, 'out');
-    const r = await runBin([
-      'generate',
+    const r = await generate(
       join(dir, 'urls.txt'),
-      '--base-url',
-      BASE,
-      '--out',
       out,
       '--html',
       '--site-name',
       'Acme & Co',
       '--links-per-page',
       '2',
-    ]);
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(
       readdirSync(out)
@@ -261,20 +230,6 @@ describe('sitemapkit generate', () => {
       'sitemap.pages-00002.html',
     ]);
     expect(readFileSync(join(out, 'sitemap.html'), 'utf8')).toContain('Acme &amp; Co');
-    expect(
-      (
-        await runBin([
-          'generate',
-          join(dir, 'urls.txt'),
-          '--base-url',
-          BASE,
-          '--out',
-          out,
-          '--html',
-          '--links-per-page',
-          '0',
-        ])
-      ).code,
-    ).toBe(2);
+    expect((await generate(join(dir, 'urls.txt'), out, '--html', '--links-per-page', '0')).code).toBe(2);
   });
 });
