@@ -14,7 +14,8 @@ import { SitemapkitError } from '../core/errors.js';
 import { formatUtc } from '../core/lastmod.js';
 import { MAX_IMAGES_PER_URL } from '../core/limits.js';
 import { locationPrefix } from '../core/url.js';
-import { absoluteHttpUrl, isNoindex, readPageMeta, resolvePageBase } from '../page/page-meta.js';
+import { absoluteHttpUrl, readPageMeta, resolvePageBase } from '../page/page-meta.js';
+import { robotsDirectives } from '../page/robots-directives.js';
 import { ORIGIN } from '../writer/write-sitemaps.js';
 import type { SourceRecord } from './url-lists.js';
 
@@ -118,8 +119,7 @@ export async function* readStaticSite(options: StaticSiteOptions): AsyncGenerato
     const rec: SourceRecord = { loc: url };
     if (st.size <= maxBytes) {
       const meta = readPageMeta(await readFile(file, 'utf8'));
-      const robots = [...meta.robots, ...(meta.agentRobots[agent] ?? [])];
-      if (isNoindex(robots)) {
+      if (robotsDirectives(meta, [], [agent]).noindex) {
         report({
           code: 'page-noindex',
           severity: 'info',
