@@ -5,7 +5,7 @@ import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { SitemapParser } from '../../src/parser/core.js';
 import type { SitemapItem, SitemapParserOptions } from '../../src/parser/types.js';
 
-export const SAMPLES = new URL('../../../shared/spec/samples/', import.meta.url).pathname;
+export const SAMPLES = new URL('../fixtures/spec/samples/', import.meta.url).pathname;
 
 /** Every sample file, as `group/name`. */
 export function sampleFiles(): string[] {

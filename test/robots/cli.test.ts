@@ -121,7 +121,7 @@ describe('sitemapkit robots check', () => {
   });
 
   it("gives Google's answer on every conformance case (545) through --json", async () => {
-    const spec = new URL('../../../shared/spec/', import.meta.url);
+    const spec = new URL('../fixtures/spec/', import.meta.url);
     type Case = {
       robotstxt: string;
       robotstxt_base64?: string;
