@@ -73,3 +73,13 @@ export const URLSET_OPEN =
 export function urlset(body: string): string {
   return `${URLSET_OPEN}${body}\n</urlset>\n`;
 }
+
+/** A urlset of these locs, one `<url>` a line (as a server would serve it). */
+export function urlsetOf(locs: readonly string[]): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${locs.map((l) => `<url><loc>${l}</loc></url>`).join('\n')}\n</urlset>\n`;
+}
+
+/** A sitemap index of these locs. */
+export function indexOf(locs: readonly string[]): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${locs.map((l) => `<sitemap><loc>${l}</loc></sitemap>`).join('\n')}\n</sitemapindex>\n`;
+}

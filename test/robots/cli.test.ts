@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
-import { startServer, type TestServer, text } from './server.js';
+import { startServer, type TestServer, text } from '../support/http-server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-robots-cli-'));
 const robotsFile = join(dir, 'robots.txt');
@@ -14,7 +14,7 @@ writeFileSync(
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({}, { keepAlive: false });
 });
 afterAll(async () => {
   await server.close();
