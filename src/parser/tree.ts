@@ -8,7 +8,7 @@ import { isSitemapkitError, type SitemapkitError } from '../core/errors.js';
 import { Channel } from './channel.js';
 import { readDocument } from './document.js';
 import { FetchFailure } from './http.js';
-import { type ResolvedTreeOptions, resolveTreeOptions } from './options.js';
+import { closeHttp, type ResolvedTreeOptions, resolveTreeOptions } from './options.js';
 import { makeDiagnostic } from './reporter.js';
 import type { ParserRuleCode } from './rules.js';
 import { ParseRun } from './run.js';
@@ -249,6 +249,7 @@ async function* walk(
   }
 
   for (const root of roots) {
+    o.http.client.start(root);
     const key = keyOf(root);
     if (visited.has(key)) continue;
     visited.add(key);
@@ -260,5 +261,6 @@ async function* walk(
   } finally {
     stop();
     channel.close();
+    await closeHttp(options.http);
   }
 }
