@@ -8,8 +8,8 @@ import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DiagnosticHandler } from '../core/diagnostics.js';
 import { SitemapkitError } from '../core/errors.js';
+import type { FetchLike } from '../http/types.js';
 import { parseSitemapTree } from '../parser/tree.js';
-import type { FetchLike } from '../robots/fetch.js';
 import { readLines } from '../sources/lines.js';
 import { MANIFEST_NAME, readManifestEntries, readManifestHeader } from '../writer/manifest.js';
 

@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
-import type { FetchLike } from '../robots/fetch.js';
+import type { FetchLike } from '../http/types.js';
 
 const TYPES: Readonly<Record<string, string>> = {
   xml: 'application/xml',

@@ -5,7 +5,7 @@
 import type { Diagnostic } from '../core/diagnostics.js';
 import { SitemapkitError } from '../core/errors.js';
 import { DEFAULT_USER_AGENT } from '../parser/http.js';
-import type { FetchLike } from '../robots/fetch.js';
+import type { FetchLike } from '../http/types.js';
 import type { RobotsTxt } from '../robots/robots-txt.js';
 import { isRuleCode, RULES } from './rules.js';
 import type { LiveOptions, RuleSetting, ValidateOptions, ValidateProgress } from './types.js';

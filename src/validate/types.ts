@@ -3,7 +3,7 @@
  */
 import type { Diagnostic, Severity } from '../core/diagnostics.js';
 import type { SitemapInfo, SitemapSource } from '../parser/types.js';
-import type { FetchLike } from '../robots/fetch.js';
+import type { FetchLike } from '../http/types.js';
 import type { RobotsTxt } from '../robots/robots-txt.js';
 
 /** A rule's severity, or `off` to disable it. */

@@ -6,10 +6,9 @@ import { type ChangeCounts, diffUrls } from '../../submit/changes.js';
 import {
   type IndexNowBatchResult,
   type IndexNowReport,
-  PING_NOTE,
-  pingSitemap,
   submitToIndexNow,
 } from '../../submit/indexnow.js';
+import { PING_NOTE, pingSitemap } from '../../submit/ping.js';
 import { assertValidKey, generateKey, writeKeyFile } from '../../submit/key.js';
 import { readSourceUrls, readUrlList, type SourceUrl, sourceKind } from '../../submit/url-source.js';
 import { MANIFEST_NAME } from '../../writer/manifest.js';
