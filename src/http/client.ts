@@ -14,7 +14,14 @@ import { SitemapkitError } from '../core/errors.js';
 import { type AddressClassifier, AddressGuard, type AddressPolicy } from './address.js';
 import { describeNetworkError, HttpError } from './errors.js';
 import { checkHeaders, checkUserAgent } from './headers.js';
-import { fetchTransport, type Opened, type Transport, undiciTransport } from './transport.js';
+import {
+  fetchTransport,
+  type Opened,
+  openedFromResponse,
+  responseHeaders,
+  type Transport,
+  undiciTransport,
+} from './transport.js';
 import type { FetchLike, ResponseHeaders } from './types.js';
 
 /** How requests go out and what they carry; one bag for every entry point. */
@@ -38,6 +45,23 @@ export interface HttpClientOptions {
 }
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST';
+
+/** What a caller can add to a client it shares (see {@link HttpClient.withHooks}). */
+export interface ClientHooks {
+  /** Answers some URLs without the network (a local mirror of a deploy); undefined lets the request go. */
+  intercept?: (url: string, method: HttpMethod) => Promise<Response | undefined>;
+  /** Sees the URL, status and headers of each final answer (after redirects). */
+  onResponse?: (url: string, status: number, headers: ResponseHeaders) => void;
+}
+
+interface Shared {
+  userAgent: string;
+  headers: Record<string, string>;
+  transport: Transport;
+  guard: AddressGuard;
+  scoped: Map<string, string | undefined>;
+  addresses: Map<string, string>;
+}
 
 export interface RequestOptions {
   /** @default 'GET' */
@@ -91,10 +115,26 @@ export class HttpClient {
   readonly #transport: Transport;
   readonly #guard: AddressGuard;
   /** Origins the caller's headers go to, and the credentials of each (from `user:pass@`). */
-  readonly #scoped = new Map<string, string | undefined>();
-  readonly #addresses = new Map<string, string>();
+  readonly #scoped: Map<string, string | undefined>;
+  readonly #addresses: Map<string, string>;
+  readonly #hooks: ClientHooks;
+  readonly #owner: boolean;
 
-  constructor(options: HttpClientOptions = {}) {
+  constructor(options: HttpClientOptions = {}, shared?: { from: HttpClient; hooks: ClientHooks }) {
+    this.#hooks = shared?.hooks ?? {};
+    this.#owner = shared === undefined;
+    if (shared !== undefined) {
+      const s = shared.from.#shared();
+      this.userAgent = s.userAgent;
+      this.#headers = s.headers;
+      this.#transport = s.transport;
+      this.#guard = s.guard;
+      this.#scoped = s.scoped;
+      this.#addresses = s.addresses;
+      return;
+    }
+    this.#scoped = new Map();
+    this.#addresses = new Map();
     if (options.fetch !== undefined && typeof options.fetch !== 'function') {
       throw new SitemapkitError('ERR_OPTIONS', 'fetch must be a function');
     }
@@ -142,9 +182,26 @@ export class HttpClient {
     this.#guard.start(origin);
   }
 
-  /** Releases the pool's connections. */
-  close(): Promise<void> {
-    return this.#transport.close();
+  #shared(): Shared {
+    return {
+      userAgent: this.userAgent,
+      headers: this.#headers,
+      transport: this.#transport,
+      guard: this.#guard,
+      scoped: this.#scoped,
+      addresses: this.#addresses,
+    };
+  }
+
+  /** The same client (pool, address policy, headers) with `hooks` added; closing it closes nothing. */
+  withHooks(hooks: ClientHooks): HttpClient {
+    const merged: ClientHooks = { ...this.#hooks, ...hooks };
+    return new HttpClient({}, { from: this, hooks: merged });
+  }
+
+  /** Releases the pool's connections (a client made by `withHooks` leaves that to its origin). */
+  async close(): Promise<void> {
+    if (this.#owner) await this.#transport.close();
   }
 
   /** The headers sent to `url`: the request's, then the caller's where in scope, then the User-Agent. */
@@ -202,7 +259,7 @@ export class HttpClient {
       const { reason, detail } = describeNetworkError(cause);
       const message =
         phase === 'open' ? `network error: ${detail}` : `the connection broke while reading: ${detail}`;
-      throw new HttpError(reason, message, current, { cause, redirects });
+      throw new HttpError(reason, message, current, { cause, redirects, detail });
     };
     const follow = (o.redirect ?? 'follow') === 'follow';
     const maxRedirects = o.maxRedirects ?? 5;
@@ -227,6 +284,11 @@ export class HttpClient {
         });
       }
       const origin = originOf(u);
+      const local = await this.#hooks.intercept?.(u.href, method);
+      if (local !== undefined) {
+        this.#hooks.onResponse?.(current, local.status, responseHeaders(local.headers));
+        return this.#response(current, redirects, openedFromResponse(local), o, cleanup, fail, undefined);
+      }
       if (!this.#transport.seesAddress) {
         const refused = this.#guard.checkHost(origin, u.hostname);
         if (refused !== undefined) {
@@ -293,6 +355,7 @@ export class HttpClient {
         redirects.push(current);
         continue;
       }
+      this.#hooks.onResponse?.(current, opened.status, opened.headers);
       return this.#response(current, redirects, opened, o, cleanup, fail, this.#addresses.get(origin));
     }
   }

@@ -28,12 +28,20 @@ export class HttpError extends SitemapkitError {
   readonly status: number | undefined;
   /** The redirect targets followed before the failure. */
   readonly redirects: readonly string[];
+  /** The system error code or short cause behind a transport failure (`ECONNREFUSED`). */
+  readonly detail: string | undefined;
 
   constructor(
     reason: HttpFailureReason,
     message: string,
     where: string,
-    extra: { status?: number; redirects?: readonly string[]; cause?: unknown; hint?: string } = {},
+    extra: {
+      status?: number;
+      redirects?: readonly string[];
+      cause?: unknown;
+      hint?: string;
+      detail?: string;
+    } = {},
   ) {
     const hint = extra.hint ?? HINTS[reason];
     super(reason === 'aborted' ? 'ERR_ABORTED' : 'ERR_HTTP', message, {
@@ -44,6 +52,7 @@ export class HttpError extends SitemapkitError {
     this.reason = reason;
     this.status = extra.status;
     this.redirects = extra.redirects ?? [];
+    this.detail = extra.detail;
   }
 }
 

@@ -106,6 +106,26 @@ export async function* webChunks(stream: ReadableStream<Uint8Array>): AsyncGener
 
 async function* empty(): AsyncGenerator<Uint8Array> {}
 
+/** Response headers read through the common interface. */
+export function responseHeaders(h: Headers): ResponseHeaders {
+  return new FetchResponseHeaders(h);
+}
+
+/** A WHATWG `Response` as an opened answer (bodies of a `fetch` come decoded). */
+export function openedFromResponse(response: Response): Opened {
+  const stream = response.body;
+  return {
+    status: response.status,
+    statusText: response.statusText,
+    headers: new FetchResponseHeaders(response.headers),
+    body: stream === null ? empty() : webChunks(stream),
+    encoded: false,
+    cancel: () => {
+      stream?.cancel().catch(() => undefined);
+    },
+  };
+}
+
 /** A user's `fetch`: it decodes Content-Encoding itself and hides the connected address. */
 export function fetchTransport(fetch: FetchLike): Transport {
   return {
@@ -119,18 +139,7 @@ export function fetchTransport(fetch: FetchLike): Transport {
         signal: r.signal,
       };
       if (r.body !== undefined) init.body = r.body;
-      const response = await fetch(url, init);
-      const stream = response.body;
-      return {
-        status: response.status,
-        statusText: response.statusText,
-        headers: new FetchResponseHeaders(response.headers),
-        body: stream === null ? empty() : webChunks(stream),
-        encoded: false,
-        cancel: () => {
-          stream?.cancel().catch(() => undefined);
-        },
-      };
+      return openedFromResponse(await fetch(url, init));
     },
     close: async () => undefined,
   };

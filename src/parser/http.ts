@@ -56,6 +56,16 @@ export class FetchFailure extends SitemapkitError {
   }
 }
 
+/** The diagnostic code of a source that could not be opened (a file that cannot be read counts as `fetch-failed`). */
+export function fetchFailureCode(error: unknown): 'fetch-status' | 'fetch-redirect' | 'fetch-failed' {
+  if (!(error instanceof FetchFailure)) return 'fetch-failed';
+  return error.kind === 'status'
+    ? 'fetch-status'
+    : error.kind === 'redirect'
+      ? 'fetch-redirect'
+      : 'fetch-failed';
+}
+
 /** A response whose headers arrived; read `body` once, or `cancel()` it. */
 export interface FetchedBody {
   /** The URL the body comes from, after redirects. */

@@ -3,13 +3,9 @@ import { dirname, join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { type Diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
 import { type ChangeCounts, diffUrls } from '../../submit/changes.js';
-import {
-  type IndexNowBatchResult,
-  type IndexNowReport,
-  submitToIndexNow,
-} from '../../submit/indexnow.js';
-import { PING_NOTE, pingSitemap } from '../../submit/ping.js';
+import { type IndexNowBatchResult, type IndexNowReport, submitToIndexNow } from '../../submit/indexnow.js';
 import { assertValidKey, generateKey, writeKeyFile } from '../../submit/key.js';
+import { PING_NOTE, pingSitemap } from '../../submit/ping.js';
 import { readSourceUrls, readUrlList, type SourceUrl, sourceKind } from '../../submit/url-source.js';
 import { MANIFEST_NAME } from '../../writer/manifest.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
