@@ -223,8 +223,12 @@ export class HttpClient {
     return out;
   }
 
-  /** Sends one request; see {@link RequestOptions}. Throws {@link HttpError}. */
+  /**
+   * Sends one request; see {@link RequestOptions}. Throws {@link HttpError}. The first request of
+   * a client nobody called {@link start} on counts as the start.
+   */
   async request(url: string, o: RequestOptions): Promise<HttpResponse> {
+    if (this.#scoped.size === 0) this.start(url);
     // One controller and one timer per request: AbortSignal.timeout/any cost several times more.
     const controller = new AbortController();
     let timedOut = false;
