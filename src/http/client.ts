@@ -27,21 +27,21 @@ import type { FetchLike, ResponseHeaders } from './types.js';
 /** How requests go out and what they carry; one bag for every entry point. */
 export interface HttpClientOptions {
   /** Your own `fetch` (a proxy, a test double). It hides the connected address: see the docs. */
-  fetch?: FetchLike;
+  fetch?: FetchLike | undefined;
   /** Your own undici `Dispatcher` (a `ProxyAgent`, a `MockAgent`). @default a keep-alive pool */
-  dispatcher?: Dispatcher;
+  dispatcher?: Dispatcher | undefined;
   /** @default DEFAULT_USER_AGENT */
-  userAgent?: string;
+  userAgent?: string | undefined;
   /** Extra headers, sent only to the origins of the URLs you start from. */
-  headers?: Readonly<Record<string, string>>;
+  headers?: Readonly<Record<string, string>> | undefined;
   /** Moves to private addresses: refused from a public start (`default`), always (`strict`), never (`off`). */
-  addressPolicy?: AddressPolicy;
+  addressPolicy?: AddressPolicy | undefined;
   /** Classifies addresses for the policy (tests play public addresses on loopback). */
-  classifyAddress?: AddressClassifier;
+  classifyAddress?: AddressClassifier | undefined;
   /** Name resolution of the pool. @default dns.lookup */
-  lookup?: LookupFunction;
+  lookup?: LookupFunction | undefined;
   /** Connections per origin of the pool. @default unlimited */
-  connections?: number;
+  connections?: number | undefined;
 }
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST';
@@ -157,8 +157,8 @@ export class HttpClient {
         : undiciTransport(options.dispatcher, {
             checkAddress: (origin, address) => this.#guard.check(origin, address),
             onConnect: (origin, address) => this.#addresses.set(origin, address),
-            ...(options.lookup === undefined ? {} : { lookup: options.lookup }),
-            ...(options.connections === undefined ? {} : { connections: options.connections }),
+            lookup: options.lookup,
+            connections: options.connections,
           });
   }
 

@@ -148,13 +148,13 @@ export function fetchTransport(fetch: FetchLike): Transport {
 /** Options of the client's own pool. */
 export interface PoolOptions {
   /** Connections per origin. @default unlimited */
-  connections?: number;
+  connections?: number | undefined;
   /** Judges each new connection: a reason to refuse it, or undefined. */
   checkAddress?: (origin: string, address: string) => string | undefined;
   /** Records the address each origin's latest connection went to. */
   onConnect?: (origin: string, address: string) => void;
   /** Name resolution (tests, split-horizon DNS). @default dns.lookup */
-  lookup?: LookupFunction;
+  lookup?: LookupFunction | undefined;
 }
 
 /** undici's `request` over a dispatcher: the client's own pool, or the user's dispatcher. */

@@ -55,11 +55,11 @@ export function resolveHttpOptions(o: DiscoverOptions): HttpOptions {
   const client =
     o.httpClient ??
     new HttpClient({
-      ...(o.fetch === undefined ? {} : { fetch: o.fetch }),
-      ...(o.dispatcher === undefined ? {} : { dispatcher: o.dispatcher }),
-      ...(o.headers === undefined ? {} : { headers: o.headers }),
-      ...(o.userAgent === undefined ? {} : { userAgent: o.userAgent }),
-      ...(o.addressPolicy === undefined ? {} : { addressPolicy: o.addressPolicy }),
+      fetch: o.fetch,
+      dispatcher: o.dispatcher,
+      headers: o.headers,
+      userAgent: o.userAgent,
+      addressPolicy: o.addressPolicy,
     });
   return {
     client,

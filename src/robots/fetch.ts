@@ -107,10 +107,10 @@ export async function fetchRobotsTxt(
   const client =
     options.httpClient ??
     new HttpClient({
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-      ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
-      ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
-      ...(options.addressPolicy === undefined ? {} : { addressPolicy: options.addressPolicy }),
+      fetch: options.fetch,
+      dispatcher: options.dispatcher,
+      userAgent: options.userAgent,
+      addressPolicy: options.addressPolicy,
     });
   if (options.httpClient === undefined) client.start(target);
   try {

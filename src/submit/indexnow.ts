@@ -182,10 +182,10 @@ export async function submitToIndexNow(
   const endpoint = indexNowEndpoint(options.endpoint);
   const o = resolveOptions(options);
   const client = new HttpClient({
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-    ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
-    ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
-    ...(options.addressPolicy === undefined ? {} : { addressPolicy: options.addressPolicy }),
+    fetch: options.fetch,
+    dispatcher: options.dispatcher,
+    userAgent: options.userAgent,
+    addressPolicy: options.addressPolicy,
   });
   client.start(endpoint);
   try {

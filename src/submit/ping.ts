@@ -30,7 +30,7 @@ export async function pingSitemap(
     throw new SitemapkitError('ERR_OPTIONS', `ping endpoint "${endpoint}" is not an absolute URL`, { cause });
   }
   u.searchParams.set('sitemap', sitemapUrl);
-  const client = new HttpClient(options.fetch === undefined ? {} : { fetch: options.fetch });
+  const client = new HttpClient({ fetch: options.fetch });
   client.start(u.href);
   try {
     const r = await client.request(u.href, { timeoutMs: options.timeoutMs ?? 30_000, redirect: 'manual' });

@@ -139,11 +139,11 @@ export function resolveValidateOptions(o: ValidateOptions = {}): ResolvedValidat
   if (typeof agent !== 'string' || agent.trim() === '')
     throw bad('agent must be a crawler name such as Googlebot');
   const client = new HttpClient({
-    ...(o.fetch === undefined ? {} : { fetch: o.fetch }),
-    ...(o.dispatcher === undefined ? {} : { dispatcher: o.dispatcher }),
-    ...(o.headers === undefined ? {} : { headers: o.headers }),
-    ...(o.userAgent === undefined ? {} : { userAgent: o.userAgent }),
-    ...(o.addressPolicy === undefined ? {} : { addressPolicy: o.addressPolicy }),
+    fetch: o.fetch,
+    dispatcher: o.dispatcher,
+    headers: o.headers,
+    userAgent: o.userAgent,
+    addressPolicy: o.addressPolicy,
   });
   const discover = o.discover === true;
   if (discover && o.sitemapUrl !== undefined) {

@@ -8,29 +8,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   type AddressKind,
   classifyAddress,
-  HttpClient,
+  type HttpClient,
   type HttpClientOptions,
   HttpError,
 } from '../../src/http/index.js';
 import { parseSitemapTree } from '../../src/parser/tree.js';
-import { type Listening, listen, redirect, text } from './listen.js';
+import { redirect, text, tracked } from './listen.js';
 
-const servers: Listening[] = [];
-const clients: HttpClient[] = [];
-async function server(host?: string): Promise<Listening> {
-  const s = await listen(host);
-  servers.push(s);
-  return s;
-}
-function client(o: HttpClientOptions = {}): HttpClient {
-  const c = new HttpClient({ classifyAddress: playPublic, ...o });
-  clients.push(c);
-  return c;
-}
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+const t = tracked();
+const server = t.server;
+const client = (o: HttpClientOptions = {}): HttpClient => t.client({ classifyAddress: playPublic, ...o });
+afterEach(t.closeAll);
 
 /** 127.0.0.2 is "public"; everything else as the built-in classifier says. */
 const playPublic = (address: string): AddressKind =>

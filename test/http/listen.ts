@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { HttpClient, type HttpClientOptions } from '../../src/http/index.js';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -57,3 +58,29 @@ export const redirect =
   (to: string, status = 302): Handler =>
   (_req, res) =>
     void res.writeHead(status, { location: to }).end();
+
+/** Servers and clients made by a test file, all closed after each test. */
+export function tracked(): {
+  server(host?: string): Promise<Listening>;
+  client(o?: HttpClientOptions): HttpClient;
+  closeAll(): Promise<void>;
+} {
+  const servers: Listening[] = [];
+  const clients: HttpClient[] = [];
+  return {
+    async server(host) {
+      const s = await listen(host);
+      servers.push(s);
+      return s;
+    },
+    client(o = {}) {
+      const c = new HttpClient(o);
+      clients.push(c);
+      return c;
+    },
+    async closeAll() {
+      await Promise.all(clients.splice(0).map((c) => c.close()));
+      await Promise.all(servers.splice(0).map((s) => s.close()));
+    },
+  };
+}

@@ -1,24 +1,12 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpClient, HttpError, type HttpFailureReason } from '../../src/http/index.js';
-import { type Listening, listen, redirect, text } from './listen.js';
+import { listen, redirect, text, tracked } from './listen.js';
 
-const servers: Listening[] = [];
-const clients: HttpClient[] = [];
-async function server(host?: string): Promise<Listening> {
-  const s = await listen(host);
-  servers.push(s);
-  return s;
-}
-function client(...args: ConstructorParameters<typeof HttpClient>): HttpClient {
-  const c = new HttpClient(...args);
-  clients.push(c);
-  return c;
-}
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+const t = tracked();
+const server = t.server;
+const client = t.client;
+afterEach(t.closeAll);
 
 /** The failure reason of a promise that must reject with an HttpError. */
 async function reasonOf(p: Promise<unknown>): Promise<HttpFailureReason> {
