@@ -8,6 +8,13 @@ export * from './core/normalize.js';
 export * from './core/url.js';
 export * from './crawler/index.js';
 export {
+  type AddressPolicy,
+  HttpClient,
+  type HttpClientOptions,
+  HttpError,
+  type HttpFailureReason,
+} from './http/index.js';
+export {
   DEFAULT_LINKS_PER_PAGE,
   HtmlSitemapBuilder,
   type HtmlSitemapFile,
