@@ -8,18 +8,18 @@ export * from './core/normalize.js';
 export * from './core/url.js';
 export * from './crawler/index.js';
 export {
+  DEFAULT_LINKS_PER_PAGE,
+  HtmlSitemapBuilder,
+  type HtmlSitemapFile,
+  type HtmlSitemapOptions,
+} from './html/html-sitemap.js';
+export {
   type AddressPolicy,
   HttpClient,
   type HttpClientOptions,
   HttpError,
   type HttpFailureReason,
 } from './http/index.js';
-export {
-  DEFAULT_LINKS_PER_PAGE,
-  HtmlSitemapBuilder,
-  type HtmlSitemapFile,
-  type HtmlSitemapOptions,
-} from './html/html-sitemap.js';
 export {
   absoluteHttpUrl,
   isNoindex,
