@@ -23,7 +23,7 @@ export interface WriteSitemapsOptions {
   output?: WriterOutput;
   /**
    * Write the manifest (`.sitemapkit-manifest.json`: every file and URL with a change hash) with
-   * the set. A folder always has one (the next run relies on it). @default true for a folder, false otherwise
+   * the set. A folder always has one (the next run relies on it). @default true for a folder or a Sink, false for memory and streams
    */
   manifest?: boolean;
   /** Public URL of `outDir`, e.g. `https://example.com/`. Entries must lie under it (the location rule). */
@@ -152,7 +152,7 @@ function resolveOutput(o: WriteSitemapsOptions): ResolvedOutput {
 /** Checks and completes the options once; contradictions are refused here, not deep in the run. */
 export function resolveWriterOptions(o: WriteSitemapsOptions): ResolvedWriterOptions {
   const output = resolveOutput(o);
-  const manifest = o.manifest ?? output.kind === 'folder';
+  const manifest = o.manifest ?? (output.kind === 'folder' || output.kind === 'sink');
   if (typeof manifest !== 'boolean') throw bad(`manifest must be true or false, got ${String(manifest)}`);
   if (!manifest && output.kind === 'folder') {
     throw bad('a folder always gets its manifest (the next run relies on it); leave manifest out');
