@@ -15,6 +15,7 @@ export class WebStreamSink implements Sink {
   readonly renames = false;
   readonly #factory: StreamFactory;
   readonly #open = new Set<SinkFile>();
+  readonly #aborting: Array<Promise<unknown>> = [];
 
   constructor(factory: StreamFactory) {
     this.#factory = factory;
@@ -57,7 +58,7 @@ export class WebStreamSink implements Sink {
       },
       abort: (reason) => {
         this.#open.delete(file);
-        ready.then(() => writer?.abort(reason)).catch(() => undefined);
+        this.#aborting.push(ready.then(() => writer?.abort(reason)).catch(() => undefined));
       },
     };
     this.#open.add(file);
@@ -77,6 +78,8 @@ export class WebStreamSink implements Sink {
 
   async abort(reason: unknown): Promise<void> {
     for (const f of [...this.#open]) f.abort(reason);
+    // Settled before the run's error reaches the caller: every stream knows it was aborted by then.
+    await Promise.all(this.#aborting);
   }
 
   locate(name: string): string {
