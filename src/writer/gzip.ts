@@ -37,7 +37,15 @@ function zlibFile(zlib: Zlib, target: SinkFile, level: number): SinkFile {
   };
   gz.on('error', fail);
   gz.on('data', (chunk: Buffer) => {
-    const wait = target.write(chunk);
+    let wait: Promise<void> | undefined;
+    try {
+      wait = target.write(chunk);
+    } catch (e) {
+      // Thrown inside zlib's event: kept, and raised by the next write or the close.
+      fail(e);
+      gz.destroy(e as Error);
+      return;
+    }
     if (wait === undefined) return;
     // The sink asks to wait: stop reading the compressor until it may go on, and its buffer
     // filling up makes our own writes wait in turn.

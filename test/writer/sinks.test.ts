@@ -168,6 +168,25 @@ describe('writeSitemaps into memory and web streams', () => {
     expect(isSitemapkitError(e2, 'ERR_ABORTED')).toBe(true);
   });
 
+  it('a stream that fails fails the run with its error, gzip or not', async () => {
+    for (const gzip of [false, true]) {
+      const many = Array.from({ length: 3000 }, (_, i) => ({ loc: `${BASE}${i}/${'x'.repeat(100)}` }));
+      const err = await writeSitemaps(many, {
+        baseUrl: BASE,
+        gzip,
+        output: {
+          streams: () =>
+            new WritableStream({
+              write() {
+                throw new Error('no space left');
+              },
+            }),
+        },
+      }).catch((e: unknown) => e);
+      expect((err as Error).message, `gzip ${gzip}`).toBe('no space left');
+    }
+  });
+
   it('refuses an output it does not know, and a folder and an output at once', async () => {
     for (const o of [
       { output: 'disk' as never },
