@@ -28,7 +28,6 @@ import { otherHosts, sitemapEntries } from './sitemap-entries.js';
 import { CrawlState } from './state.js';
 
 export type { CrawlStats } from './records.js';
-export { rewriteOrigin } from './sitemap-entries.js';
 
 /** What {@link crawl} returns. */
 export interface CrawlResult {
