@@ -9,7 +9,10 @@
  *   one go and only then says what it queued: the loop commits before any new request starts, so
  *   after `kill -9` nothing finished is fetched again and only the leased URLs are fetched twice;
  * - what a new URL becomes (queued, finished without a fetch, not stored) is decided by the
- *   crawl's pure `admit` function, which the store calls only for URLs it does not know yet.
+ *   crawl's pure `admit` function, which the store calls only for URLs it does not know yet;
+ * - resuming is opening the store: what a stopped run had leased goes back to the queue (SQLite:
+ *   every lease, under the file's exclusive lock; a shared store: the leases whose expiry passed),
+ *   and the crawl's facts (`getMeta`: its start URLs, whether sitemaps were read) say the rest.
  */
 import type { Outcome, UrlSource } from './records.js';
 
