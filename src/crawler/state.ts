@@ -1,10 +1,11 @@
 /**
- * The crawl state: one SQLite file (better-sqlite3) holding the frontier, the seen-set, every
- * URL's outcome and the link graph, so that memory stays flat on large sites and a crawl resumes
- * where it stopped. Finished pages are committed together once per turn of the event loop, and
- * always before a new request starts (WAL, synchronous NORMAL: it survives the process being
- * killed), so after `kill -9` no page recorded as finished is fetched again; URLs that were leased but not finished go back to the queue. The file is opened with an
- * exclusive lock: a second crawl on the same state is refused.
+ * The crawl state's queries: one SQLite file (better-sqlite3) holding the frontier, the seen-set,
+ * every URL's outcome and the link graph, so that memory stays flat on large sites and a crawl
+ * resumes where it stopped. Finished pages are committed together once per turn of the event
+ * loop, and always before a new request starts (WAL, synchronous NORMAL: it survives the process
+ * being killed), so after `kill -9` no page recorded as finished is fetched again; URLs that were
+ * leased but not finished go back to the queue. The file itself (lock, `--fresh`, format) is
+ * state-open.ts; the crawl loop sees this state through the Frontier (frontier-sqlite.ts).
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { type Outcome, SEED_DEPTH, type UrlRecord, type UrlSource, type Verdict } from './records.js';
