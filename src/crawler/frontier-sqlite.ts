@@ -86,7 +86,7 @@ export class SqliteFrontier implements Frontier {
     }
     const a = admit(f);
     if (a.kind === 'external') {
-      b.external++;
+      b.external += f.times ?? 1;
       return;
     }
     let outcome = a.kind === 'finished' ? a.outcome : undefined;

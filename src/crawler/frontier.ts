@@ -28,6 +28,8 @@ export interface Found {
   url: string;
   depth: number;
   source: UrlSource;
+  /** How many times the page names it (1 when absent): each counts as an external link. */
+  times?: number;
 }
 
 /** A pattern cap: the URL is a trap once more than `max` new URLs of `key` were found. */

@@ -274,14 +274,27 @@ function follow(
   rules: PageRules,
 ): Found[] {
   const found: Found[] = [];
-  const add = (raw: string, base: string, depth: number, source: Found['source']): void => {
-    const url = rules.normalize(raw, base);
-    if (url !== undefined) found.push({ url, depth, source });
-  };
   if (outcome.verdict === 'redirect' && outcome.target != null) {
-    add(outcome.target, lease.url, lease.depth, 'redirect');
+    const url = rules.normalize(outcome.target, lease.url);
+    if (url !== undefined) found.push({ url, depth: lease.depth, source: 'redirect' });
     return found;
   }
+  // Each URL once per page (a repeat, such as the same navigation in the header and the footer,
+  // only finds what the first one recorded: it is counted, for the external links), and never the
+  // page itself (known already: it records nothing).
+  const byUrl = new Map<string, Found>();
+  const add = (raw: string, base: string, depth: number, source: Found['source']): void => {
+    const url = rules.normalize(raw, base);
+    if (url === undefined || url === lease.url) return;
+    const first = byUrl.get(url);
+    if (first !== undefined) {
+      first.times = (first.times ?? 1) + 1;
+      return;
+    }
+    const f: Found = { url, depth, source };
+    byUrl.set(url, f);
+    found.push(f);
+  };
   const meta = res.ok ? res.meta : undefined;
   if (meta === undefined) return found;
   if (outcome.verdict === 'canonicalised' && outcome.target != null) {

@@ -71,6 +71,20 @@ describe('SqliteFrontier', () => {
     expect(await frontier.commit()).toMatchObject({ queued: 0, finished: 0, external: 0, trapped: [] });
   });
 
+  it('an external URL named several times by a page counts that many external links', async () => {
+    const { state, frontier } = await memory();
+    const admit: Admit = (f) => (f.url.includes('elsewhere') ? { kind: 'external' } : { kind: 'queued' });
+    frontier.add(
+      [
+        { ...link('https://elsewhere.example/x', 1), times: 3 },
+        { ...link(u('/a'), 1), times: 2 },
+      ],
+      admit,
+    );
+    expect(await frontier.commit()).toMatchObject({ external: 3, queued: 1 });
+    expect(state.find(u('/a'))).toMatchObject({ state: 0 });
+  });
+
   it('a pattern cap turns the URLs over it into traps, and says which', async () => {
     const { state, frontier } = await memory();
     const capped: Admit = () => ({
