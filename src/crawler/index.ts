@@ -1,5 +1,12 @@
 /** The crawler: spider a site politely into a resumable state, then write its sitemaps and report. */
-export { type CrawlResult, type CrawlStats, crawl, rewriteOrigin } from './crawl.js';
+
+export {
+  canonicalFromLinkHeader,
+  pageLastmod,
+  parseXRobotsTag,
+  robotsDirectives,
+} from '../page/verdict.js';
+export { type CrawlResult, crawl } from './crawl.js';
 export { normalizeCrawlUrl, type ParamPolicy } from './normalize-url.js';
 export {
   type CrawlOptions,
@@ -8,15 +15,9 @@ export {
   DEFAULT_PRIORITY_MAP,
   type PageEvent,
 } from './options.js';
-export {
-  canonicalFromLinkHeader,
-  pageLastmod,
-  parseXRobotsTag,
-  priorityForDepth,
-  robotsDirectives,
-} from './page-rules.js';
 export { type HostLimits, Politeness } from './politeness.js';
+export type { CrawlStats, UrlRecord, UrlSource, Verdict } from './records.js';
 export type { CrawlReportFiles } from './report.js';
 export { decideRetry, RETRY_STATUSES, type RetryDecision, type RetryPolicy } from './retry.js';
 export { trapReason, urlPattern } from './scope.js';
-export type { UrlRecord, UrlSource, Verdict } from './state.js';
+export { priorityForDepth, rewriteOrigin } from './sitemap-entries.js';

@@ -9,8 +9,8 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
-import type { CrawlStats } from './crawl.js';
-import type { CrawlState, UrlRecord } from './state.js';
+import type { CrawlStats, UrlRecord } from './records.js';
+import type { CrawlState } from './state.js';
 
 /** The files of a report. */
 export interface CrawlReportFiles {

@@ -1,118 +1,21 @@
 /**
- * The crawl state: one SQLite file (better-sqlite3) holding the frontier, the seen-set, every
- * URL's outcome and the link graph, so that memory stays flat on large sites and a crawl resumes
- * where it stopped. Finished pages are committed together once per turn of the event loop, and
- * always before a new request starts (WAL, synchronous NORMAL: it survives the process being
- * killed), so after `kill -9` no page recorded as finished is fetched again; URLs that were leased but not finished go back to the queue. The file is opened with an
- * exclusive lock: a second crawl on the same state is refused.
+ * The crawl state's queries: one SQLite file (better-sqlite3) holding the frontier, the seen-set,
+ * every URL's outcome and the link graph, so that memory stays flat on large sites and a crawl
+ * resumes where it stopped. Finished pages are committed together once per turn of the event
+ * loop, and always before a new request starts (WAL, synchronous NORMAL: it survives the process
+ * being killed), so after `kill -9` no page recorded as finished is fetched again; URLs that were
+ * leased but not finished go back to the queue. The file itself (lock, `--fresh`, format) is
+ * state-open.ts; the crawl loop sees this state through the Frontier (frontier-sqlite.ts).
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { SitemapkitError } from '../core/errors.js';
+import { type Outcome, SEED_DEPTH, type UrlRecord, type UrlSource, type Verdict } from './records.js';
+import { checkState, FORMAT, openStateDb, type StateMode, VERSION } from './state-open.js';
 
-/** What happened to a URL (stored, reported, and the reason it is or is not in the sitemap). */
-export type Verdict =
-  /** 200, HTML, indexable, its own canonical: in the sitemap. */
-  | 'listed'
-  | 'noindex'
-  | 'canonicalised'
-  | 'redirect'
-  /** 4xx. */
-  | 'broken'
-  /** 5xx after the retries, a timeout or a network failure. */
-  | 'error'
-  /** A status other than 200 that is neither a redirect nor an error (204, 304, …). */
-  | 'not-ok'
-  | 'non-html'
-  | 'robots'
-  | 'excluded'
-  | 'trap'
-  | 'too-deep'
-  /** Fetched fine but its URL cannot go into a sitemap (too long, say). */
-  | 'invalid';
-
-/** How a URL entered the crawl. */
-export type UrlSource = 'start' | 'link' | 'redirect' | 'canonical' | 'hreflang' | 'sitemap';
-
-/** One URL of the state, as the report and `urls.jsonl` show it. */
-export interface UrlRecord {
-  id: number;
-  url: string;
-  depth: number;
-  /** 0 queued, 1 leased (in flight), 2 done. */
-  state: number;
-  /** The first page that linked (or redirected) here. */
-  via: number | null;
-  source: UrlSource;
-  status: number | null;
-  verdict: Verdict | null;
-  reason: string | null;
-  /** Redirect Location or canonical URL. */
-  target: string | null;
-  contentType: string | null;
-  title: string | null;
-  lastmod: string | null;
-  /** JSON `{images?, alternates?}` for listed pages. */
-  extra: string | null;
-  bytes: number | null;
-  ms: number | null;
-  attempts: number;
-}
-
-/** The outcome written when a URL is finished. */
-export interface Outcome {
-  status?: number | null;
-  verdict: Verdict;
-  reason?: string | null;
-  target?: string | null;
-  contentType?: string | null;
-  title?: string | null;
-  lastmod?: string | null;
-  extra?: string | null;
-  bytes?: number | null;
-  ms?: number | null;
-  attempts?: number;
-}
-
-const FORMAT = 'sitemapkit-crawl-state';
-const VERSION = '1';
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS urls (
-  id INTEGER PRIMARY KEY,
-  url TEXT NOT NULL UNIQUE,
-  depth INTEGER NOT NULL,
-  state INTEGER NOT NULL DEFAULT 0,
-  via INTEGER,
-  source TEXT NOT NULL,
-  status INTEGER,
-  verdict TEXT,
-  reason TEXT,
-  target TEXT,
-  content_type TEXT,
-  title TEXT,
-  lastmod TEXT,
-  extra TEXT,
-  bytes INTEGER,
-  ms INTEGER,
-  attempts INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS urls_queue ON urls (depth, id) WHERE state = 0;
-CREATE TABLE IF NOT EXISTS links (target INTEGER NOT NULL, source INTEGER NOT NULL, PRIMARY KEY (target, source)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS patterns (key TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
-`;
+export type { Outcome, UrlRecord, UrlSource, Verdict } from './records.js';
+export { SEED_DEPTH } from './records.js';
 
 /** URL → id of recently seen URLs: navigation links repeat on every page. */
 const ID_CACHE = 50_000;
-
-/**
- * The depth a sitemap seed is queued at until a link finds it (then it takes that link depth):
- * seeds sort after every URL found by links, and one that no link reaches is leased as an entry
- * point at depth 0 (see {@link CrawlState.leaseSeeds}).
- */
-export const SEED_DEPTH = 1_000_000_000;
 
 type Db = BetterSqlite3.Database;
 type Stmt = BetterSqlite3.Statement;
@@ -159,8 +62,7 @@ function toRecord(r: RawRow): UrlRecord {
   };
 }
 
-/** How {@link CrawlState.open} treats an existing file. */
-export type StateMode = 'new' | 'resume' | 'fresh';
+export type { StateMode } from './state-open.js';
 
 export class CrawlState {
   readonly path: string;
@@ -223,125 +125,15 @@ export class CrawlState {
 
   /** Throws `ERR_STATE` when `mode` does not fit what is on disk (before any network work). */
   static check(path: string, mode: StateMode): void {
-    const exists = existsSync(path);
-    if (mode === 'resume' && !exists) {
-      throw new SitemapkitError('ERR_STATE', 'there is no crawl state to resume', {
-        where: path,
-        hint: 'run the crawl without --resume to start it (or pass --state FILE to name another state file)',
-      });
-    }
-    if (mode === 'new' && exists) {
-      throw new SitemapkitError('ERR_STATE', 'a crawl state already exists here', {
-        where: path,
-        hint: 'pass --resume to continue that crawl, or --fresh to delete it and start over',
-      });
-    }
+    checkState(path, mode);
   }
 
   /**
    * Opens (or creates) the state file. `new` refuses an existing state, `resume` requires one,
-   * `fresh` deletes it first. Throws `ERR_STATE` with what to do.
+   * `fresh` empties it first. Throws `ERR_STATE` with what to do.
    */
   static async open(path: string, mode: StateMode): Promise<CrawlState> {
-    CrawlState.check(path, mode);
-    let Database: typeof BetterSqlite3;
-    try {
-      Database = (await import('better-sqlite3')).default;
-    } catch (cause) {
-      throw new SitemapkitError('ERR_STATE', 'the SQLite binding (better-sqlite3) cannot be loaded', {
-        cause,
-        hint: 'reinstall with `npm ci` (better-sqlite3 builds from source when no prebuilt binary is available; it needs python3, make and a C++ compiler)',
-      });
-    }
-    mkdirSync(dirname(path), { recursive: true });
-    const lock = (): Db => {
-      const db = new Database(path, { timeout: 200 });
-      try {
-        // Exclusive before WAL: no shared-memory index, and the lock is held until close.
-        db.pragma('locking_mode = EXCLUSIVE');
-        db.pragma('journal_mode = WAL');
-        db.pragma('synchronous = NORMAL');
-        db.pragma('cache_size = -16000');
-        db.exec('BEGIN EXCLUSIVE; COMMIT');
-        return db;
-      } catch (cause) {
-        db.close();
-        throw cause;
-      }
-    };
-    const refuse = (cause: unknown): SitemapkitError => {
-      const busy = (cause as { code?: string }).code?.startsWith('SQLITE_BUSY') === true;
-      return new SitemapkitError(
-        'ERR_STATE',
-        busy
-          ? 'the crawl state is in use by another crawl'
-          : `cannot open the crawl state: ${(cause as Error).message}`,
-        {
-          cause,
-          where: path,
-          hint: busy ? 'wait for the other crawl to end, or pass --state FILE' : 'pass --fresh to start over',
-        },
-      );
-    };
-    let db: Db;
-    try {
-      db = lock();
-    } catch (cause) {
-      const busy = (cause as { code?: string }).code?.startsWith('SQLITE_BUSY') === true;
-      // --fresh may replace a file that is not a database, but never one another crawl holds.
-      if (mode !== 'fresh' || busy) throw refuse(cause);
-      for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
-      try {
-        db = lock();
-      } catch (again) {
-        throw refuse(again);
-      }
-    }
-    if (mode === 'fresh') {
-      // Emptied under our own lock (not unlinked first: that could pull the file from under a
-      // crawl that holds it).
-      try {
-        const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{
-          name: string;
-        }>;
-        for (const t of tables) db.exec(`DROP TABLE IF EXISTS "${t.name.replace(/"/g, '""')}"`);
-      } catch (cause) {
-        db.close();
-        throw refuse(cause);
-      }
-    }
-    try {
-      const tables = db
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
-        .get();
-      if (tables !== undefined) {
-        const format = db.prepare('SELECT value FROM meta WHERE key = ?').get('format') as
-          | { value: string }
-          | undefined;
-        const version = db.prepare('SELECT value FROM meta WHERE key = ?').get('version') as
-          | { value: string }
-          | undefined;
-        if (format?.value !== FORMAT || version?.value !== VERSION) {
-          throw new SitemapkitError(
-            'ERR_STATE',
-            'this file is not a sitemapkit crawl state of a version this release reads',
-            {
-              where: path,
-              hint: 'pass --fresh to start over, or --state FILE for another file',
-            },
-          );
-        }
-      }
-      db.exec(SCHEMA);
-    } catch (cause) {
-      db.close();
-      if (cause instanceof SitemapkitError) throw cause;
-      throw new SitemapkitError('ERR_STATE', `cannot read the crawl state: ${(cause as Error).message}`, {
-        cause,
-        where: path,
-        hint: 'pass --fresh to start over',
-      });
-    }
+    const db = await openStateDb(path, mode);
     const state = new CrawlState(path, db);
     if (state.getMeta('format') === undefined) {
       state.setMeta('format', FORMAT);

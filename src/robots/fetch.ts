@@ -273,6 +273,15 @@ export class RobotsCache {
     return p;
   }
 
+  /**
+   * The cached outcome for the site of `url` while it is fresh, without fetching; undefined when
+   * {@link get} would fetch. For callers that must decide synchronously (the crawler's loop).
+   */
+  peek(url: string): RobotsFetchResult | undefined {
+    const slot = this.#slots.get(robotsTxtUrl(url));
+    return slot !== undefined && (this.#options.now ?? Date.now)() < slot.expiresAt ? slot.result : undefined;
+  }
+
   /** Whether `userAgent` may fetch `url`, by the site's robots.txt. */
   async isAllowed(url: string, userAgent: string): Promise<boolean> {
     return (await this.get(url)).robots.isAllowed(url, userAgent);

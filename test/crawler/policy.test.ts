@@ -2,17 +2,17 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { charsetFromBom, charsetFromContentType, charsetFromPrescan } from '../../src/crawler/fetch-page.js';
 import { DEFAULT_PARAM_POLICY, normalizeCrawlUrl } from '../../src/crawler/normalize-url.js';
+import { Politeness } from '../../src/crawler/politeness.js';
+import { decideRetry } from '../../src/crawler/retry.js';
+import { Scope, trapReason, urlPattern } from '../../src/crawler/scope.js';
+import { priorityForDepth } from '../../src/crawler/sitemap-entries.js';
+import { PageMetaReader, readPageMeta } from '../../src/page/page-meta.js';
 import {
   canonicalFromLinkHeader,
   pageLastmod,
   parseXRobotsTag,
-  priorityForDepth,
   robotsDirectives,
-} from '../../src/crawler/page-rules.js';
-import { Politeness } from '../../src/crawler/politeness.js';
-import { decideRetry } from '../../src/crawler/retry.js';
-import { Scope, trapReason, urlPattern } from '../../src/crawler/scope.js';
-import { PageMetaReader, readPageMeta } from '../../src/page/page-meta.js';
+} from '../../src/page/verdict.js';
 
 describe('URL normalisation (RFC 3986 §6.2.2-3 and the parameter policy)', () => {
   const n = (u: string, base?: string): string | undefined => normalizeCrawlUrl(u, base);

@@ -3,15 +3,8 @@
  * findings out; the live checker does the fetching. Every finding here means "this URL should not
  * be in a sitemap as it is", so each live code is an error by default.
  */
-import { judgeCanonical } from '../../core/canonical.js';
-import {
-  canonicalFromLinkHeader,
-  DYNAMIC_LASTMOD_SLACK_MS,
-  isHtmlType,
-  isPdfType,
-  robotsDirectives,
-} from '../../crawler/page-rules.js';
 import { type PageMeta, readPageMeta } from '../../page/page-meta.js';
+import { DYNAMIC_LASTMOD_SLACK_MS, isHtmlType, isPdfType, pageVerdict } from '../../page/verdict.js';
 import { lastmodInstant } from '../values.js';
 
 /** What the live checker learnt about a URL. */
@@ -45,56 +38,68 @@ export function isHtmlPage(contentType: string | undefined): boolean {
 export function judgePage(facts: PageFacts, lastmod: string | undefined, agent: string): PageFinding[] {
   const { status, headers, url } = facts;
   const label = `HTTP ${status}${facts.statusText ? ` ${facts.statusText}` : ''}`;
-  if (status >= 300 && status < 400) {
-    const location = headers['location'];
-    let target = location;
-    if (location !== undefined) {
-      try {
-        target = new URL(location, url).href;
-      } catch {
-        // An unparseable Location is shown as sent.
-      }
-    }
-    return [
-      {
-        code: 'live-redirect',
-        message:
-          target === undefined
-            ? `${label} without a Location header`
-            : `redirects (${status}) to ${target}: list the target instead`,
-      },
-    ];
-  }
-  if (status >= 400 && status < 500) return [{ code: 'live-client-error', message: `answers ${label}` }];
-  if (status >= 500 || status < 200) return [{ code: 'live-server-error', message: `answers ${label}` }];
-
-  const out: PageFinding[] = [];
   const type = headers['content-type'];
   const html = isHtmlPage(type);
-  // The robots meta tags and the canonical are read the crawler's way (src/crawler/page-rules.ts).
-  const meta: PageMeta | undefined = html && facts.html !== undefined ? readPageMeta(facts.html) : undefined;
   const header = headers['x-robots-tag'];
-  const robots = robotsDirectives(meta, header === undefined ? [] : [header], [agent.toLowerCase()]);
-  if (robots.noindex) out.push({ code: 'live-noindex', message: `noindex in ${robots.noindexSource}` });
+  // The answer is read the crawler's way (src/page/verdict.ts); the body only when it matters.
+  const verdict = pageVerdict({
+    url,
+    status,
+    header: (name) => headers[name] ?? null,
+    xRobotsTag: header === undefined ? [] : [header],
+    get meta(): PageMeta | undefined {
+      return html && facts.html !== undefined ? readPageMeta(facts.html) : undefined;
+    },
+    agents: [agent.toLowerCase()],
+  });
+  switch (verdict.kind) {
+    case 'redirect': {
+      const location = verdict.location ?? undefined;
+      let target = location;
+      if (location !== undefined) {
+        try {
+          target = new URL(location, url).href;
+        } catch {
+          // An unparseable Location is shown as sent.
+        }
+      }
+      return [
+        {
+          code: 'live-redirect',
+          message:
+            target === undefined
+              ? `${label} without a Location header`
+              : `redirects (${status}) to ${target}: list the target instead`,
+        },
+      ];
+    }
+    case 'client-error':
+    case 'transient':
+      return [{ code: 'live-client-error', message: `answers ${label}` }];
+    case 'server-error':
+    case 'informational':
+      return [{ code: 'live-server-error', message: `answers ${label}` }];
+    case 'answered':
+      break;
+  }
+
+  const out: PageFinding[] = [];
+  if (verdict.robots.noindex) {
+    out.push({ code: 'live-noindex', message: `noindex in ${verdict.robots.noindexSource}` });
+  }
   if (!html && !isPdfType(type!)) {
     out.push({ code: 'live-not-html', message: `is ${type!.split(';')[0]!.trim()}, not an HTML page` });
   }
   const stale = staleLastmod(lastmod, headers['last-modified'], headers['date']);
   if (stale !== undefined) out.push({ code: 'live-lastmod-stale', message: stale });
-  let canonical = canonicalFromLinkHeader(headers['link'] ?? null);
-  let baseHref: string | undefined;
-  if (meta?.canonical !== undefined) {
-    canonical = meta.canonical;
-    baseHref = meta.baseHref;
-  }
-  const verdict = judgeCanonical(canonical, url, baseHref);
-  if (verdict.kind === 'other') {
+  const canonical = verdict.canonical;
+  if (canonical.kind === 'other') {
     out.push({
       code: 'live-canonical-elsewhere',
-      message: `its canonical is ${verdict.url}: list that URL instead`,
+      message: `its canonical is ${canonical.url}: list that URL instead`,
     });
-  } else if (verdict.kind === 'ignored') {
-    out.push({ code: 'canonical-ignored', message: `${verdict.reason}; search engines ignore it` });
+  } else if (canonical.kind === 'ignored') {
+    out.push({ code: 'canonical-ignored', message: `${canonical.reason}; search engines ignore it` });
   }
   return out;
 }

@@ -1,0 +1,166 @@
+/**
+ * What the crawl records when a URL is done: its outcome (page-outcome.ts) into the frontier with
+ * the URLs it leads to, what becomes of a new URL (scope, depth, pattern cap: the frontier's
+ * `admit`), the running totals, the page and progress events and the diagnostics.
+ */
+import type { Diagnostic } from '../core/diagnostics.js';
+import type { PageResponse } from './fetch-page.js';
+import type { Admission, Admit, Committed, Frontier } from './frontier.js';
+import { normalizeCrawlUrl } from './normalize-url.js';
+import type { ResolvedCrawlOptions } from './options.js';
+import { type PageRules, pageOutcome } from './page-outcome.js';
+import type { Outcome } from './records.js';
+import { giveUpReason, type RetryStep } from './retry.js';
+import type { Item } from './scheduler.js';
+import { type Scope, urlPattern } from './scope.js';
+import { rewriteOrigin } from './sitemap-entries.js';
+
+const EXTERNAL: Admission = { kind: 'external' };
+const QUEUED: Admission = { kind: 'queued' };
+
+export class Recorder {
+  readonly #o: ResolvedCrawlOptions;
+  readonly #frontier: Frontier;
+  readonly #scope: Scope;
+  readonly #rules: Omit<PageRules, 'now'>;
+  readonly #capped = new Set<string>();
+  /** Requests of this run and requests in flight, for progress events. */
+  readonly #load: () => { requests: number; inFlight: number };
+  readonly counts = { error: 0, warning: 0, info: 0 };
+  readonly started: number;
+  done = 0;
+  queued = 0;
+  listed = 0;
+  errors = 0;
+  externalLinks = 0;
+
+  constructor(
+    o: ResolvedCrawlOptions,
+    frontier: Frontier,
+    scope: Scope,
+    load: () => { requests: number; inFlight: number },
+  ) {
+    this.#o = o;
+    this.#frontier = frontier;
+    this.#scope = scope;
+    this.#load = load;
+    this.started = o.now();
+    this.#rules = {
+      normalize: (raw, base) => this.normalize(raw, base),
+      metaAgents: o.metaAgents,
+      includePdf: o.includePdf,
+      followNofollow: o.followNofollow,
+      maxPageBytes: o.maxPageBytes,
+    };
+  }
+
+  report(d: Diagnostic): void {
+    this.counts[d.severity]++;
+    this.#o.onDiagnostic?.(d);
+  }
+
+  /**
+   * Normalises a reference found on a page. With `publicOrigin`, absolute links to the published
+   * site name the crawled copy (a staging build often links to production): they are mapped back.
+   */
+  normalize(raw: string, base: string | undefined): string | undefined {
+    const url = normalizeCrawlUrl(raw, base, this.#o.params);
+    const pub = this.#o.publicOrigin;
+    if (url === undefined || pub === undefined) return url;
+    return rewriteOrigin(url, pub, this.#o.origins[0]);
+  }
+
+  /** What a URL found by a link (or a sitemap) becomes when it is new. */
+  readonly admit: Admit = (f) => {
+    const o = this.#o;
+    const out = this.#scope.check(f.url);
+    if (out?.verdict === 'external') return EXTERNAL;
+    // Sitemap seeds are entry points the site declares: --max-depth counts links from them.
+    if (f.source !== 'sitemap' && f.depth > o.maxDepth) {
+      const reason = `${f.depth} link hops from the start; --max-depth is ${o.maxDepth}`;
+      return { kind: 'finished', outcome: { verdict: 'too-deep', reason } };
+    }
+    if (out !== undefined) return { kind: 'finished', outcome: { verdict: out.verdict, reason: out.reason } };
+    if (o.maxPerPattern > 0) {
+      const key = urlPattern(f.url);
+      if (key !== undefined) {
+        const reason = `more than ${o.maxPerPattern} URLs like ${key} (--max-per-pattern)`;
+        return { kind: 'queued', cap: { key, max: o.maxPerPattern, over: { verdict: 'trap', reason } } };
+      }
+    }
+    return QUEUED;
+  };
+
+  /** What a start URL becomes when it is new: start URLs are always fetched when in scope. */
+  readonly admitStart: Admit = (f) => {
+    const out = this.#scope.check(f.url, true);
+    if (out === undefined) return QUEUED;
+    const verdict = out.verdict === 'external' ? 'excluded' : out.verdict;
+    return { kind: 'finished', outcome: { verdict, reason: out.reason } };
+  };
+
+  committed(c: Committed): void {
+    this.queued += c.queued + c.requeued;
+    this.done += c.finished - c.requeued;
+    this.externalLinks += c.external;
+    for (const { key, url } of c.trapped) {
+      if (this.#capped.has(key)) continue;
+      this.#capped.add(key);
+      this.report({
+        code: 'crawl-pattern-capped',
+        severity: 'warning',
+        message: `more than ${this.#o.maxPerPattern} URLs like ${key}: the rest are not crawled (a crawler trap, or raise --max-per-pattern)`,
+        url,
+      });
+    }
+  }
+
+  fetched(item: Item, res: PageResponse, ms: number, step: RetryStep | undefined): void {
+    const giveUp = step === undefined ? undefined : giveUpReason(step);
+    if (step?.kind === 'retry-after-too-long') {
+      this.report({
+        code: 'retry-after-too-long',
+        severity: 'warning',
+        message: `${item.url}: ${giveUp}`,
+        url: item.url,
+      });
+    }
+    const r = pageOutcome(item, res, item.attempts, ms, giveUp, { ...this.#rules, now: this.#o.now() });
+    for (const d of r.diagnostics) this.report(d);
+    this.#frontier.finish(item, r.outcome, r.found, this.admit);
+    this.#after(item, r.outcome, ms);
+  }
+
+  disallowed(item: Item, reason: string): void {
+    const outcome: Outcome = { verdict: 'robots', reason };
+    this.#frontier.finish(item, outcome, [], this.admit);
+    this.#after(item, outcome, null);
+  }
+
+  #after(item: Item, outcome: Outcome, ms: number | null): void {
+    this.done++;
+    if (outcome.verdict === 'listed') this.listed++;
+    if (outcome.verdict === 'broken' || outcome.verdict === 'error') this.errors++;
+    const o = this.#o;
+    o.onPage?.({
+      url: item.url,
+      depth: item.depth,
+      status: outcome.status ?? null,
+      verdict: outcome.verdict,
+      reason: outcome.reason ?? null,
+      ms,
+    });
+    if (o.onProgress !== undefined) {
+      const load = this.#load();
+      o.onProgress({
+        done: this.done,
+        queued: this.queued,
+        requests: load.requests,
+        listed: this.listed,
+        errors: this.errors,
+        inFlight: load.inFlight,
+        elapsedMs: o.now() - this.started,
+      });
+    }
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The crawler's robots.txt gate: a thin, synchronous layer over `RobotsCache`, which alone decides
+ * how long an outcome lasts (24 h for a file, a short retry for an unreachable one, the previous
+ * rules kept when a refresh fails). The crawl loop must decide without awaiting, so the gate asks
+ * the cache for a fresh outcome (`peek`), starts a fetch when there is none (`undefined`: wait),
+ * and hands every new outcome once to `onRules` (Crawl-delay, warnings) before any URL of its
+ * origin is judged by it.
+ */
+import type { RobotsCache, RobotsFetchResult } from '../robots/fetch.js';
+
+export type GateVerdict = { allowed: true } | { allowed: false; reason: string };
+
+const ALLOWED: GateVerdict = { allowed: true };
+
+export interface RobotsGateOptions {
+  /** Obey robots.txt at all (`false`: everything is allowed and nothing is fetched). */
+  enabled: boolean;
+  /** The product token rules are matched for. */
+  agent: string;
+  /** A new outcome for an origin (called once per outcome, before it is used). */
+  onRules: (origin: string, result: RobotsFetchResult) => void;
+  /** A fetch started by the gate ended (the loop can go on), or failed (an abort). */
+  onSettled: (error?: unknown) => void;
+}
+
+export class RobotsGate {
+  readonly #cache: RobotsCache;
+  readonly #o: RobotsGateOptions;
+  readonly #pending = new Set<string>();
+  readonly #applied = new Map<string, RobotsFetchResult>();
+
+  constructor(cache: RobotsCache, options: RobotsGateOptions) {
+    this.#cache = cache;
+    this.#o = options;
+  }
+
+  /** Fetches (or takes from the cache) the rules of `origin` now, and applies them. */
+  async prime(origin: string): Promise<RobotsFetchResult> {
+    const result = await this.#cache.get(`${origin}/`);
+    this.#apply(origin, result);
+    return result;
+  }
+
+  /** Whether `url` (of `origin`) may be fetched; undefined while its robots.txt is being fetched. */
+  verdict(origin: string, url: string): GateVerdict | undefined {
+    if (!this.#o.enabled) return ALLOWED;
+    const r = this.#rules(origin);
+    if (r === undefined) return undefined;
+    const agent = this.#o.agent;
+    if (r.robots.isAllowed(url, agent)) return ALLOWED;
+    const why = r.robots.explain(url, agent);
+    const where = why.line === null ? '' : ` line ${why.line}`;
+    return { allowed: false, reason: `robots.txt${where}: ${why.reason}` };
+  }
+
+  #rules(origin: string): RobotsFetchResult | undefined {
+    if (this.#pending.has(origin)) return undefined;
+    const fresh = this.#cache.peek(`${origin}/`);
+    if (fresh !== undefined) {
+      this.#apply(origin, fresh);
+      return fresh;
+    }
+    this.#pending.add(origin);
+    this.#cache.get(`${origin}/`).then(
+      (result) => {
+        this.#pending.delete(origin);
+        this.#apply(origin, result);
+        this.#o.onSettled();
+      },
+      // Only an abort rejects: the origin stays pending while the crawl stops.
+      (error: unknown) => this.#o.onSettled(error),
+    );
+    return undefined;
+  }
+
+  #apply(origin: string, result: RobotsFetchResult): void {
+    if (this.#applied.get(origin) === result) return;
+    this.#applied.set(origin, result);
+    this.#o.onRules(origin, result);
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * The sitemap entries of a finished crawl, read from its state: the listed pages with their
+ * lastmod, images, alternates and title, moved to `--public-origin`, with the priority by depth.
+ */
+import type { EntryInput } from '../core/entry.js';
+import type { ResolvedCrawlOptions } from './options.js';
+import type { CrawlState } from './state.js';
+
+/** Rewrites a URL of `from` (an origin) to `to`; other URLs are returned as they are. */
+export function rewriteOrigin(url: string, from: string, to: string | undefined): string {
+  if (to === undefined || from === to) return url;
+  if (url === from || url.startsWith(`${from}/`) || url.startsWith(`${from}?`))
+    return to + url.slice(from.length);
+  return url;
+}
+
+/**
+ * The priority of a page `depth` link hops from a start URL, from a table indexed by depth whose
+ * last value applies to every deeper page (`[1, 0.8, 0.5, 0.3]` by default).
+ */
+export function priorityForDepth(depth: number, table: readonly number[]): number | undefined {
+  if (table.length === 0) return undefined;
+  return table[Math.min(depth, table.length - 1)];
+}
+
+export function* sitemapEntries(state: CrawlState, o: ResolvedCrawlOptions): Generator<EntryInput> {
+  const from = o.origins[0]!;
+  const rw = (u: string): string => rewriteOrigin(u, from, o.publicOrigin);
+  for (const r of state.listed()) {
+    const e: EntryInput = { loc: rw(r.url) };
+    if (r.lastmod !== null) e.lastmod = r.lastmod;
+    if (o.changefreq !== undefined) e.changefreq = o.changefreq;
+    if (o.priorityMap !== undefined) {
+      const p = priorityForDepth(r.depth, o.priorityMap);
+      if (p !== undefined) e.priority = p;
+    }
+    if (r.title !== null) e.title = r.title;
+    if (r.extra !== null) {
+      const x = JSON.parse(r.extra) as {
+        images?: string[];
+        alternates?: Array<{ hreflang: string; href: string }>;
+      };
+      if (x.images !== undefined) e.images = x.images.map(rw);
+      if (x.alternates !== undefined)
+        e.alternates = x.alternates.map((a) => ({ hreflang: a.hreflang, href: rw(a.href) }));
+    }
+    yield e;
+  }
+}
+
+/** Hosts other than the sitemap's own whose pages were listed (they must cross-submit). */
+export function otherHosts(state: CrawlState, o: ResolvedCrawlOptions): string[] {
+  if (o.hosts.length === 0 && !o.subdomains && o.origins.length === 1) return [];
+  const own = new URL(o.baseUrl).host;
+  const hosts = new Set<string>();
+  const from = o.origins[0]!;
+  for (const r of state.listed()) {
+    const h = new URL(rewriteOrigin(r.url, from, o.publicOrigin)).host;
+    if (h !== own) hosts.add(h);
+  }
+  return [...hosts];
+}

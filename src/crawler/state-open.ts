@@ -1,0 +1,165 @@
+/**
+ * The crawl state's file: created, locked (exclusive: a second crawl on it is refused), emptied by
+ * `--fresh`, and checked to be a state of a format this release reads. The queries live in
+ * state.ts.
+ */
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
+import { SitemapkitError } from '../core/errors.js';
+
+type Db = BetterSqlite3.Database;
+
+export const FORMAT = 'sitemapkit-crawl-state';
+export const VERSION = '1';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS urls (
+  id INTEGER PRIMARY KEY,
+  url TEXT NOT NULL UNIQUE,
+  depth INTEGER NOT NULL,
+  state INTEGER NOT NULL DEFAULT 0,
+  via INTEGER,
+  source TEXT NOT NULL,
+  status INTEGER,
+  verdict TEXT,
+  reason TEXT,
+  target TEXT,
+  content_type TEXT,
+  title TEXT,
+  lastmod TEXT,
+  extra TEXT,
+  bytes INTEGER,
+  ms INTEGER,
+  attempts INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS urls_queue ON urls (depth, id) WHERE state = 0;
+CREATE TABLE IF NOT EXISTS links (target INTEGER NOT NULL, source INTEGER NOT NULL, PRIMARY KEY (target, source)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS patterns (key TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+`;
+
+/** How {@link CrawlState.open} treats an existing file. */
+export type StateMode = 'new' | 'resume' | 'fresh';
+
+/** Throws `ERR_STATE` when `mode` does not fit what is on disk (before any network work). */
+export function checkState(path: string, mode: StateMode): void {
+  const exists = existsSync(path);
+  if (mode === 'resume' && !exists) {
+    throw new SitemapkitError('ERR_STATE', 'there is no crawl state to resume', {
+      where: path,
+      hint: 'run the crawl without --resume to start it (or pass --state FILE to name another state file)',
+    });
+  }
+  if (mode === 'new' && exists) {
+    throw new SitemapkitError('ERR_STATE', 'a crawl state already exists here', {
+      where: path,
+      hint: 'pass --resume to continue that crawl, or --fresh to delete it and start over',
+    });
+  }
+}
+
+/**
+ * Opens (or creates) the state file. `new` refuses an existing state, `resume` requires one,
+ * `fresh` deletes it first. Throws `ERR_STATE` with what to do.
+ */
+export async function openStateDb(path: string, mode: StateMode): Promise<Db> {
+  checkState(path, mode);
+  let Database: typeof BetterSqlite3;
+  try {
+    Database = (await import('better-sqlite3')).default;
+  } catch (cause) {
+    throw new SitemapkitError('ERR_STATE', 'the SQLite binding (better-sqlite3) cannot be loaded', {
+      cause,
+      hint: 'reinstall with `npm ci` (better-sqlite3 builds from source when no prebuilt binary is available; it needs python3, make and a C++ compiler)',
+    });
+  }
+  mkdirSync(dirname(path), { recursive: true });
+  const lock = (): Db => {
+    const db = new Database(path, { timeout: 200 });
+    try {
+      // Exclusive before WAL: no shared-memory index, and the lock is held until close.
+      db.pragma('locking_mode = EXCLUSIVE');
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('cache_size = -16000');
+      db.exec('BEGIN EXCLUSIVE; COMMIT');
+      return db;
+    } catch (cause) {
+      db.close();
+      throw cause;
+    }
+  };
+  const refuse = (cause: unknown): SitemapkitError => {
+    const busy = (cause as { code?: string }).code?.startsWith('SQLITE_BUSY') === true;
+    return new SitemapkitError(
+      'ERR_STATE',
+      busy
+        ? 'the crawl state is in use by another crawl'
+        : `cannot open the crawl state: ${(cause as Error).message}`,
+      {
+        cause,
+        where: path,
+        hint: busy ? 'wait for the other crawl to end, or pass --state FILE' : 'pass --fresh to start over',
+      },
+    );
+  };
+  let db: Db;
+  try {
+    db = lock();
+  } catch (cause) {
+    const busy = (cause as { code?: string }).code?.startsWith('SQLITE_BUSY') === true;
+    // --fresh may replace a file that is not a database, but never one another crawl holds.
+    if (mode !== 'fresh' || busy) throw refuse(cause);
+    for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
+    try {
+      db = lock();
+    } catch (again) {
+      throw refuse(again);
+    }
+  }
+  if (mode === 'fresh') {
+    // Emptied under our own lock (not unlinked first: that could pull the file from under a
+    // crawl that holds it).
+    try {
+      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{
+        name: string;
+      }>;
+      for (const t of tables) db.exec(`DROP TABLE IF EXISTS "${t.name.replace(/"/g, '""')}"`);
+    } catch (cause) {
+      db.close();
+      throw refuse(cause);
+    }
+  }
+  try {
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
+    if (tables !== undefined) {
+      const format = db.prepare('SELECT value FROM meta WHERE key = ?').get('format') as
+        | { value: string }
+        | undefined;
+      const version = db.prepare('SELECT value FROM meta WHERE key = ?').get('version') as
+        | { value: string }
+        | undefined;
+      if (format?.value !== FORMAT || version?.value !== VERSION) {
+        throw new SitemapkitError(
+          'ERR_STATE',
+          'this file is not a sitemapkit crawl state of a version this release reads',
+          {
+            where: path,
+            hint: 'pass --fresh to start over, or --state FILE for another file',
+          },
+        );
+      }
+    }
+    db.exec(SCHEMA);
+  } catch (cause) {
+    db.close();
+    if (cause instanceof SitemapkitError) throw cause;
+    throw new SitemapkitError('ERR_STATE', `cannot read the crawl state: ${(cause as Error).message}`, {
+      cause,
+      where: path,
+      hint: 'pass --fresh to start over',
+    });
+  }
+  return db;
+}
