@@ -9,8 +9,8 @@ import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { crawl } from '../../src/crawler/crawl.js';
 import { type GateVerdict, RobotsGate } from '../../src/crawler/robots-gate.js';
 import { RobotsCache, type RobotsFetchResult } from '../../src/robots/fetch.js';
+import { html, type TestServer as Site, startServer as startSite } from '../support/http-server.js';
 import { tempDir } from '../support/tmp.js';
-import { html, type Site, startSite } from './site-server.js';
 
 const sites: Site[] = [];
 afterEach(async () => {
@@ -123,7 +123,7 @@ describe('a crawl and an unreachable robots.txt of another host', () => {
     let clock = Date.parse('2026-07-01T00:00:00Z');
     let bxDone = false;
     const other = await startSite({
-      '/robots.txt': (_req, res, hit) => {
+      '/robots.txt': (_req, res, { hit }) => {
         if (hit === 1) res.writeHead(503, { 'content-type': 'text/plain' }).end('down');
         else res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
       },
