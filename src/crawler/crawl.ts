@@ -3,20 +3,20 @@
  * and the report from that state. This file only composes the parts: the network (network.ts,
  * fetch-page.ts), the robots.txt gate over the one robots cache (robots-gate.ts), the frontier
  * over the SQLite state (frontier.ts, frontier-sqlite.ts, state.ts), the loop (scheduler.ts with
- * politeness.ts and retry.ts), what a finished URL means (recorder.ts, page-outcome.ts, scope.ts,
+ * the HTTP layer's host scheduler and retry policy), what a finished URL means (recorder.ts, page-outcome.ts, scope.ts,
  * normalize-url.ts), the seeds (seed.ts), the sitemap entries and the report.
  *
  * Output is written only after the frontier is exhausted (or `maxPages` is reached): an
  * interrupted crawl keeps its state for `resume` and never touches the previous sitemaps.
  */
 import { SitemapkitError } from '../core/errors.js';
+import { HostScheduler } from '../http/scheduler.js';
 import type { RobotsFetchResult } from '../robots/fetch.js';
 import { type WriteSitemapsResult, writeSitemaps } from '../writer/write-sitemaps.js';
 import { SqliteFrontier } from './frontier-sqlite.js';
 import { type CrawlNetwork, openNetwork } from './network.js';
 import { originOf } from './normalize-url.js';
 import { type CrawlOptions, type ResolvedCrawlOptions, resolveCrawlOptions } from './options.js';
-import { Politeness } from './politeness.js';
 import { Recorder } from './recorder.js';
 import type { CrawlStats } from './records.js';
 import { type CrawlReportFiles, writeCrawlReport } from './report.js';
@@ -58,7 +58,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
     throw new SitemapkitError('ERR_ABORTED', 'the crawl was interrupted before it started');
   }
   CrawlState.check(o.state, o.mode);
-  const net = await openNetwork(o);
+  const net = openNetwork(o);
   try {
     return await crawlWith(o, net);
   } finally {
@@ -73,7 +73,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
 function applyRobots(
   o: ResolvedCrawlOptions,
   recorder: Recorder,
-  politeness: Politeness,
+  hosts: HostScheduler,
   origin: string,
   result: RobotsFetchResult,
 ): void {
@@ -97,7 +97,7 @@ function applyRobots(
     });
     ms = o.maxCrawlDelayMs;
   }
-  politeness.setCrawlDelay(origin, ms);
+  hosts.setCrawlDelay(origin, ms);
 }
 
 async function crawlWith(o: ResolvedCrawlOptions, net: CrawlNetwork): Promise<CrawlResult> {
@@ -130,7 +130,7 @@ async function crawlWith(o: ResolvedCrawlOptions, net: CrawlNetwork): Promise<Cr
     trapGuards: o.trapGuards,
     year: new Date(o.now()).getUTCFullYear(),
   });
-  const politeness = new Politeness({ concurrency: o.hostConcurrency, delayMs: o.delayMs });
+  const hosts = new HostScheduler({ concurrency: o.hostConcurrency, delayMs: o.delayMs });
   let scheduler: Scheduler | undefined;
   const recorder = new Recorder(o, frontier, scope, () => ({
     requests: scheduler?.requests ?? 0,
@@ -139,7 +139,7 @@ async function crawlWith(o: ResolvedCrawlOptions, net: CrawlNetwork): Promise<Cr
   const gate = new RobotsGate(net.robots, {
     enabled: o.robots,
     agent: o.robotsAgent,
-    onRules: (origin, result) => applyRobots(o, recorder, politeness, origin, result),
+    onRules: (origin, result) => applyRobots(o, recorder, hosts, origin, result),
     onSettled: (error) => {
       if (error !== undefined) scheduler?.fail(error);
       scheduler?.wake();
@@ -161,8 +161,7 @@ async function crawlWith(o: ResolvedCrawlOptions, net: CrawlNetwork): Promise<Cr
     if (o.seedSitemaps) {
       await seedSitemaps(seeds, {
         origins: o.origins,
-        fetch: net.fetch,
-        userAgent: o.userAgent,
+        httpClient: net.client,
         timeoutMs: o.timeoutMs,
         signal: o.signal,
         report: (d) => recorder.report(d),
@@ -188,9 +187,9 @@ async function crawlWith(o: ResolvedCrawlOptions, net: CrawlNetwork): Promise<Cr
       },
       {
         frontier,
-        politeness,
+        hosts,
         gate: (origin, url) => gate.verdict(origin, url),
-        fetch: (item) => net.page(item.url, item.origin),
+        fetch: (item) => net.page(item.url),
         originOf,
       },
       recorder,

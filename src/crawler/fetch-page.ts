@@ -1,34 +1,23 @@
 /**
- * One HTTP exchange of the crawler: GET without following redirects, a time limit on the whole
- * exchange, and for HTML a streaming read (charset from the BOM, the Content-Type, or a prescan of
- * the first 1,024 bytes, as browsers do) into the page reader, stopped at a size cap. Anything
- * else is not downloaded. Network failures are results, not exceptions; only an abort of the
- * crawl throws.
+ * One page of the crawl through the HTTP layer's client: GET without following redirects (the
+ * crawler records them as pages), the client's one timeout over the whole exchange and its size
+ * cap (`truncate`: the start of a long page is read), and for HTML a streaming read (charset from
+ * the BOM, the Content-Type, or a prescan of the first 1,024 bytes, as browsers do) into the page
+ * reader. Anything else is not downloaded. Network failures are results, not exceptions; only an
+ * abort of the crawl throws.
  */
 import { TextDecoder } from 'node:util';
-import type { Dispatcher, request as undiciRequestType } from 'undici';
-import { SitemapkitError } from '../core/errors.js';
+import type { HttpClient, HttpResponse } from '../http/client.js';
+import { HttpError, type HttpFailureReason } from '../http/errors.js';
+import type { ResponseHeaders as HttpHeaders } from '../http/types.js';
 import { type PageMeta, PageMetaReader } from '../page/page-meta.js';
-import type { FetchLike } from '../robots/fetch.js';
 
-/**
- * How pages are requested: an injected `fetch`, or (the default) undici's `request` over a
- * keep-alive pool. The pool skips the WHATWG Request/Response/stream layers, which cost about a
- * third of the crawler's CPU at hundreds of pages a second, and it keeps repeated headers apart
- * (several `X-Robots-Tag` lines stay several values; `fetch` joins them with ", ").
- */
-/**
- * How pages are fetched: an injected `fetch`, or undici's pool. undici's `request` travels with the
- * pool because undici is imported only when a crawl starts (it costs ~70 ms and ~20 MB to load,
- * which everyone importing the package root would otherwise pay).
- */
-export type PageTransport =
-  | { kind: 'fetch'; fetch: FetchLike }
-  | { kind: 'pool'; dispatcher: Dispatcher; request: typeof undiciRequestType };
+/** The response headers a page's verdict reads. */
+export type ResponseHeaders = Pick<HttpHeaders, 'get' | 'values'>;
 
 export interface PageFetchOptions {
-  transport: PageTransport;
-  /** Request headers, names in lower case. */
+  client: HttpClient;
+  /** Request headers of the page (the client adds the User-Agent and the caller's own). */
   headers: Readonly<Record<string, string>>;
   timeoutMs: number;
   /** Bytes of a page read at most; the rest is not downloaded. */
@@ -37,14 +26,6 @@ export interface PageFetchOptions {
   signal: AbortSignal | undefined;
   /** Which bodies to read: `html` parses the page, `skip` cancels the download. */
   bodyFor: (status: number, contentType: string) => 'html' | 'skip';
-}
-
-/** Response headers as the crawler reads them. */
-export interface ResponseHeaders {
-  /** The field's value (repeated fields joined with ", "), or null. */
-  get(name: string): string | null;
-  /** Each line of a field as sent (through `fetch`: one joined value). */
-  values(name: string): string[];
 }
 
 export type PageResponse =
@@ -64,7 +45,7 @@ export type PageResponse =
       /** A charset label the decoder does not know (UTF-8 was used instead). */
       unknownCharset: string | undefined;
     }
-  | { ok: false; error: string; timeout: boolean };
+  | { ok: false; error: string; reason: HttpFailureReason };
 
 const PRESCAN = 1024;
 
@@ -104,67 +85,6 @@ function decoderFor(label: string): TextDecoder | undefined {
   }
 }
 
-function describe(cause: unknown): string {
-  const e = cause as { message?: string; cause?: { code?: string; message?: string } };
-  return e.cause?.code ?? e.cause?.message ?? e.message ?? String(cause);
-}
-
-/** Fetches `url` once. */
-export async function fetchPage(url: string, o: PageFetchOptions): Promise<PageResponse> {
-  // One controller and one timer per request: AbortSignal.timeout/any cost several times more,
-  // which shows at hundreds of pages a second.
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new Error('timeout'));
-  }, o.timeoutMs);
-  const onAbort = (): void => controller.abort(o.signal?.reason);
-  o.signal?.addEventListener('abort', onAbort, { once: true });
-  const cleanup = (): void => {
-    clearTimeout(timer);
-    o.signal?.removeEventListener('abort', onAbort);
-  };
-  try {
-    return await exchange(url, o, controller.signal, () => timedOut);
-  } finally {
-    cleanup();
-  }
-}
-
-class FetchHeaders implements ResponseHeaders {
-  readonly #h: Headers;
-  constructor(h: Headers) {
-    this.#h = h;
-  }
-  get(name: string): string | null {
-    return this.#h.get(name);
-  }
-  values(name: string): string[] {
-    const v = this.#h.get(name);
-    return v === null ? [] : [v];
-  }
-}
-
-type RawHeaders = Record<string, string | string[] | undefined>;
-
-class PoolHeaders implements ResponseHeaders {
-  readonly #h: RawHeaders;
-  constructor(h: RawHeaders) {
-    this.#h = h;
-  }
-  get(name: string): string | null {
-    const v = this.#h[name];
-    if (v === undefined) return null;
-    return typeof v === 'string' ? v : v.join(', ');
-  }
-  values(name: string): string[] {
-    const v = this.#h[name];
-    if (v === undefined) return [];
-    return typeof v === 'string' ? [v] : v;
-  }
-}
-
 /**
  * The body side of an exchange: bytes in, decoded text into the page reader, the charset decided
  * on the first 1,024 bytes, a stop at the size cap.
@@ -172,18 +92,15 @@ class PoolHeaders implements ResponseHeaders {
 class BodySink {
   readonly page = new PageMetaReader();
   readonly #contentType: string;
-  readonly #maxBytes: number;
   decoder: TextDecoder | undefined;
   charset: string | undefined;
   unknownCharset: string | undefined;
   #head: Uint8Array[] = [];
   #headBytes = 0;
   bytes = 0;
-  truncated = false;
 
-  constructor(contentType: string, maxBytes: number) {
+  constructor(contentType: string) {
     this.#contentType = contentType;
-    this.#maxBytes = maxBytes;
   }
 
   #start(first: Uint8Array): TextDecoder {
@@ -218,22 +135,16 @@ class BodySink {
     this.page.write(this.#start(first).decode(first, { stream: true }));
   }
 
-  /** Takes the next chunk; true when the cap is reached (stop reading). */
-  push(value: Uint8Array): boolean {
-    let chunk = value;
-    if (this.bytes + chunk.length > this.#maxBytes) {
-      chunk = chunk.subarray(0, this.#maxBytes - this.bytes);
-      this.truncated = true;
-    }
+  /** Takes the next chunk (the client applies the size cap). */
+  push(chunk: Uint8Array): void {
     this.bytes += chunk.length;
     if (this.decoder === undefined) {
       this.#head.push(chunk);
       this.#headBytes += chunk.length;
-      if (this.#headBytes >= PRESCAN || this.truncated) this.#flushHead();
+      if (this.#headBytes >= PRESCAN) this.#flushHead();
     } else {
       this.page.write(this.decoder.decode(chunk, { stream: true }));
     }
-    return this.truncated;
   }
 
   end(): PageMeta {
@@ -243,137 +154,55 @@ class BodySink {
   }
 }
 
-interface Head {
-  status: number;
-  headers: ResponseHeaders;
-  contentType: string;
+/** A failure as the crawler records it; the crawl's own abort throws. */
+function failed(cause: unknown): PageResponse {
+  if (!(cause instanceof HttpError) || cause.reason === 'aborted') throw cause;
+  return { ok: false, error: cause.message, reason: cause.reason };
 }
 
-/** Reads a response's body into `sink` until its end or the cap; rejects when the stream fails. */
-type BodyPump = (sink: BodySink) => Promise<void>;
-type Opened = { head: Head; pump: BodyPump; skip: () => Promise<void> };
-
-async function openFetch(
-  url: string,
-  o: PageFetchOptions,
-  fetch: FetchLike,
-  signal: AbortSignal,
-): Promise<Opened> {
-  const response = await fetch(url, { redirect: 'manual', headers: { ...o.headers }, signal });
-  const head: Head = {
-    status: response.status,
-    headers: new FetchHeaders(response.headers),
-    contentType: response.headers.get('content-type') ?? '',
-  };
-  const body = response.body;
-  return {
-    head,
-    skip: async () => {
-      await body?.cancel().catch(() => undefined);
-    },
-    pump: async (sink) => {
-      if (body === null) return;
-      const reader = body.getReader();
-      let stopped = false;
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          if (sink.push(value)) {
-            stopped = true;
-            break;
-          }
-        }
-      } finally {
-        if (stopped) await reader.cancel().catch(() => undefined);
-      }
-    },
-  };
-}
-
-async function openPool(
-  url: string,
-  o: PageFetchOptions,
-  pool: { dispatcher: Dispatcher; request: typeof undiciRequestType },
-  signal: AbortSignal,
-): Promise<Opened> {
-  const r = await pool.request(url, {
-    dispatcher: pool.dispatcher,
-    method: 'GET',
-    headers: o.headers,
-    signal,
-  });
-  const headers = new PoolHeaders(r.headers);
-  const head: Head = { status: r.statusCode, headers, contentType: headers.get('content-type') ?? '' };
-  const body = r.body;
-  return {
-    head,
-    // dump() reads a small rest to keep the connection; a large one closes it.
-    skip: () => body.dump({ limit: 65_536 }).catch(() => undefined),
-    pump: (sink) =>
-      new Promise<void>((resolve, reject) => {
-        // Data events feed the synchronous page reader directly: no async iterator per chunk.
-        body.on('data', (chunk: Buffer) => {
-          if (sink.push(chunk)) {
-            body.destroy();
-            resolve();
-          }
-        });
-        body.once('end', () => resolve());
-        body.once('error', reject);
-      }),
-  };
-}
-
-async function exchange(
-  url: string,
-  o: PageFetchOptions,
-  signal: AbortSignal,
-  timedOut: () => boolean,
-): Promise<PageResponse> {
-  const aborted = (cause: unknown): SitemapkitError =>
-    new SitemapkitError('ERR_ABORTED', `fetching ${url} was aborted`, { cause, where: url });
-  let opened: Opened;
+/** Fetches `url` once. */
+export async function fetchPage(url: string, o: PageFetchOptions): Promise<PageResponse> {
+  let res: HttpResponse;
   try {
-    opened =
-      o.transport.kind === 'fetch'
-        ? await openFetch(url, o, o.transport.fetch, signal)
-        : await openPool(url, o, o.transport, signal);
+    res = await o.client.request(url, {
+      headers: o.headers,
+      timeoutMs: o.timeoutMs,
+      maxBytes: o.maxBytes,
+      overflow: 'truncate',
+      redirect: 'manual',
+      signal: o.signal,
+    });
   } catch (cause) {
-    if (o.signal?.aborted === true) throw aborted(cause);
-    if (timedOut()) return { ok: false, error: `no answer within ${o.timeoutMs} ms`, timeout: true };
-    return { ok: false, error: `network error: ${describe(cause)}`, timeout: false };
+    return failed(cause);
   }
-  const { head } = opened;
+  const contentType = res.headers.get('content-type') ?? '';
   const base = {
     ok: true as const,
-    status: head.status,
-    headers: head.headers,
-    contentType: head.contentType,
+    status: res.status,
+    headers: res.headers,
+    contentType,
     meta: undefined,
     bytes: 0,
     truncated: false,
     charset: undefined,
     unknownCharset: undefined,
   };
-  if (o.bodyFor(head.status, head.contentType) === 'skip') {
-    await opened.skip();
+  if (o.bodyFor(res.status, contentType) === 'skip') {
+    res.cancel();
     return base;
   }
-  const sink = new BodySink(head.contentType, o.maxBytes);
+  const sink = new BodySink(contentType);
   try {
-    await opened.pump(sink);
+    for await (const chunk of res.body()) sink.push(chunk);
   } catch (cause) {
-    if (o.signal?.aborted === true) throw aborted(cause);
-    if (timedOut()) return { ok: false, error: `no complete answer within ${o.timeoutMs} ms`, timeout: true };
-    return { ok: false, error: `the connection broke while reading: ${describe(cause)}`, timeout: false };
+    return failed(cause);
   }
   const meta = sink.end();
   return {
     ...base,
     meta,
     bytes: sink.bytes,
-    truncated: sink.truncated,
+    truncated: res.truncated,
     charset: sink.charset,
     unknownCharset: sink.unknownCharset,
   };

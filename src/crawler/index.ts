@@ -1,5 +1,7 @@
 /** The crawler: spider a site politely into a resumable state, then write its sitemaps and report. */
 
+// The HTTP layer's host scheduler under the name the crawler exported it by.
+export { type HostLimits, HostScheduler as Politeness } from '../http/scheduler.js';
 export {
   canonicalFromLinkHeader,
   pageLastmod,
@@ -15,7 +17,6 @@ export {
   DEFAULT_PRIORITY_MAP,
   type PageEvent,
 } from './options.js';
-export { type HostLimits, Politeness } from './politeness.js';
 export type { CrawlStats, UrlRecord, UrlSource, Verdict } from './records.js';
 export type { CrawlReportFiles } from './report.js';
 export { decideRetry, RETRY_STATUSES, type RetryDecision, type RetryPolicy } from './retry.js';

@@ -3,12 +3,15 @@
  * {@link resolveCrawlOptions} into a complete internal form; contradictions are refused there.
  */
 import { resolve } from 'node:path';
+import type { Dispatcher } from 'undici';
 import type { DiagnosticHandler } from '../core/diagnostics.js';
 import type { Changefreq } from '../core/entry.js';
 import { SitemapkitError } from '../core/errors.js';
 import { CHANGEFREQS } from '../core/limits.js';
-import { DEFAULT_USER_AGENT } from '../parser/http.js';
-import type { FetchLike } from '../robots/fetch.js';
+import type { AddressPolicy } from '../http/address.js';
+import type { HttpClient } from '../http/client.js';
+import { DEFAULT_USER_AGENT } from '../http/headers.js';
+import type { FetchLike } from '../http/types.js';
 import { isProductToken } from '../robots/match.js';
 import { normalizeCrawlUrl, type ParamPolicy } from './normalize-url.js';
 
@@ -150,8 +153,22 @@ export interface CrawlOptions {
   maxUrlsPerFile?: number;
   /** Uncompressed bytes per sitemap file. @default 52428800 */
   maxBytesPerFile?: number;
-  /** The network. @default globalThis.fetch */
+  /**
+   * Your own fetch for every request (pages, robots.txt, sitemaps). It hides the address connected
+   * to, so the address policy can judge only IP literals in URLs. @default a keep-alive undici pool
+   */
   fetch?: FetchLike;
+  /** Your own undici `Dispatcher` (a `ProxyAgent`, say) for every request, instead of the crawl's pool. */
+  dispatcher?: Dispatcher;
+  /**
+   * Links, redirects and sitemap entries that move from a public address to a private one
+   * (loopback, 10/8, 192.168/16, link-local, cloud metadata…): refused (`default`), no private
+   * address at all (`strict`), or no check (`off`). A start on a private address (a site on
+   * localhost, a staging box) is allowed outside `strict`. @default 'default'
+   */
+  addressPolicy?: AddressPolicy;
+  /** A client shared with other calls (its pool, address policy, User-Agent and headers); the caller closes it. */
+  httpClient?: HttpClient;
   /** The clock, ms since the epoch. @default Date.now */
   now?: () => number;
   /** Waits `ms`; the crawler's only timer (inject it to control time in tests). @default setTimeout */
@@ -169,8 +186,10 @@ export interface CrawlOptions {
 export interface ResolvedCrawlOptions {
   starts: string[];
   origins: string[];
-  /** Basic-auth and extra headers per origin: sent there only. */
-  originHeaders: Map<string, Record<string, string>>;
+  /** The start URLs as given (credentials included): the HTTP client's starts. */
+  startUrls: string[];
+  /** Extra headers, sent to the start origins only. */
+  headers: Record<string, string>;
   outDir: string;
   baseUrl: string;
   publicOrigin: string | undefined;
@@ -211,9 +230,10 @@ export interface ResolvedCrawlOptions {
   updateRobots: string | undefined;
   maxUrlsPerFile: number | undefined;
   maxBytesPerFile: number | undefined;
-  fetch: FetchLike;
-  /** A `fetch` was given: every request goes through it (else pages go through undici's pool). */
-  customFetch: boolean;
+  fetch: FetchLike | undefined;
+  dispatcher: Dispatcher | undefined;
+  addressPolicy: AddressPolicy | undefined;
+  httpClient: HttpClient | undefined;
   now: () => number;
   sleep: (ms: number) => Promise<void>;
   signal: AbortSignal | undefined;
@@ -249,17 +269,6 @@ export function stateNameFor(url: string): string {
   return `crawl-${u.host.replace(/[^A-Za-z0-9.-]/g, '_')}.db`;
 }
 
-function basicAuth(user: string, password: string): string {
-  const decode = (s: string): string => {
-    try {
-      return decodeURIComponent(s);
-    } catch {
-      return s;
-    }
-  };
-  return `Basic ${Buffer.from(`${decode(user)}:${decode(password)}`).toString('base64')}`;
-}
-
 /** Checks and completes the options once. Throws `ERR_OPTIONS` naming the option and the fix. */
 export function resolveCrawlOptions(o: CrawlOptions, cwd: string = process.cwd()): ResolvedCrawlOptions {
   const startList = typeof o?.start === 'string' ? [o.start] : [...(o?.start ?? [])];
@@ -284,9 +293,17 @@ export function resolveCrawlOptions(o: CrawlOptions, cwd: string = process.cwd()
     if (/[\r\n]/.test(v)) throw bad(`header ${k} has a line break in its value`);
     userHeaders[k.toLowerCase()] = v;
   }
+  if (o.addressPolicy !== undefined && !['default', 'strict', 'off'].includes(o.addressPolicy)) {
+    throw bad(`addressPolicy must be "default", "strict" or "off", not "${o.addressPolicy}"`);
+  }
+  if (o.fetch !== undefined && o.dispatcher !== undefined) throw bad('give fetch or dispatcher, not both');
+  if (o.httpClient !== undefined && (o.fetch ?? o.dispatcher ?? o.addressPolicy) !== undefined) {
+    throw bad(
+      'httpClient brings its own transport and address policy: give fetch, dispatcher and addressPolicy to it',
+    );
+  }
   const starts: string[] = [];
   const origins: string[] = [];
-  const originHeaders = new Map<string, Record<string, string>>();
   for (const raw of startList) {
     let u: URL;
     try {
@@ -298,15 +315,11 @@ export function resolveCrawlOptions(o: CrawlOptions, cwd: string = process.cwd()
       );
     }
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw bad(`start URL "${raw}" is not http(s)`);
-    const headers: Record<string, string> = { ...userHeaders };
-    if (u.username !== '' || u.password !== '') headers['authorization'] = basicAuth(u.username, u.password);
     const n = normalizeCrawlUrl(u.href, undefined, params);
     if (n === undefined) throw bad(`start URL "${raw}" cannot be crawled`);
     starts.push(n);
     const origin = `${u.protocol}//${u.host}`;
     if (!origins.includes(origin)) origins.push(origin);
-    const prev = originHeaders.get(origin);
-    originHeaders.set(origin, prev === undefined ? headers : { ...prev, ...headers });
   }
   let publicOrigin: string | undefined;
   if (o.publicOrigin !== undefined) {
@@ -378,7 +391,8 @@ export function resolveCrawlOptions(o: CrawlOptions, cwd: string = process.cwd()
   return {
     starts,
     origins,
-    originHeaders,
+    startUrls: startList,
+    headers: userHeaders,
     outDir,
     baseUrl,
     publicOrigin,
@@ -421,8 +435,10 @@ export function resolveCrawlOptions(o: CrawlOptions, cwd: string = process.cwd()
     updateRobots: o.updateRobots,
     maxUrlsPerFile: o.maxUrlsPerFile,
     maxBytesPerFile: o.maxBytesPerFile,
-    fetch: o.fetch ?? (globalThis.fetch as FetchLike),
-    customFetch: o.fetch !== undefined,
+    fetch: o.fetch,
+    dispatcher: o.dispatcher,
+    addressPolicy: o.addressPolicy,
+    httpClient: o.httpClient,
     now: o.now ?? Date.now,
     sleep: o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
     signal: o.signal,

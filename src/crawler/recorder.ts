@@ -4,13 +4,14 @@
  * `admit`), the running totals, the page and progress events and the diagnostics.
  */
 import type { Diagnostic } from '../core/diagnostics.js';
+import type { RetryDecision } from '../http/retry.js';
 import type { PageResponse } from './fetch-page.js';
 import type { Admission, Admit, Committed, Frontier } from './frontier.js';
 import { normalizeCrawlUrl } from './normalize-url.js';
 import type { ResolvedCrawlOptions } from './options.js';
 import { type PageRules, pageOutcome } from './page-outcome.js';
 import type { Outcome } from './records.js';
-import { giveUpReason, type RetryStep } from './retry.js';
+import { giveUpReason } from './retry.js';
 import type { Item } from './scheduler.js';
 import { type Scope, urlPattern } from './scope.js';
 import { rewriteOrigin } from './sitemap-entries.js';
@@ -115,13 +116,21 @@ export class Recorder {
     }
   }
 
-  fetched(item: Item, res: PageResponse, ms: number, step: RetryStep | undefined): void {
-    const giveUp = step === undefined ? undefined : giveUpReason(step);
-    if (step?.kind === 'retry-after-too-long') {
+  fetched(item: Item, res: PageResponse, ms: number, decision: RetryDecision | undefined): void {
+    const giveUp = decision === undefined ? undefined : giveUpReason(decision, this.#o.maxRetryAfterMs);
+    if (decision?.kind === 'too-long') {
       this.report({
         code: 'retry-after-too-long',
         severity: 'warning',
         message: `${item.url}: ${giveUp}`,
+        url: item.url,
+      });
+    }
+    if (!res.ok && res.reason === 'address-refused') {
+      this.report({
+        code: 'crawl-address-refused',
+        severity: 'warning',
+        message: `${item.url}: not fetched, ${res.error.replace(/^address refused: /, '')} (the address policy; --allow-private-addresses turns it off)`,
         url: item.url,
       });
     }

@@ -1,16 +1,21 @@
 /**
- * The crawl loop: it leases URLs from the frontier, asks the robots gate and the per-host
- * politeness policy when each may start, runs at most `concurrency` requests, puts a retryable
- * failure back in its host's queue (by the retry step's kind), and hands every final answer to
+ * The crawl loop: it leases URLs from the frontier, asks the robots gate and the HTTP layer's
+ * host scheduler when each may start, runs at most `concurrency` requests, puts a retryable
+ * failure back in its host's queue (by the retry decision's kind), and hands every final answer to
  * its `events`. Pages that finish in one turn of the event loop are committed together, and
  * always before the next request starts, so after `kill -9` only the leased URLs are fetched again.
  */
 import { SitemapkitError } from '../core/errors.js';
+import type { HttpFailureReason } from '../http/errors.js';
+import { decideRetry, RETRY_STATUSES, type RetryDecision, type RetryPolicy } from '../http/retry.js';
+import type { HostScheduler } from '../http/scheduler.js';
 import type { PageResponse } from './fetch-page.js';
 import type { Committed, Frontier, Lease } from './frontier.js';
-import type { Politeness } from './politeness.js';
-import { RETRY_STATUSES, type RetryPolicy, type RetryStep, retryStep } from './retry.js';
 import type { GateVerdict } from './robots-gate.js';
+
+/** Failures another try may cure: not a refused address or scheme, which stay what they are. */
+const RETRYABLE_FAILURE = (reason: HttpFailureReason): boolean =>
+  reason !== 'address-refused' && reason !== 'bad-scheme';
 
 /** A leased URL in the loop. */
 export interface Item extends Lease {
@@ -34,7 +39,7 @@ export interface SchedulerOptions {
 
 export interface SchedulerParts {
   frontier: Frontier;
-  politeness: Politeness;
+  hosts: HostScheduler;
   /** Whether robots.txt lets a URL be fetched; undefined while it is being fetched. */
   gate: (origin: string, url: string) => GateVerdict | undefined;
   /** One request for a page (the network). */
@@ -43,8 +48,8 @@ export interface SchedulerParts {
 }
 
 export interface SchedulerEvents {
-  /** The final answer for a URL (`step`: why its retries stopped, when it was retryable). */
-  fetched(item: Item, res: PageResponse, ms: number, step: RetryStep | undefined): void;
+  /** The final answer for a URL (`decision`: why its retries stopped, when it was retryable). */
+  fetched(item: Item, res: PageResponse, ms: number, decision: RetryDecision | undefined): void;
   /** A URL robots.txt disallows: never fetched. */
   disallowed(item: Item, reason: string): void;
   /** A commit made what it says durable. */
@@ -211,14 +216,14 @@ export class Scheduler {
             continue;
           }
           if (item.attempts === 0 && !budget) break;
-          const at = this.#p.politeness.readyAt(origin, now);
+          const at = this.#p.hosts.readyAt(origin, now);
           if (at > now) {
             nextAt = Math.min(nextAt, at);
             break;
           }
           queue.splice(idx, 1);
           this.#pendingCount--;
-          this.#p.politeness.start(origin, now);
+          this.#p.hosts.start(origin, now);
           this.#launch(item);
           budget = this.#budgetLeft();
         }
@@ -276,28 +281,28 @@ export class Scheduler {
     try {
       res = await this.#p.fetch(item);
     } finally {
-      this.#p.politeness.finish(item.origin);
+      this.#p.hosts.finish(item.origin);
     }
     const ms = o.now() - t0;
-    let step: RetryStep | undefined;
-    if (!res.ok || RETRY_STATUSES.has(res.status)) {
-      step = retryStep(
+    let decision: RetryDecision | undefined;
+    if (res.ok ? RETRY_STATUSES.has(res.status) : RETRYABLE_FAILURE(res.reason)) {
+      decision = decideRetry(
         o.retry,
         item.attempts,
         res.ok ? res.status : undefined,
         res.ok ? res.headers.get('retry-after') : null,
         o.now(),
       );
-      if (step.kind === 'retry') {
-        const at = o.now() + step.delayMs;
+      if (decision.kind === 'retry') {
+        const at = o.now() + decision.delayMs;
         // Retry-After speaks for the whole server: no request to the host before then.
-        if (step.fromHeader) this.#p.politeness.pause(item.origin, at);
+        if (decision.fromHeader) this.#p.hosts.pause(item.origin, at);
         item.notBefore = at;
         this.#push(item, true);
         return;
       }
     }
     this.#unsaved++;
-    this.#events.fetched(item, res, ms, step);
+    this.#events.fetched(item, res, ms, decision);
   }
 }

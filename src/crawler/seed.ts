@@ -7,9 +7,9 @@
  */
 import type { Diagnostic } from '../core/diagnostics.js';
 import { SitemapkitError } from '../core/errors.js';
+import type { HttpClient } from '../http/client.js';
 import { discoverSitemaps } from '../parser/discover.js';
 import { parseSitemapTree } from '../parser/tree.js';
-import type { FetchLike } from '../robots/fetch.js';
 import type { Admit, Committed, Found, Frontier } from './frontier.js';
 import { SEED_DEPTH } from './records.js';
 
@@ -55,8 +55,8 @@ export async function seedStarts(c: SeedContext): Promise<void> {
 
 export interface SitemapSeedOptions {
   origins: readonly string[];
-  fetch: FetchLike;
-  userAgent: string;
+  /** The crawl's client: its pool, address policy and headers. */
+  httpClient: HttpClient;
   timeoutMs: number;
   signal: AbortSignal | undefined;
   report: (d: Diagnostic) => void;
@@ -67,8 +67,7 @@ export async function seedSitemaps(c: SeedContext, o: SitemapSeedOptions): Promi
   if ((await c.frontier.getMeta('seeded')) !== undefined) return;
   for (const origin of o.origins) {
     const common = {
-      fetch: o.fetch,
-      userAgent: o.userAgent,
+      httpClient: o.httpClient,
       timeoutMs: o.timeoutMs,
       ...(o.signal === undefined ? {} : { signal: o.signal }),
     };

@@ -177,7 +177,7 @@ export class HttpClient {
     const credentials =
       u.username === '' && u.password === ''
         ? this.#scoped.get(origin)
-        : `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')}`;
+        : `Basic ${Buffer.from(`${decodeLenient(u.username)}:${decodeLenient(u.password)}`).toString('base64')}`;
     this.#scoped.set(origin, credentials);
     this.#guard.start(origin);
   }
@@ -447,6 +447,15 @@ export class HttpClient {
       },
       cancel: release,
     };
+  }
+}
+
+/** A percent-decoded user-info part; a malformed escape is sent as written. */
+function decodeLenient(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
   }
 }
 

@@ -7,8 +7,6 @@ import { SitemapkitError } from '../core/errors.js';
 import type { HttpClient } from '../http/client.js';
 import { HttpError, type HttpFailureReason } from '../http/errors.js';
 
-export { DEFAULT_USER_AGENT } from '../http/headers.js';
-
 /** HTTP options, resolved once per entry point. */
 export interface HttpOptions {
   client: HttpClient;

@@ -22,9 +22,6 @@ import type { FetchLike } from '../http/types.js';
 import type { RobotsMode } from './parse.js';
 import { parseRobotsTxt, ROBOTS_MAX_BYTES, RobotsTxt } from './robots-txt.js';
 
-/** The subset of WHATWG `fetch` sitemapkit calls (it lives in the HTTP layer now). */
-export type { FetchLike } from '../http/types.js';
-
 /** `ok`: a file was read. `unavailable`: 4xx or too many redirects (allow all). `unreachable`: 5xx, 429 or a network failure (disallow all). */
 export type RobotsFetchStatus = 'ok' | 'unavailable' | 'unreachable';
 

@@ -1,6 +1,6 @@
+export type { FetchLike } from '../http/types.js';
 export { fromByteString, toByteString } from './bytes.js';
 export {
-  type FetchLike,
   fetchRobotsTxt,
   RobotsCache,
   type RobotsCacheOptions,

@@ -550,6 +550,14 @@ const ENTRIES: Array<[string, Rule]> = [
     'Crawl again later, or raise the longest Retry-After the crawler honours.',
   ),
   own(
+    'crawl-address-refused',
+    'warning',
+    'crawler',
+    'crawler',
+    'A link, redirect or sitemap entry led from a public address to a private one (loopback, private network, link-local, cloud metadata); the address policy refused it.',
+    'If the crawl is meant to reach private addresses, pass --allow-private-addresses (addressPolicy "off").',
+  ),
+  own(
     'crawl-pattern-capped',
     'warning',
     'crawler',

@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { charsetFromBom, charsetFromContentType, charsetFromPrescan } from '../../src/crawler/fetch-page.js';
 import { DEFAULT_PARAM_POLICY, normalizeCrawlUrl } from '../../src/crawler/normalize-url.js';
-import { Politeness } from '../../src/crawler/politeness.js';
 import { decideRetry } from '../../src/crawler/retry.js';
 import { Scope, trapReason, urlPattern } from '../../src/crawler/scope.js';
 import { priorityForDepth } from '../../src/crawler/sitemap-entries.js';
+import { HostScheduler as Politeness } from '../../src/http/scheduler.js';
 import { PageMetaReader, readPageMeta } from '../../src/page/page-meta.js';
 import {
   canonicalFromLinkHeader,

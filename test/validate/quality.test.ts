@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { isSitemapkitError } from '../../src/core/errors.js';
-import type { FetchLike } from '../../src/robots/fetch.js';
+import type { FetchLike } from '../../src/http/types.js';
 import { parseRobotsTxt } from '../../src/robots/robots-txt.js';
 import type { ValidateOptions } from '../../src/validate/types.js';
 import { validateSitemap } from '../../src/validate/validate.js';
