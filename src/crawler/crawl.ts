@@ -20,7 +20,7 @@ import { type CrawlOptions, type ResolvedCrawlOptions, resolveCrawlOptions } fro
 import { Recorder } from './recorder.js';
 import type { CrawlStats } from './records.js';
 import { type CrawlReportFiles, writeCrawlReport } from './report.js';
-import { RobotsGate } from './robots-gate.js';
+import { addressRefusal, RobotsGate } from './robots-gate.js';
 import { Scheduler } from './scheduler.js';
 import { Scope } from './scope.js';
 import { type SeedContext, seedSitemaps, seedStarts } from './seed.js';
@@ -77,7 +77,8 @@ function applyRobots(
   origin: string,
   result: RobotsFetchResult,
 ): void {
-  if (result.status === 'unreachable') {
+  // A host the address policy refuses is reported per URL (crawl-address-refused), not as robots.txt.
+  if (result.status === 'unreachable' && addressRefusal(result) === undefined) {
     recorder.report({
       code: 'robots-unreachable',
       severity: 'warning',
@@ -106,6 +107,17 @@ async function crawlWith(o: ResolvedCrawlOptions, net: CrawlNetwork): Promise<Cr
   if (o.robots) {
     for (const origin of o.origins) {
       const r = await net.robots.get(`${origin}/`);
+      const refused = addressRefusal(r);
+      if (refused !== undefined) {
+        throw new SitemapkitError(
+          'ERR_HTTP',
+          `${refused}: nothing was crawled and the previous sitemaps are untouched`,
+          {
+            where: r.url,
+            hint: 'the address policy refused the start: drop --strict-addresses (addressPolicy "strict") to crawl a site on a private address',
+          },
+        );
+      }
       if (r.status === 'unreachable') {
         throw new SitemapkitError(
           'ERR_HTTP',

@@ -12,6 +12,7 @@ import type { ResolvedCrawlOptions } from './options.js';
 import { type PageRules, pageOutcome } from './page-outcome.js';
 import type { Outcome } from './records.js';
 import { giveUpReason } from './retry.js';
+import type { GateVerdict } from './robots-gate.js';
 import type { Item } from './scheduler.js';
 import { type Scope, urlPattern } from './scope.js';
 import { rewriteOrigin } from './sitemap-entries.js';
@@ -126,24 +127,32 @@ export class Recorder {
         url: item.url,
       });
     }
-    if (!res.ok && res.reason === 'address-refused') {
-      this.report({
-        code: 'crawl-address-refused',
-        severity: 'warning',
-        message: `${item.url}: not fetched, ${res.error.replace(/^address refused: /, '')} (the address policy; --allow-private-addresses turns it off)`,
-        url: item.url,
-      });
-    }
+    if (!res.ok && res.reason === 'address-refused') this.#addressRefused(item.url, res.error);
     const r = pageOutcome(item, res, item.attempts, ms, giveUp, { ...this.#rules, now: this.#o.now() });
     for (const d of r.diagnostics) this.report(d);
     this.#frontier.finish(item, r.outcome, r.found, this.admit);
     this.#after(item, r.outcome, ms);
   }
 
-  disallowed(item: Item, reason: string): void {
-    const outcome: Outcome = { verdict: 'robots', reason };
+  disallowed(item: Item, verdict: Extract<GateVerdict, { allowed: false }>): void {
+    let outcome: Outcome;
+    if (verdict.address === true) {
+      this.#addressRefused(item.url, verdict.reason);
+      outcome = { verdict: 'error', reason: verdict.reason };
+    } else {
+      outcome = { verdict: 'robots', reason: verdict.reason };
+    }
     this.#frontier.finish(item, outcome, [], this.admit);
     this.#after(item, outcome, null);
+  }
+
+  #addressRefused(url: string, reason: string): void {
+    this.report({
+      code: 'crawl-address-refused',
+      severity: 'warning',
+      message: `${url}: not fetched, ${reason.replace(/^address refused: /, '')} (the address policy; --allow-private-addresses turns it off)`,
+      url,
+    });
   }
 
   #after(item: Item, outcome: Outcome, ms: number | null): void {

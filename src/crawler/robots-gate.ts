@@ -6,9 +6,20 @@
  * and hands every new outcome once to `onRules` (Crawl-delay, warnings) before any URL of its
  * origin is judged by it.
  */
+import { HttpError } from '../http/errors.js';
 import type { RobotsCache, RobotsFetchResult } from '../robots/fetch.js';
 
-export type GateVerdict = { allowed: true } | { allowed: false; reason: string };
+/**
+ * `allowed: false` with `address`: the host is at an address the policy refuses (its robots.txt
+ * could not even be asked for), which is not a robots.txt rule.
+ */
+export type GateVerdict = { allowed: true } | { allowed: false; reason: string; address?: true };
+
+/** Why robots.txt was not asked for when the address policy refused its host, else undefined. */
+export function addressRefusal(result: RobotsFetchResult): string | undefined {
+  const cause = result.error?.cause;
+  return cause instanceof HttpError && cause.reason === 'address-refused' ? cause.message : undefined;
+}
 
 const ALLOWED: GateVerdict = { allowed: true };
 
@@ -46,6 +57,10 @@ export class RobotsGate {
     if (!this.#o.enabled) return ALLOWED;
     const r = this.#rules(origin);
     if (r === undefined) return undefined;
+    if (r.status === 'unreachable') {
+      const refused = addressRefusal(r);
+      if (refused !== undefined) return { allowed: false, reason: refused, address: true };
+    }
     const agent = this.#o.agent;
     if (r.robots.isAllowed(url, agent)) return ALLOWED;
     const why = r.robots.explain(url, agent);

@@ -50,8 +50,8 @@ export interface SchedulerParts {
 export interface SchedulerEvents {
   /** The final answer for a URL (`decision`: why its retries stopped, when it was retryable). */
   fetched(item: Item, res: PageResponse, ms: number, decision: RetryDecision | undefined): void;
-  /** A URL robots.txt disallows: never fetched. */
-  disallowed(item: Item, reason: string): void;
+  /** A URL robots.txt disallows, or whose host's address the policy refuses: never fetched. */
+  disallowed(item: Item, verdict: Extract<GateVerdict, { allowed: false }>): void;
   /** A commit made what it says durable. */
   committed(c: Committed): void;
 }
@@ -212,7 +212,7 @@ export class Scheduler {
             queue.splice(idx, 1);
             this.#pendingCount--;
             this.#unsaved++;
-            this.#events.disallowed(item, verdict.reason);
+            this.#events.disallowed(item, verdict);
             continue;
           }
           if (item.attempts === 0 && !budget) break;

@@ -48,7 +48,7 @@ export interface SeenRequest {
 }
 
 export interface TestServer {
-  /** `http://127.0.0.1:PORT` (no trailing slash). */
+  /** `http://127.0.0.1:PORT` (no trailing slash; the `host` option's address when given). */
   origin: string;
   /** `http://127.0.0.1:PORT/` (with the slash, for joining relative paths). */
   url: string;
@@ -71,6 +71,8 @@ export interface TestServerOptions {
   keepAlive?: boolean;
   /** Answers the paths no route names; without it they get a 404 page. */
   fallback?: Handler;
+  /** The loopback address to listen on (127.0.0.2 plays a public address in the address policy tests). @default '127.0.0.1' */
+  host?: string;
 }
 
 const NOT_FOUND: Answer = { status: 404, body: '<title>Not found</title>' };
@@ -84,6 +86,7 @@ export async function startServer(
   routes: Record<string, Route> = {},
   options: TestServerOptions = {},
 ): Promise<TestServer> {
+  const host = options.host ?? '127.0.0.1';
   const counts = new Map<string, number>();
   let inFlight = 0;
   const server: Server = createServer((req, res) => {
@@ -114,12 +117,13 @@ export async function startServer(
   });
   await new Promise<void>((ready, fail) => {
     server.once('error', fail);
-    server.listen(0, '127.0.0.1', ready);
+    server.listen(0, host, ready);
   });
   const { port } = server.address() as AddressInfo;
+  const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   const state: TestServer = {
-    origin: `http://127.0.0.1:${port}`,
-    url: `http://127.0.0.1:${port}/`,
+    origin: `http://${authority}`,
+    url: `http://${authority}/`,
     port,
     requests: [],
     peak: 0,

@@ -7,11 +7,19 @@ import { CHANGEFREQS } from '../../core/limits.js';
 import { type CrawlResult, crawl } from '../../crawler/crawl.js';
 import type { CrawlOptions, CrawlProgress } from '../../crawler/options.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
-import { collect, parseHeaders, wholeNumberArg } from '../flags.js';
+import {
+  type AddressFlags,
+  ALLOW_PRIVATE_HELP,
+  addressPolicyOf,
+  collect,
+  parseHeaders,
+  STRICT_ADDRESSES_HELP,
+  wholeNumberArg,
+} from '../flags.js';
 import type { CliContext } from '../main.js';
 import { Progress } from '../progress.js';
 
-interface CrawlFlags {
+interface CrawlFlags extends AddressFlags {
   out: string;
   baseUrl?: string;
   publicOrigin?: string;
@@ -129,6 +137,8 @@ export function registerCrawl(program: Command, ctx: CliContext): void {
       num('--max-crawl-delay'),
     )
     .option('--user-agent <ua>', 'User-Agent header')
+    .option('--allow-private-addresses', ALLOW_PRIVATE_HELP)
+    .option('--strict-addresses', STRICT_ADDRESSES_HELP)
     .option(
       '--robots-agent <token>',
       'product token matched in robots.txt (default: from the User-Agent, "sitemapkit")',
@@ -275,6 +285,8 @@ function toOptions(urls: string[], flags: CrawlFlags): CrawlOptions {
   if (flags.updateRobots !== undefined) o.updateRobots = flags.updateRobots;
   if (flags.maxUrls !== undefined) o.maxUrlsPerFile = flags.maxUrls;
   if (flags.maxBytes !== undefined) o.maxBytesPerFile = flags.maxBytes;
+  const addressPolicy = addressPolicyOf(flags);
+  if (addressPolicy !== undefined) o.addressPolicy = addressPolicy;
   return o;
 }
 
