@@ -193,7 +193,7 @@ export async function fetchPage(url: string, o: PageFetchOptions): Promise<PageR
   }
   const sink = new BodySink(contentType);
   try {
-    for await (const chunk of res.body()) sink.push(chunk);
+    await res.each((chunk) => sink.push(chunk));
   } catch (cause) {
     return failed(cause);
   }

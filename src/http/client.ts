@@ -7,11 +7,11 @@
  * {@link HttpError}s with a `reason`.
  */
 import type { LookupFunction } from 'node:net';
-import type { Readable, Transform } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { SitemapkitError } from '../core/errors.js';
 import { type AddressClassifier, AddressGuard, type AddressPolicy } from './address.js';
+import { decoderFor, pushChunks, TOO_LARGE } from './body.js';
 import { describeNetworkError, HttpError } from './errors.js';
 import { checkHeaders, checkUserAgent } from './headers.js';
 import {
@@ -96,6 +96,8 @@ export interface HttpResponse {
   address: string | undefined;
   /** The body, decoded, capped; failures mid-body are `HttpError`s like any other. */
   body(): AsyncIterable<Uint8Array>;
+  /** The body a chunk at a time to `onChunk`, synchronously as it arrives (instead of `body()`). */
+  each(onChunk: (chunk: Uint8Array) => void): Promise<void>;
   bytes(): Promise<Uint8Array>;
   text(): Promise<string>;
   /** Whether the body was cut at `maxBytes` (with `overflow: 'truncate'`). */
@@ -288,7 +290,8 @@ export class HttpClient {
         });
       }
       const origin = originOf(u);
-      const local = await this.#hooks.intercept?.(u.href, method);
+      const intercept = this.#hooks.intercept;
+      const local = intercept === undefined ? undefined : await intercept(u.href, method);
       if (local !== undefined) {
         this.#hooks.onResponse?.(current, local.status, responseHeaders(local.headers));
         return this.#response(current, redirects, openedFromResponse(local), o, cleanup, fail, undefined);
@@ -423,6 +426,40 @@ export class HttpClient {
         release();
       }
     }
+    const each = async (onChunk: (chunk: Uint8Array) => void): Promise<void> => {
+      const raw = opened.body as Readable;
+      if (typeof raw.on !== 'function') {
+        for await (const c of read()) onChunk(c);
+        return;
+      }
+      if (used) throw new Error('the body was already read');
+      used = true;
+      const decoder = opened.encoded ? decoderFor(opened.headers.get('content-encoding')) : undefined;
+      // What the caller's own code throws goes back to it as it is, not as a network failure.
+      let thrown: { error: unknown } | undefined;
+      const guarded = (chunk: Uint8Array): void => {
+        try {
+          onChunk(chunk);
+        } catch (error) {
+          thrown = { error };
+          throw error;
+        }
+      };
+      try {
+        await pushChunks(raw, decoder, max, truncate, guarded, () => {
+          truncated = true;
+        });
+      } catch (cause) {
+        if (thrown !== undefined) throw thrown.error;
+        const tooLarge = new HttpError('too-large', `the body is larger than ${max} bytes`, url, {
+          redirects,
+        });
+        fail(cause === TOO_LARGE ? tooLarge : cause, 'body');
+      } finally {
+        decoder?.destroy();
+        release();
+      }
+    };
     const bytes = async (): Promise<Uint8Array> => {
       const parts: Uint8Array[] = [];
       let n = 0;
@@ -440,6 +477,7 @@ export class HttpClient {
       headers: opened.headers,
       address,
       body: read,
+      each,
       bytes,
       text: async () => new TextDecoder().decode(await bytes()),
       get truncated() {
@@ -457,12 +495,4 @@ function decodeLenient(s: string): string {
   } catch {
     return s;
   }
-}
-
-function decoderFor(encoding: string | null): Transform | undefined {
-  const e = (encoding ?? '').trim().toLowerCase();
-  if (e === 'gzip' || e === 'x-gzip') return createGunzip();
-  if (e === 'deflate') return createInflate();
-  if (e === 'br') return createBrotliDecompress();
-  return undefined;
 }

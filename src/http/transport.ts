@@ -196,6 +196,7 @@ export interface PoolOptions {
 /** undici's `request` over a dispatcher: the client's own pool, or the user's dispatcher. */
 export function undiciTransport(dispatcher: Dispatcher | undefined, pool: PoolOptions = {}): Transport {
   let own: Promise<Dispatcher> | undefined;
+  let ready: [Undici, Dispatcher] | undefined;
   const seesAddress = dispatcher === undefined;
   const getDispatcher = (): Promise<Dispatcher> => {
     if (dispatcher !== undefined) return Promise.resolve(dispatcher);
@@ -227,7 +228,9 @@ export function undiciTransport(dispatcher: Dispatcher | undefined, pool: PoolOp
     seesAddress,
     raw: true,
     async open(url, r) {
-      const [{ request }, d] = await Promise.all([loadUndici(), getDispatcher()]);
+      // Resolved once: a crawl opens hundreds of requests a second.
+      ready ??= await Promise.all([loadUndici(), getDispatcher()]);
+      const [{ request }, d] = ready;
       const res = await request(url, {
         dispatcher: d,
         method: r.method,
