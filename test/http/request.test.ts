@@ -113,6 +113,47 @@ describe('request(): bodies', () => {
   });
 });
 
+describe('request(): each() pushes the same body as body()', () => {
+  /** The bytes `each()` hands over, joined. */
+  async function pushed(r: Awaited<ReturnType<HttpClient['request']>>): Promise<Buffer> {
+    const parts: Uint8Array[] = [];
+    await r.each((c) => parts.push(c));
+    return Buffer.concat(parts);
+  }
+
+  it('decoded, capped (too-large or cut), and a stalled body times out', async () => {
+    const s = await server();
+    const plain = 'y'.repeat(50_000);
+    s.route('/gz', text(gzipSync(plain), { 'content-encoding': 'gzip' }));
+    s.route('/plain', text(plain));
+    s.route('/stall', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('first bytes');
+    });
+    const c = client();
+    expect((await pushed(await c.request(`${s.origin}/gz`, { timeoutMs: 5000 }))).toString()).toBe(plain);
+    const big = await c.request(`${s.origin}/plain`, { timeoutMs: 5000, maxBytes: 1000 });
+    expect(await reasonOf(pushed(big))).toBe('too-large');
+    const cut = await c.request(`${s.origin}/gz`, { timeoutMs: 5000, maxBytes: 1000, overflow: 'truncate' });
+    expect([(await pushed(cut)).length, cut.truncated]).toEqual([1000, true]);
+    const stalled = await c.request(`${s.origin}/stall`, { timeoutMs: 300 });
+    expect(await reasonOf(pushed(stalled))).toBe('timeout');
+  });
+
+  it('what the callback throws comes back as it is, not as a network failure', async () => {
+    const s = await server();
+    s.route('/plain', text('z'.repeat(1000)));
+    const c = client();
+    const r = await c.request(`${s.origin}/plain`, { timeoutMs: 5000 });
+    const mine = new Error('the reader failed');
+    await expect(
+      r.each(() => {
+        throw mine;
+      }),
+    ).rejects.toBe(mine);
+  });
+});
+
 describe('request(): failures as reasons', () => {
   it('refused, reset, tls, dns and aborted', async () => {
     const s = await server();
