@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
 /** Lower rank first; a folder may import only folders of a strictly lower rank (and itself). */
-export const LAYERS: readonly (readonly string[])[] = [
+const LAYERS: readonly (readonly string[])[] = [
   ['core'],
   ['http'],
   ['robots'],

@@ -6,9 +6,9 @@ import { isSitemapkitError } from '../../core/errors.js';
 import { CHANGEFREQS } from '../../core/limits.js';
 import { type CrawlResult, crawl } from '../../crawler/crawl.js';
 import type { CrawlOptions, CrawlProgress } from '../../crawler/options.js';
+import type { CliContext } from '../context.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
 import { collect, parseHeaders, wholeNumberArg } from '../flags.js';
-import type { CliContext } from '../main.js';
 import { Progress } from '../progress.js';
 
 interface CrawlFlags {

@@ -12,10 +12,10 @@ import type {
   SitemapParse,
   SitemapSource,
 } from '../../parser/types.js';
+import type { CliContext } from '../context.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
 import { collect, parseHeaders, wholeNumber } from '../flags.js';
 import { writeOut } from '../io.js';
-import type { CliContext } from '../main.js';
 import { Progress } from '../progress.js';
 
 type Format = 'jsonl' | 'csv' | 'txt';

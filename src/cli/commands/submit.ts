@@ -13,10 +13,10 @@ import {
 import { assertValidKey, generateKey, writeKeyFile } from '../../submit/key.js';
 import { readSourceUrls, readUrlList, type SourceUrl, sourceKind } from '../../submit/url-source.js';
 import { MANIFEST_NAME } from '../../writer/manifest.js';
+import type { CliContext } from '../context.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
 import { collect } from '../flags.js';
 import { writeOut } from '../io.js';
-import type { CliContext } from '../main.js';
 import { Progress } from '../progress.js';
 
 interface SubmitFlags {

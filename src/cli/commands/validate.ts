@@ -10,10 +10,10 @@ import { countsLine } from '../../validate/report/text.js';
 import type { LiveOptions, RuleSetting, ValidateOptions } from '../../validate/types.js';
 import { validateSitemap } from '../../validate/validate.js';
 import { writeFileAtomic } from '../../writer/atomic.js';
+import type { CliContext } from '../context.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
 import { collect, parseHeaders, wholeNumber } from '../flags.js';
 import { useColor, writeOut } from '../io.js';
-import type { CliContext } from '../main.js';
 import { Progress } from '../progress.js';
 
 interface ValidateFlags {
