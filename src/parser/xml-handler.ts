@@ -40,11 +40,10 @@ import {
   setImageField,
   setNewsField,
   setPageField,
-  setTvshowField,
-  setVideoField,
   TVSHOW_KEYS,
   VIDEO_KEYS,
 } from './records.js';
+import { setTvshowField, setVideoField } from './records-video.js';
 import type { DocumentReporter, Where } from './reporter.js';
 import type { DocumentSink } from './sink.js';
 import {
