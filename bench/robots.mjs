@@ -4,7 +4,7 @@
 //   parse  — a realistic 60 KB robots.txt (1,000 rules for *, 20 agent groups, wildcards), parsed 300 times
 //   match  — 1,000,000 isAllowed() calls against that file, for varied URLs and agents
 //   large  — a 500 KiB robots.txt (the RFC 9309 parse limit), parsed 20 times
-// plus the agreement of each with Google's 545 conformance cases (shared/spec).
+// plus the agreement of each with Google's 545 conformance cases (test/fixtures/spec).
 // Usage: npm run build && node bench/robots.mjs [--checks N]
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -111,7 +111,7 @@ async function child(lib, task) {
 }
 
 function conformance(lib) {
-  const spec = new URL('../../shared/spec/', import.meta.url);
+  const spec = new URL('../test/fixtures/spec/', import.meta.url);
   const cases = ['robots-cases.json', 'robots-spec-test-cases.json'].flatMap((f) =>
     JSON.parse(readFileSync(new URL(f, spec), 'utf8')),
   );

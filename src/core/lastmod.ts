@@ -1,6 +1,6 @@
 /**
  * lastmod: W3C Datetime (the protocol's text) versus the XSD's `date | dateTime` union (what
- * xmllint enforces). They disagree on some values (`../shared/spec/data/lastmod-cases.json`), so
+ * xmllint enforces). They disagree on some values (`test/fixtures/spec/data/lastmod-cases.json`), so
  * the writer only emits values both accept and the validator warns where they differ.
  */
 

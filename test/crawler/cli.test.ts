@@ -5,9 +5,9 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeSitemaps } from '../../src/writer/write-sitemaps.js';
 import { BIN, runBin } from '../support/cli.js';
+import { html, type Route, type TestServer as Site, startServer } from '../support/http-server.js';
 import { tempDir } from '../support/tmp.js';
 import { xmllint } from '../support/xmllint.js';
-import { html, type Route, type Site, startSite } from './site-server.js';
 
 const sites: Site[] = [];
 const children: ChildProcess[] = [];
@@ -23,7 +23,7 @@ async function bigSite(n: number, delayMs: number): Promise<Site> {
   const routes: Record<string, Route> = { '/robots.txt': ROBOTS };
   routes['/'] = html('Home', Array.from({ length: n }, (_, i) => `<a href="/p${i}">${i}</a>`).join(''));
   for (let i = 0; i < n; i++) routes[`/p${i}`] = { ...html(`Page ${i}`, '<a href="/">home</a>'), delayMs };
-  const s = await startSite(routes);
+  const s = await startServer(routes);
   sites.push(s);
   return s;
 }
@@ -89,7 +89,7 @@ describe('sitemapkit crawl', () => {
 
   it('exit 2 for usage errors, a report inside --out, a missing state, and an unreachable robots.txt', async () => {
     const dir = tempDir('sk-crawl-cli');
-    const s = await startSite({ '/robots.txt': { status: 500 }, '/': html('Home') });
+    const s = await startServer({ '/robots.txt': { status: 500 }, '/': html('Home') });
     sites.push(s);
     await writeSitemaps([{ loc: `${s.origin}/kept` }], { outDir: join(dir, 'out'), baseUrl: `${s.origin}/` });
     const before = readFileSync(join(dir, 'out/sitemap.xml'), 'utf8');
@@ -116,7 +116,7 @@ describe('sitemapkit crawl', () => {
   });
 
   it('exit 1 when no page can be listed (the previous sitemaps stay)', async () => {
-    const s = await startSite({
+    const s = await startServer({
       '/robots.txt': ROBOTS,
       '/': html('Home', '', '<meta name="robots" content="noindex">'),
     });

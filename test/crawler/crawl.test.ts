@@ -7,9 +7,9 @@ import { isSitemapkitError } from '../../src/core/errors.js';
 import { crawl } from '../../src/crawler/crawl.js';
 import type { CrawlOptions } from '../../src/crawler/options.js';
 import { writeSitemaps } from '../../src/writer/write-sitemaps.js';
+import { html, type Route, type TestServer as Site, startServer } from '../support/http-server.js';
 import { tempDir } from '../support/tmp.js';
 import { assertXmllint, readSitemapText, xmllint } from '../support/xmllint.js';
-import { html, type Site, startSite } from './site-server.js';
 
 const sites: Site[] = [];
 afterEach(async () => {
@@ -17,8 +17,8 @@ afterEach(async () => {
 });
 beforeAll(() => assertXmllint());
 
-async function site(routes: Parameters<typeof startSite>[0]): Promise<Site> {
-  const s = await startSite(routes);
+async function site(routes: Record<string, Route>): Promise<Site> {
+  const s = await startServer(routes);
   sites.push(s);
   return s;
 }
@@ -255,7 +255,7 @@ describe('crawler traps and limits', () => {
         .writeHead(200, { 'content-type': 'text/html' })
         .end(`<title>${y}-${mo}</title><a href="/cal/${next}/">next</a>`);
     };
-    const routes: Parameters<typeof startSite>[0] = {
+    const routes: Record<string, Route> = {
       '/robots.txt': ROBOTS,
       '/': html(
         'Home',
@@ -335,7 +335,7 @@ describe('politeness', () => {
     const s = await site({
       '/robots.txt': ROBOTS,
       '/': html('Home', '<a href="/busy">busy</a>'),
-      '/busy': (_req, res, hit) => {
+      '/busy': (_req, res, { hit }) => {
         at.push(clock);
         if (hit === 1) res.writeHead(429, { 'retry-after': '7' }).end();
         else res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Busy</title>');
@@ -361,7 +361,7 @@ describe('politeness', () => {
     let clock = 0;
     const at: number[] = [];
     const page =
-      (title: string, links = ''): Parameters<typeof startSite>[0][string] =>
+      (title: string, links = ''): Route =>
       (_req, res) => {
         at.push(clock);
         res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>${title}</title>${links}`);
@@ -448,7 +448,7 @@ describe('robots.txt outcomes', () => {
 });
 
 describe('extensions and origins', () => {
-  function i18nSite(): Parameters<typeof startSite>[0] {
+  function i18nSite(): Record<string, Route> {
     const alt = `<link rel="alternate" hreflang="en" href="/en/"><link rel="alternate" hreflang="de" href="/de/">
       <link rel="alternate" hreflang="x-default" href="/">`;
     return {
@@ -548,7 +548,7 @@ describe('state', () => {
   });
 
   it('max pages stops the crawl; resume goes on without fetching a finished page again', async () => {
-    const routes: Parameters<typeof startSite>[0] = { '/robots.txt': ROBOTS };
+    const routes: Record<string, Route> = { '/robots.txt': ROBOTS };
     const links = Array.from({ length: 12 }, (_, i) => `<a href="/p${i}">${i}</a>`).join('');
     routes['/'] = html('Home', links);
     for (let i = 0; i < 12; i++) routes[`/p${i}`] = html(`P${i}`, '<a href="/">home</a>');
@@ -565,7 +565,7 @@ describe('state', () => {
   });
 
   it('an aborted crawl keeps its state and leaves the previous sitemaps as they were', async () => {
-    const routes: Parameters<typeof startSite>[0] = { '/robots.txt': ROBOTS };
+    const routes: Record<string, Route> = { '/robots.txt': ROBOTS };
     routes['/'] = html('Home', Array.from({ length: 30 }, (_, i) => `<a href="/p${i}">${i}</a>`).join(''));
     for (let i = 0; i < 30; i++) routes[`/p${i}`] = { ...html(`P${i}`), delayMs: 20 };
     const s = await site(routes);

@@ -7,16 +7,16 @@ import { isSitemapkitError } from '../../src/core/errors.js';
 import { crawl } from '../../src/crawler/crawl.js';
 import type { CrawlOptions } from '../../src/crawler/options.js';
 import { CrawlState } from '../../src/crawler/state.js';
+import { html, type Route, type TestServer as Site, startServer } from '../support/http-server.js';
 import { tempDir } from '../support/tmp.js';
-import { html, type Site, startSite } from './site-server.js';
 
 const sites: Site[] = [];
 afterEach(async () => {
   await Promise.all(sites.splice(0).map((s) => s.close()));
 });
 
-async function site(routes: Parameters<typeof startSite>[0]): Promise<Site> {
-  const s = await startSite(routes);
+async function site(routes: Record<string, Route>): Promise<Site> {
+  const s = await startServer(routes);
   sites.push(s);
   return s;
 }

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { crawl } from '../../src/crawler/crawl.js';
 import type { FetchLike } from '../../src/robots/fetch.js';
+import { html, type TestServer as Site, startServer } from '../support/http-server.js';
 import { tempDir } from '../support/tmp.js';
-import { html, type Site, startSite } from './site-server.js';
 
 const sites: Site[] = [];
 afterEach(async () => {
@@ -28,7 +28,7 @@ describe('transports', () => {
       '<html><head><title>Caf\xe9</title></head><body><a href="/x">x</a></body></html>',
       'latin1',
     );
-    const s = await startSite({
+    const s = await startServer({
       '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' },
       '/': html(
         'Home',

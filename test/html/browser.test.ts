@@ -20,7 +20,7 @@ import {
   saveScreenshot,
   type WatchedPage,
 } from '../support/browser.js';
-import { type StaticServer, startStaticServer } from '../support/static-server.js';
+import { type TestServer as StaticServer, startStaticServer } from '../support/http-server.js';
 import {
   locsOf,
   sitemapIndex,

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { Parser } from 'htmlparser2';
 
 export const XSL_PATH: string = fileURLToPath(new URL('../../assets/sitemap.xsl', import.meta.url));
-export const SAMPLES_DIR: string = fileURLToPath(new URL('../../../shared/spec/samples/', import.meta.url));
+export const SAMPLES_DIR: string = fileURLToPath(new URL('../fixtures/spec/samples/', import.meta.url));
 
 export interface Sample {
   name: string;

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
+import { body, startServer, type TestServer } from '../support/http-server.js';
 import { tempDir } from '../support/tmp.js';
 import { ensureBuilt } from './build.js';
-import { SAMPLES, urlset } from './helpers.js';
-import { body, indexOf, startServer, type TestServer, urlsetOf } from './server.js';
+import { indexOf, SAMPLES, urlset, urlsetOf } from './helpers.js';
 
 const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 const servers: TestServer[] = [];
@@ -166,7 +166,7 @@ describe('sitemapkit parse', () => {
 
 describe('sitemapkit parse over HTTP', () => {
   it("--recursive follows the index, sends --header and --user-agent, names each entry's sitemap", async () => {
-    const s = await startServer();
+    const s = await startServer({}, { keepAlive: false });
     servers.push(s);
     const o = s.origin;
     s.route('/index.xml', body(indexOf([`${o}/a.xml`, `${o}/missing.xml`])));
@@ -198,7 +198,7 @@ describe('sitemapkit parse over HTTP', () => {
   });
 
   it('--discover --recursive finds the sitemaps of a site and reads them', async () => {
-    const s = await startServer();
+    const s = await startServer({}, { keepAlive: false });
     servers.push(s);
     const o = s.origin;
     s.route('/robots.txt', body(`Sitemap: ${o}/index.xml\n`, { 'content-type': 'text/plain' }));
@@ -211,7 +211,7 @@ describe('sitemapkit parse over HTTP', () => {
   });
 
   it('--discover without --recursive: a listed sitemap that is gone is a finding, the others are read', async () => {
-    const s = await startServer();
+    const s = await startServer({}, { keepAlive: false });
     servers.push(s);
     const o = s.origin;
     s.route(
@@ -231,7 +231,7 @@ describe('sitemapkit parse over HTTP', () => {
   });
 
   it('exits 2 when the sitemap cannot be fetched at all', async () => {
-    const s = await startServer();
+    const s = await startServer({}, { keepAlive: false });
     servers.push(s);
     const r = await cli(['parse', `${s.origin}/nope.xml`]);
     expect(r.code).toBe(2);

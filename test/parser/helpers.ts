@@ -5,7 +5,7 @@ import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { SitemapParser } from '../../src/parser/core.js';
 import type { SitemapItem, SitemapParserOptions } from '../../src/parser/types.js';
 
-export const SAMPLES = new URL('../../../shared/spec/samples/', import.meta.url).pathname;
+export const SAMPLES = new URL('../fixtures/spec/samples/', import.meta.url).pathname;
 
 /** Every sample file, as `group/name`. */
 export function sampleFiles(): string[] {
@@ -72,4 +72,14 @@ export const URLSET_OPEN =
 
 export function urlset(body: string): string {
   return `${URLSET_OPEN}${body}\n</urlset>\n`;
+}
+
+/** A urlset of these locs, one `<url>` a line (as a server would serve it). */
+export function urlsetOf(locs: readonly string[]): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${locs.map((l) => `<url><loc>${l}</loc></url>`).join('\n')}\n</urlset>\n`;
+}
+
+/** A sitemap index of these locs. */
+export function indexOf(locs: readonly string[]): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${locs.map((l) => `<sitemap><loc>${l}</loc></sitemap>`).join('\n')}\n</sitemapindex>\n`;
 }

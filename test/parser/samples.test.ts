@@ -10,7 +10,7 @@ interface Row {
   exit: 0 | 1;
 }
 
-/** One row per file of ../shared/spec/samples: what reading it gives. */
+/** One row per file of test/fixtures/spec/samples: what reading it gives. */
 const TABLE: Record<string, Row> = {
   'valid/basic.xml': { entries: 4, codes: [], exit: 0 },
   'valid/hreflang.xml': { entries: 3, codes: [], exit: 0 },
@@ -50,7 +50,7 @@ const TABLE: Record<string, Row> = {
   'hostile/xxe-remote.xml': { entries: 0, codes: ['xml-doctype'], exit: 1 },
 };
 
-describe('the samples of ../shared/spec/samples', () => {
+describe('the samples of test/fixtures/spec/samples', () => {
   it('the table has exactly one row per sample file', () => {
     expect(Object.keys(TABLE).sort()).toEqual(sampleFiles().sort());
   });

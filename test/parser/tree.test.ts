@@ -10,17 +10,16 @@ import {
   cut,
   gzipFile,
   gzipTransfer,
-  indexOf,
   redirect,
   slow,
   startServer,
   type TestServer,
-  urlsetOf,
-} from './server.js';
+} from '../support/http-server.js';
+import { indexOf, urlsetOf } from './helpers.js';
 
 const servers: TestServer[] = [];
 async function server(): Promise<TestServer> {
-  const s = await startServer();
+  const s = await startServer({}, { keepAlive: false });
   servers.push(s);
   return s;
 }

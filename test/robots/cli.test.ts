@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
-import { startServer, type TestServer, text } from './server.js';
+import { startServer, type TestServer, text } from '../support/http-server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-robots-cli-'));
 const robotsFile = join(dir, 'robots.txt');
@@ -14,7 +14,7 @@ writeFileSync(
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({}, { keepAlive: false });
 });
 afterAll(async () => {
   await server.close();
@@ -121,7 +121,7 @@ describe('sitemapkit robots check', () => {
   });
 
   it("gives Google's answer on every conformance case (545) through --json", async () => {
-    const spec = new URL('../../../shared/spec/', import.meta.url);
+    const spec = new URL('../fixtures/spec/', import.meta.url);
     type Case = {
       robotstxt: string;
       robotstxt_base64?: string;

@@ -13,7 +13,7 @@ interface Case {
   raw_url_sensitive?: boolean;
 }
 
-const spec = new URL('../../../shared/spec/', import.meta.url);
+const spec = new URL('../fixtures/spec/', import.meta.url);
 const load = (name: string): Case[] => JSON.parse(readFileSync(new URL(name, spec), 'utf8')) as Case[];
 const suites = {
   'robots_test.cc': load('robots-cases.json'),

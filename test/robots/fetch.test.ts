@@ -2,15 +2,15 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSitemapkitError } from '../../src/core/errors.js';
 import { fetchRobotsTxt, RobotsCache, robotsTxtUrl } from '../../src/robots/fetch.js';
-import { redirect, startServer, type TestServer, text } from './server.js';
+import { redirect, startServer, type TestServer, text } from '../support/http-server.js';
 
 const RULES = 'User-agent: *\nDisallow: /private/\nCrawl-delay: 2\nSitemap: /sitemap.xml\n';
 let a: TestServer;
 let b: TestServer;
 
 beforeAll(async () => {
-  a = await startServer();
-  b = await startServer();
+  a = await startServer({}, { keepAlive: false });
+  b = await startServer({}, { keepAlive: false });
 });
 afterAll(async () => {
   await a.close();
@@ -81,7 +81,7 @@ describe('fetchRobotsTxt: the RFC 9309 status table', () => {
   });
 
   it('a chain of 5 redirects is followed; the rules apply to the original authority', async () => {
-    a.route('/robots.txt', redirect('/r1'));
+    a.route('/robots.txt', redirect('/r1', 301));
     for (let i = 1; i < 5; i++) a.route(`/r${i}`, redirect(`/r${i + 1}`, i % 2 === 0 ? 302 : 308));
     a.route('/r5', text(RULES));
     const r = await fetchRobotsTxt(a.origin);
@@ -93,8 +93,8 @@ describe('fetchRobotsTxt: the RFC 9309 status table', () => {
   });
 
   it('a chain of 6 redirects: unavailable, everything allowed', async () => {
-    a.route('/robots.txt', redirect('/r1'));
-    for (let i = 1; i < 6; i++) a.route(`/r${i}`, redirect(`/r${i + 1}`));
+    a.route('/robots.txt', redirect('/r1', 301));
+    for (let i = 1; i < 6; i++) a.route(`/r${i}`, redirect(`/r${i + 1}`, 301));
     a.route('/r6', text('User-agent: *\nDisallow: /\n'));
     const r = await fetchRobotsTxt(a.origin);
     expect(r.status).toBe('unavailable');
@@ -104,7 +104,7 @@ describe('fetchRobotsTxt: the RFC 9309 status table', () => {
   });
 
   it('a cross-authority redirect is followed and its rules are used for the original authority', async () => {
-    a.route('/robots.txt', redirect(`${b.origin}/robots.txt`));
+    a.route('/robots.txt', redirect(`${b.origin}/robots.txt`, 301));
     b.route('/robots.txt', text('User-agent: *\nDisallow: /from-b/\nSitemap: /b-sitemap.xml\n'));
     const cache = new RobotsCache();
     const r = await cache.get(`${a.origin}/from-b/page`);
@@ -157,7 +157,7 @@ describe('fetchRobotsTxt: the RFC 9309 status table', () => {
 describe('RobotsCache', () => {
   // Each test has its own server: a request aborted by an earlier test may still arrive late.
   it('reuses a copy for at most 24 hours (injected clock) and shares concurrent fetches', async () => {
-    const a = await startServer();
+    const a = await startServer({}, { keepAlive: false });
     let clock = 1_000_000;
     let hits = 0;
     a.route('/robots.txt', (_req, res) => {
@@ -180,7 +180,7 @@ describe('RobotsCache', () => {
   });
 
   it('keeps the last good copy when a refresh finds the file unreachable', async () => {
-    const a = await startServer();
+    const a = await startServer({}, { keepAlive: false });
     let clock = 0;
     let fail = false;
     a.route('/robots.txt', (_req, res) => {

@@ -11,7 +11,7 @@ import {
 
 // The EXPECT_EQ checks of Google's robots_test.cc, kept in the meta file beside the cases.
 const meta = JSON.parse(
-  readFileSync(new URL('../../../shared/spec/robots-cases.meta.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../fixtures/spec/robots-cases.meta.json', import.meta.url), 'utf8'),
 ) as {
   supplementary: {
     valid_useragent_to_obey: { cases: Array<{ useragent: string | null; valid: boolean }> };

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { writeSitemaps } from '../../src/writer/write-sitemaps.js';
-import { startServer, type TestServer, text } from '../robots/server.js';
 import { cli } from '../support/cli.js';
+import { startServer, type TestServer, text } from '../support/http-server.js';
 import { type Engine, startEngine } from './indexnow-server.js';
 
 const KEY = '0123456789abcdef0123456789abcdef';
@@ -14,7 +14,7 @@ let site: TestServer;
 
 beforeAll(async () => {
   engine = await startEngine();
-  site = await startServer();
+  site = await startServer({}, { keepAlive: false });
 });
 afterAll(async () => {
   await Promise.all([engine.close(), site.close()]);

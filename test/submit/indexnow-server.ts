@@ -1,4 +1,4 @@
-import { startServer, type TestServer } from '../robots/server.js';
+import { startServer, type TestServer } from '../support/http-server.js';
 
 export interface Post {
   host: string;
@@ -21,7 +21,7 @@ export interface Engine extends TestServer {
  * (fetched from the site, as engines do) is missing or does not hold the key, 200 (or 202).
  */
 export async function startEngine(): Promise<Engine> {
-  const server = await startServer();
+  const server = await startServer({}, { keepAlive: false });
   const engine = Object.assign(server, { posts: [] as Post[], queue: [] as Engine['queue'], pending: false });
   server.route('/indexnow', (req, res) => {
     let raw = '';

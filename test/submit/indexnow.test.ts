@@ -13,7 +13,7 @@ import {
   submitToIndexNow,
   writeKeyFile,
 } from '../../src/submit/index.js';
-import { startServer, type TestServer, text } from '../robots/server.js';
+import { startServer, type TestServer, text } from '../support/http-server.js';
 import { type Engine, startEngine } from './indexnow-server.js';
 
 const KEY = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
@@ -27,8 +27,8 @@ const sleep = async (ms: number): Promise<void> => {
 
 beforeAll(async () => {
   engine = await startEngine();
-  site = await startServer();
-  other = await startServer();
+  site = await startServer({}, { keepAlive: false });
+  other = await startServer({}, { keepAlive: false });
 });
 afterAll(async () => {
   await Promise.all([engine.close(), site.close(), other.close()]);
@@ -190,7 +190,7 @@ describe('submitToIndexNow', () => {
   });
 
   it('retries network errors and reports them', async () => {
-    const closed = await startServer();
+    const closed = await startServer({}, { keepAlive: false });
     const dead = `${closed.origin}/indexnow`;
     await closed.close();
     const report = await submitToIndexNow(urls(site, 1), {

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
-/** The XSDs shipped with sitemapkit (copies of ../shared/spec/xsd, see schema/xsd/SOURCES.md). */
+/** The XSDs shipped with sitemapkit (see schema/xsd/SOURCES.md); the spec fixtures are in test/fixtures/spec. */
 export const XSD_DIR = new URL('../../schema/xsd/', import.meta.url).pathname;
-export const SAMPLES_DIR = new URL('../../../shared/spec/samples/', import.meta.url).pathname;
-export const SPEC_DIR = new URL('../../../shared/spec/', import.meta.url).pathname;
+export const SAMPLES_DIR = new URL('../fixtures/spec/samples/', import.meta.url).pathname;
+export const SPEC_DIR = new URL('../fixtures/spec/', import.meta.url).pathname;
 
 /** The schema a file must validate against: the index schema for indexes, every extension otherwise. */
 export function schemaFor(xml: string): string {

@@ -4,9 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatHtml } from '../../src/validate/report/html.js';
 import { validateSitemap } from '../../src/validate/validate.js';
 import { type ChromiumSession, launchChromium, saveScreenshot } from '../support/browser.js';
-import { type StaticServer, startStaticServer } from '../support/static-server.js';
+import {
+  type TestServer as Site,
+  type TestServer as StaticServer,
+  startServer,
+  startStaticServer,
+} from '../support/http-server.js';
 import { tempDir } from '../support/tmp.js';
-import { page, type Site, startSite } from './site.js';
+import { page } from './helpers.js';
 
 let site: Site;
 let server: StaticServer;
@@ -15,7 +20,7 @@ let dir: string;
 
 beforeAll(async () => {
   // A site with a bit of everything, validated live, so that every chart has something to draw.
-  site = await startSite();
+  site = await startServer();
   const o = site.origin;
   const locs: string[] = [];
   for (let i = 0; i < 40; i++) {

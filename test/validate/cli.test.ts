@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer as Site, startServer } from '../support/http-server.js';
 import { tempDir } from '../support/tmp.js';
 import { SAMPLES_DIR, urls, urlset, validateCli } from './helpers.js';
-import { type Site, startSite } from './site.js';
 
 let dir: string;
 let warn: string;
@@ -170,7 +170,7 @@ describe('output', () => {
 describe('over HTTP', () => {
   let site: Site;
   beforeAll(async () => {
-    site = await startSite();
+    site = await startServer();
     site.route('/sitemap.xml', {
       headers: { 'content-type': 'application/xml' },
       body: urlset(urls([`${site.origin}/a`])),
@@ -221,7 +221,7 @@ describe('a sample from the shared specs through the CLI, recursive with --sitem
 describe('--discover: a site, not a sitemap', () => {
   let site: Site;
   beforeAll(async () => {
-    site = await startSite();
+    site = await startServer();
   });
   afterAll(() => site.close());
 

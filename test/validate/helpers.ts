@@ -40,3 +40,8 @@ export function urlset(body: string, ns = ''): string {
 export function urls(locs: readonly string[], extra = ''): string {
   return locs.map((l) => `  <url><loc>${l}</loc>${extra}</url>`).join('\n');
 }
+
+/** An HTML page with the given head. */
+export function page(head: string, body = '<p>content</p>'): string {
+  return `<!DOCTYPE html><html><head><meta charset="utf-8"><title>t</title>${head}</head><body>${body}</body></html>`;
+}

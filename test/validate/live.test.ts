@@ -4,7 +4,8 @@ import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { isSitemapkitError } from '../../src/core/errors.js';
 import { validateSitemap } from '../../src/validate/validate.js';
 import { BIN } from '../support/cli.js';
-import { type Answer, page, type Site, startSite } from './site.js';
+import { answer, type Route, type TestServer as Site, startServer } from '../support/http-server.js';
+import { page } from './helpers.js';
 
 const OLD = 'Mon, 01 Jan 2024 00:00:00 GMT';
 const LATER = 'Fri, 01 Mar 2024 10:00:00 GMT';
@@ -27,38 +28,38 @@ function codes(path: string): string[] {
 }
 
 beforeAll(async () => {
-  site = await startSite();
+  site = await startServer();
   const o = (): string => site.origin;
-  const routes: Record<string, Answer | ((req: import('node:http').IncomingMessage, nth: number) => Answer)> =
-    {
-      // Healthy pages: never flagged.
-      '/ok': {
-        headers: { 'last-modified': OLD, date: NOW_HEADER },
-        body: page(`<link rel="canonical" href="${o()}/ok">`),
-      },
-      '/ok-relative': { body: page('<base href="/"><link rel="canonical" href="ok-relative">') },
-      '/ok-pdf': { headers: { 'content-type': 'application/pdf' }, body: '%PDF-1.4' },
-      '/ok-dynamic': { headers: { 'last-modified': NOW_HEADER, date: NOW_HEADER }, body: page('') },
-      '/busy': (_req, nth) =>
-        nth <= 2 ? { status: 429, headers: { 'retry-after': '1' }, body: 'slow down' } : { body: page('') },
-      '/head-405': (req) => (req.method === 'HEAD' ? { status: 405 } : { body: page('') }),
-      // Planted problems.
-      '/missing': { status: 404, body: 'not here' },
-      '/gone': { status: 410 },
-      '/broken': { status: 500, body: 'oops' },
-      '/moved': { status: 301, headers: { location: '/ok' } },
-      '/noindex-meta': { body: page('<meta name="robots" content="noindex, follow">') },
-      '/noindex-header': { headers: { 'x-robots-tag': 'noindex' }, body: page('') },
-      '/noindex-googlebot': { body: page('<meta name="googlebot" content="noindex">') },
-      '/noindex-otherbot': { body: page('<meta name="bingbot" content="noindex">') },
-      '/canonical-elsewhere': { body: page('<base href="/blog/"><link rel="canonical" href="post">') },
-      '/canonical-header': { headers: { link: `<${'/ok'}>; rel="canonical"` }, body: page('') },
-      '/canonical-bad': { body: page('<link rel="canonical" href="javascript:void(0)">') },
-      '/stale': { headers: { 'last-modified': LATER, date: NOW_HEADER }, body: page('') },
-      '/logo.png': { headers: { 'content-type': 'image/png' }, body: new Uint8Array([137, 80, 78, 71]) },
-      '/data': { headers: { 'content-type': 'application/json' }, body: '{}' },
-      '/slow': { delayMs: 1500, body: page('') },
-    };
+  const routes: Record<string, Route> = {
+    // Healthy pages: never flagged.
+    '/ok': {
+      headers: { 'last-modified': OLD, date: NOW_HEADER },
+      body: page(`<link rel="canonical" href="${o()}/ok">`),
+    },
+    '/ok-relative': { body: page('<base href="/"><link rel="canonical" href="ok-relative">') },
+    '/ok-pdf': { headers: { 'content-type': 'application/pdf' }, body: '%PDF-1.4' },
+    '/ok-dynamic': { headers: { 'last-modified': NOW_HEADER, date: NOW_HEADER }, body: page('') },
+    '/busy': answer((_req, { hit: nth }) =>
+      nth <= 2 ? { status: 429, headers: { 'retry-after': '1' }, body: 'slow down' } : { body: page('') },
+    ),
+    '/head-405': answer((req) => (req.method === 'HEAD' ? { status: 405 } : { body: page('') })),
+    // Planted problems.
+    '/missing': { status: 404, body: 'not here' },
+    '/gone': { status: 410 },
+    '/broken': { status: 500, body: 'oops' },
+    '/moved': { status: 301, headers: { location: '/ok' } },
+    '/noindex-meta': { body: page('<meta name="robots" content="noindex, follow">') },
+    '/noindex-header': { headers: { 'x-robots-tag': 'noindex' }, body: page('') },
+    '/noindex-googlebot': { body: page('<meta name="googlebot" content="noindex">') },
+    '/noindex-otherbot': { body: page('<meta name="bingbot" content="noindex">') },
+    '/canonical-elsewhere': { body: page('<base href="/blog/"><link rel="canonical" href="post">') },
+    '/canonical-header': { headers: { link: `<${'/ok'}>; rel="canonical"` }, body: page('') },
+    '/canonical-bad': { body: page('<link rel="canonical" href="javascript:void(0)">') },
+    '/stale': { headers: { 'last-modified': LATER, date: NOW_HEADER }, body: page('') },
+    '/logo.png': { headers: { 'content-type': 'image/png' }, body: new Uint8Array([137, 80, 78, 71]) },
+    '/data': { headers: { 'content-type': 'application/json' }, body: '{}' },
+    '/slow': { delayMs: 1500, body: page('') },
+  };
   for (const [path, route] of Object.entries(routes)) site.route(path, route);
   lastmods['/ok'] = '2024-02-01';
   lastmods['/stale'] = '2024-02-01T00:00:00Z';
@@ -140,7 +141,7 @@ describe('live checks against a real local site', () => {
   it('is polite: a clear User-Agent, at most 2 requests at once per host, Retry-After waited for', () => {
     const pages = site.requests.filter((r) => r.path !== '/sitemap.xml' && r.path !== '/robots.txt');
     expect(pages.length).toBeGreaterThan(20);
-    for (const r of pages) expect(r.userAgent).toMatch(/^sitemapkit\/\S+ \(\+https:\/\//);
+    for (const r of pages) expect(r.headers['user-agent']).toMatch(/^sitemapkit\/\S+ \(\+https:\/\//);
     expect(site.peak).toBeLessThanOrEqual(2);
     expect(site.requests.filter((r) => r.path === '/busy' && r.method === 'GET')).toHaveLength(2);
   });
@@ -163,7 +164,7 @@ describe('live checks against a real local site', () => {
 
 describe('aborting', () => {
   it('rejects with ERR_ABORTED while pages are being fetched, and the CLI exits 130 on SIGINT', async () => {
-    const slow = await startSite();
+    const slow = await startServer();
     try {
       const locs = Array.from({ length: 30 }, (_, i) => `${slow.origin}/p${i}`);
       for (const l of locs) slow.route(new URL(l).pathname, { delayMs: 5000, body: page('') });

@@ -8,9 +8,9 @@ import { parseRobotsTxt } from '../../src/robots/robots-txt.js';
 import type { ValidateOptions } from '../../src/validate/types.js';
 import { validateSitemap } from '../../src/validate/validate.js';
 import { writeSitemaps } from '../../src/writer/write-sitemaps.js';
+import { type TestServer as Site, startServer } from '../support/http-server.js';
 import { tempDir } from '../support/tmp.js';
 import { codesOf, NOW, urls, urlset } from './helpers.js';
-import { type Site, startSite } from './site.js';
 
 const NO_NETWORK: FetchLike = async (url) => {
   throw new Error(`the network was used for ${url}`);
@@ -349,7 +349,7 @@ describe('robots.txt', () => {
   describe('fetched with the sitemap, with RFC 9309 statuses', () => {
     let site: Site;
     beforeAll(async () => {
-      site = await startSite();
+      site = await startServer();
     });
     afterAll(() => site.close());
 
@@ -382,7 +382,7 @@ describe('robots.txt', () => {
 describe('trees', () => {
   let site: Site;
   beforeAll(async () => {
-    site = await startSite();
+    site = await startServer();
     const xml = { 'content-type': 'application/xml' };
     const o = site.origin;
     site.route('/robots.txt', {
