@@ -20,7 +20,7 @@ import {
   urlValue,
 } from './field-values.js';
 import type { DocumentReporter, Where } from './reporter.js';
-import type { XmlAttribute } from './xml-scanner.js';
+import type { XmlAttribute } from './xml-entities.js';
 
 /** Most images, videos, alternates, tags… kept per entry (Google: at most 1,000 images per URL). */
 export const MAX_LIST_LENGTH = 1000;

@@ -46,14 +46,8 @@ import {
 import { setTvshowField, setVideoField } from './records-video.js';
 import type { DocumentReporter, Where } from './reporter.js';
 import type { DocumentSink } from './sink.js';
-import {
-  CR_REFERENCE,
-  parseAttributes,
-  type XmlAttribute,
-  type XmlErrorKind,
-  type XmlScanHandler,
-  type XmlScanner,
-} from './xml-scanner.js';
+import { CR_REFERENCE, parseAttributes, type XmlAttribute, type XmlErrorKind } from './xml-entities.js';
+import type { XmlScanHandler, XmlScanner } from './xml-scanner.js';
 
 // What an open element is. 0 is "outside the root".
 const C_SKIP = 1;
