@@ -20,7 +20,7 @@ import {
   urlValue,
 } from './field-values.js';
 import type { DocumentReporter, Where } from './reporter.js';
-import type { XmlAttribute } from './xml-scanner.js';
+import type { XmlAttribute } from './xml-entities.js';
 
 /** Most images, videos, alternates, tags… kept per entry (Google: at most 1,000 images per URL). */
 export const MAX_LIST_LENGTH = 1000;
@@ -308,6 +308,33 @@ export function addVideo(page: PageDraft, video: Draft<VideoEntry>, rep: Documen
   }
   if (roomIn(page.videos, 'videos', rep, at))
     page.videos = append(page.videos, ordered(video, VIDEO_KEYS) as VideoEntry);
+}
+
+/** An <xhtml:link>: kept as an alternate when it has rel="alternate", hreflang and a usable href. */
+export function addAlternate(
+  page: PageDraft,
+  a: readonly XmlAttribute[],
+  rep: DocumentReporter,
+  at: At,
+): void {
+  const rel = attr(a, 'rel');
+  const hreflang = attr(a, 'hreflang');
+  const href = attr(a, 'href');
+  if (rel?.toLowerCase() !== 'alternate' || !hreflang || !href) {
+    const missing = [
+      rel?.toLowerCase() !== 'alternate' && 'rel="alternate"',
+      !hreflang && 'hreflang',
+      !href && 'href',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    rep.report('alternate-invalid', `<xhtml:link> lacks ${missing}; dropped`, at());
+    return;
+  }
+  const url = urlValue(href, rep, at);
+  if (url !== undefined && roomIn(page.alternates, 'alternates', rep, at)) {
+    page.alternates = append(page.alternates, { hreflang, href: url });
+  }
 }
 
 export function addNews(page: PageDraft, n: NewsDraft, rep: DocumentReporter, at: At): void {
