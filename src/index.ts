@@ -14,6 +14,13 @@ export {
   type HtmlSitemapOptions,
 } from './html/html-sitemap.js';
 export {
+  type AddressPolicy,
+  HttpClient,
+  type HttpClientOptions,
+  HttpError,
+  type HttpFailureReason,
+} from './http/index.js';
+export {
   absoluteHttpUrl,
   isNoindex,
   type PageLink,

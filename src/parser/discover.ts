@@ -5,8 +5,8 @@
  */
 import { SitemapkitError } from '../core/errors.js';
 import { fetchRobotsTxt } from '../robots/fetch.js';
-import { fetchBody, type HttpOptions, withHeaders } from './http.js';
-import { resolveHttpOptions } from './options.js';
+import { fetchBody, type HttpOptions } from './http.js';
+import { closeHttp, resolveHttpOptions } from './options.js';
 import { makeDiagnostic } from './reporter.js';
 import { checkAborted } from './run.js';
 import type { DiscoveredSitemap, DiscoverOptions } from './types.js';
@@ -50,6 +50,20 @@ export async function discoverSitemaps(
     });
   }
   const http = resolveHttpOptions(options);
+  try {
+    return await discover(origin, siteUrl, http, options);
+  } finally {
+    await closeHttp(http);
+  }
+}
+
+async function discover(
+  origin: string,
+  siteUrl: string,
+  http: HttpOptions,
+  options: DiscoverOptions,
+): Promise<DiscoveredSitemap[]> {
+  http.client.start(origin);
   const found: DiscoveredSitemap[] = [];
   const seen = new Set<string>();
   const add = (url: string, source: DiscoveredSitemap['source']): void => {
@@ -59,8 +73,7 @@ export async function discoverSitemaps(
   };
 
   const robots = await fetchRobotsTxt(origin, {
-    fetch: withHeaders(http),
-    userAgent: http.userAgent,
+    httpClient: http.client,
     timeoutMs: http.timeoutMs,
     maxRedirects: http.maxRedirects,
     ...(http.signal === undefined ? {} : { signal: http.signal }),

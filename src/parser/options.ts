@@ -5,9 +5,8 @@
 import type { DiagnosticHandler } from '../core/diagnostics.js';
 import { SitemapkitError } from '../core/errors.js';
 import { MAX_BYTES } from '../core/limits.js';
-import type { FetchLike } from '../robots/fetch.js';
-import { DEFAULT_USER_AGENT, type HttpOptions } from './http.js';
-import { fetchTransport, nodeTransport } from './transport.js';
+import { HttpClient } from '../http/client.js';
+import type { HttpOptions } from './http.js';
 import type { DiscoverOptions, ParseOptions, SitemapInfo, TreeOptions } from './types.js';
 
 export interface ResolvedParseOptions {
@@ -49,28 +48,32 @@ function count(name: string, value: number | undefined, fallback: number, min = 
   return value;
 }
 
+/** The HTTP side of an entry point's options: the given client, or a new one the entry point closes. */
 export function resolveHttpOptions(o: DiscoverOptions): HttpOptions {
-  const fetch = o.fetch ?? (globalThis.fetch as FetchLike);
-  if (typeof fetch !== 'function') throw new SitemapkitError('ERR_OPTIONS', 'fetch must be a function');
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(o.headers ?? {})) {
-    if (typeof v !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k)) {
-      throw new SitemapkitError(
-        'ERR_OPTIONS',
-        `header "${k}" must be a valid header name with a string value`,
-      );
-    }
-    headers[k] = v;
-  }
+  const timeoutMs = count('timeoutMs', o.timeoutMs, 30_000);
+  const maxRedirects = count('maxRedirects', o.maxRedirects, 5, 0);
+  const client =
+    o.httpClient ??
+    new HttpClient({
+      fetch: o.fetch,
+      dispatcher: o.dispatcher,
+      headers: o.headers,
+      userAgent: o.userAgent,
+      addressPolicy: o.addressPolicy,
+    });
   return {
-    fetch,
-    transport: o.fetch === undefined ? nodeTransport : fetchTransport(o.fetch),
-    headers,
-    userAgent: o.userAgent ?? DEFAULT_USER_AGENT,
-    timeoutMs: count('timeoutMs', o.timeoutMs, 30_000),
-    maxRedirects: count('maxRedirects', o.maxRedirects, 5, 0),
+    client,
+    ownsClient: o.httpClient === undefined,
+    userAgent: client.userAgent,
+    timeoutMs,
+    maxRedirects,
     signal: o.signal,
   };
+}
+
+/** Closes the entry point's own client (a shared one stays open). */
+export async function closeHttp(http: HttpOptions): Promise<void> {
+  if (http.ownsClient) await http.client.close();
 }
 
 export function resolveParseOptions(o: ParseOptions = {}): ResolvedParseOptions {

@@ -1,5 +1,5 @@
 import { readDocument } from './document.js';
-import { resolveParseOptions } from './options.js';
+import { closeHttp, resolveParseOptions } from './options.js';
 import { checkAborted, ParseRun } from './run.js';
 import { openSource } from './source.js';
 import type { ParsedSitemap, ParseOptions, SitemapItem, SitemapParse, SitemapSource } from './types.js';
@@ -22,9 +22,14 @@ export function parseSitemap(source: SitemapSource, options: ParseOptions = {}):
   const o = resolveParseOptions(options);
   const run = new ParseRun(o);
   return run.result(async function* () {
-    checkAborted(o.http.signal, typeof source === 'string' ? source : '<source>');
-    const opened = await openSource(source, o.http);
-    yield* readDocument(opened, o, run);
+    try {
+      checkAborted(o.http.signal, typeof source === 'string' ? source : '<source>');
+      if (typeof source === 'string' || source instanceof URL) o.http.client.start(String(source));
+      const opened = await openSource(source, o.http);
+      yield* readDocument(opened, o, run);
+    } finally {
+      await closeHttp(o.http);
+    }
   });
 }
 

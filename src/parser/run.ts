@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../core/diagnostics.js';
 import { SitemapkitError } from '../core/errors.js';
 import { fetchRobotsTxt } from '../robots/fetch.js';
-import { type HttpOptions, withHeaders } from './http.js';
+import type { HttpOptions } from './http.js';
 import type { ResolvedParseOptions } from './options.js';
 import type { SitemapInfo, SitemapParse } from './types.js';
 
@@ -46,8 +46,7 @@ export class ParseRun {
     if (listed === undefined) {
       if (this.#listed.size >= MAX_CROSS_SUBMIT_HOSTS) return false;
       listed = fetchRobotsTxt(origin, {
-        fetch: withHeaders(http),
-        userAgent: http.userAgent,
+        httpClient: http.client,
         timeoutMs: Math.min(http.timeoutMs, 10_000),
         maxRedirects: http.maxRedirects,
         ...(http.signal === undefined ? {} : { signal: http.signal }),

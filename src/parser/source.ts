@@ -5,8 +5,8 @@
 import { open } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { SitemapkitError } from '../core/errors.js';
+import { webChunks } from '../http/transport.js';
 import { fetchBody, type HttpOptions } from './http.js';
-import { webChunks } from './transport.js';
 import type { SitemapSource } from './types.js';
 
 export interface OpenedSource {

@@ -7,8 +7,8 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import { isSitemapkitError, type SitemapkitError } from '../core/errors.js';
 import { Channel } from './channel.js';
 import { readDocument } from './document.js';
-import { FetchFailure } from './http.js';
-import { type ResolvedTreeOptions, resolveTreeOptions } from './options.js';
+import { fetchFailureCode } from './http.js';
+import { closeHttp, type ResolvedTreeOptions, resolveTreeOptions } from './options.js';
 import { makeDiagnostic } from './reporter.js';
 import type { ParserRuleCode } from './rules.js';
 import { ParseRun } from './run.js';
@@ -31,14 +31,7 @@ interface Job {
  * `fetch-failed` (a file that cannot be read counts as the last).
  */
 export function openFailure(error: SitemapkitError, sitemap: string, parent?: string): Diagnostic {
-  const code: ParserRuleCode =
-    error instanceof FetchFailure
-      ? error.kind === 'status'
-        ? 'fetch-status'
-        : error.kind === 'redirect'
-          ? 'fetch-redirect'
-          : 'fetch-failed'
-      : 'fetch-failed';
+  const code: ParserRuleCode = fetchFailureCode(error);
   const at = error.where !== undefined && error.where !== sitemap ? ` at ${error.where}` : '';
   const via = parent === undefined ? '' : ` (listed in ${parent})`;
   return makeDiagnostic(code, `${error.message}${at}${via}`, sitemap, {});
@@ -249,6 +242,7 @@ async function* walk(
   }
 
   for (const root of roots) {
+    o.http.client.start(root);
     const key = keyOf(root);
     if (visited.has(key)) continue;
     visited.add(key);
@@ -260,5 +254,6 @@ async function* walk(
   } finally {
     stop();
     channel.close();
+    await closeHttp(options.http);
   }
 }

@@ -1,9 +1,13 @@
 /**
  * Public types of the parser: what it reads, what it yields and the options of each entry point.
  */
+
+import type { Dispatcher } from 'undici';
 import type { Diagnostic, DiagnosticHandler } from '../core/diagnostics.js';
 import type { SitemapEntry, SitemapReference } from '../core/entry.js';
-import type { FetchLike } from '../robots/fetch.js';
+import type { AddressPolicy } from '../http/address.js';
+import type { HttpClient } from '../http/client.js';
+import type { FetchLike } from '../http/types.js';
 
 /** The formats the parser recognises, sniffed from content (never from the file name or Content-Type). */
 export type SitemapFormat = 'urlset' | 'sitemapindex' | 'text' | 'rss' | 'atom';
@@ -125,12 +129,28 @@ export interface ParseOptions {
   timeoutMs?: number;
   /** Redirects followed per request. @default 5 */
   maxRedirects?: number;
-  /** Extra request headers, sent with every request (robots.txt and children included). */
+  /**
+   * Extra request headers (credentials too), sent to the origins of the sitemaps you give
+   * (robots.txt and children there included), never to another origin, also not after a redirect.
+   */
   headers?: Readonly<Record<string, string>>;
   /** The User-Agent of every request. @default 'sitemapkit/0.1 (+https://github.com/sitemapkit/sitemapkit)' */
   userAgent?: string;
-  /** The fetch function (the robots module's `FetchLike`), for proxies or custom agents. @default globalThis.fetch */
+  /**
+   * Your own fetch function, for proxies or test doubles. It hides the address connected to, so
+   * the address policy can judge only IP literals in URLs. @default a keep-alive undici pool
+   */
   fetch?: FetchLike;
+  /** Your own undici `Dispatcher` (a `ProxyAgent`, say) instead of sitemapkit's pool. */
+  dispatcher?: Dispatcher;
+  /**
+   * Moves from a public address to a private one (loopback, 10/8, 192.168/16, link-local, cloud
+   * metadata…) by a redirect or an index child: refused (`default`), no private address at all
+   * (`strict`, for services parsing untrusted sitemaps), or no check (`off`). @default 'default'
+   */
+  addressPolicy?: AddressPolicy;
+  /** A client shared between calls (its pool, its address policy); the caller closes it. */
+  httpClient?: HttpClient;
   /** Cancels the work; iteration then throws a `SitemapkitError` with code `ERR_ABORTED`. */
   signal?: AbortSignal;
   /** Diagnostics kept on the result (`onDiagnostic` still gets all of them). @default 10,000 */
@@ -153,7 +173,16 @@ export interface TreeOptions extends ParseOptions {
 export interface DiscoverOptions
   extends Pick<
     ParseOptions,
-    'onDiagnostic' | 'timeoutMs' | 'maxRedirects' | 'headers' | 'userAgent' | 'fetch' | 'signal'
+    | 'onDiagnostic'
+    | 'timeoutMs'
+    | 'maxRedirects'
+    | 'headers'
+    | 'userAgent'
+    | 'fetch'
+    | 'dispatcher'
+    | 'addressPolicy'
+    | 'httpClient'
+    | 'signal'
   > {
   /** Also probe the well-known paths when robots.txt lists sitemaps. @default true */
   probeWellKnown?: boolean;

@@ -10,22 +10,34 @@
  * | 429 (as Google does), 5xx                 | `unreachable` | disallow all |
  * | timeout, DNS or connection error          | `unreachable` | disallow all |
  *
- * The network is injected (`fetch`, default `globalThis.fetch`), and so is the clock of the cache.
+ * The network is the HTTP layer's client (or one made from `fetch` / `dispatcher`), and the clock
+ * of the cache is injected.
  */
+import type { Dispatcher } from 'undici';
 import { SitemapkitError } from '../core/errors.js';
+import type { AddressPolicy } from '../http/address.js';
+import { HttpClient } from '../http/client.js';
+import { HttpError } from '../http/errors.js';
+import type { FetchLike } from '../http/types.js';
 import type { RobotsMode } from './parse.js';
 import { parseRobotsTxt, ROBOTS_MAX_BYTES, RobotsTxt } from './robots-txt.js';
 
-/** The subset of WHATWG `fetch` the robots and submit modules use. */
-export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+/** The subset of WHATWG `fetch` sitemapkit calls (it lives in the HTTP layer now). */
+export type { FetchLike } from '../http/types.js';
 
 /** `ok`: a file was read. `unavailable`: 4xx or too many redirects (allow all). `unreachable`: 5xx, 429 or a network failure (disallow all). */
 export type RobotsFetchStatus = 'ok' | 'unavailable' | 'unreachable';
 
 /** Options of {@link fetchRobotsTxt} and {@link RobotsCache}. */
 export interface RobotsFetchOptions {
-  /** The network. @default globalThis.fetch */
+  /** Your own fetch (it hides the connected address from the address policy). @default a keep-alive undici pool */
   fetch?: FetchLike;
+  /** Your own undici `Dispatcher` instead of sitemapkit's pool. */
+  dispatcher?: Dispatcher;
+  /** See `ParseOptions.addressPolicy`. @default 'default' */
+  addressPolicy?: AddressPolicy;
+  /** A client shared with other calls; `fetch`, `dispatcher`, `userAgent` and `addressPolicy` are then its own. */
+  httpClient?: HttpClient;
   /** Sent as the `User-Agent` header. */
   userAgent?: string;
   /** Parser mode. @default 'google' */
@@ -82,37 +94,6 @@ export function robotsTxtUrl(url: string): string {
   return `${u.protocol}//${u.host}/robots.txt`;
 }
 
-async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array> {
-  const body = response.body;
-  if (body === null) return new Uint8Array(0);
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      total += value.length;
-      // One byte past the cap is enough for the parser to know it was cut.
-      if (total > maxBytes) break;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  const out = new Uint8Array(Math.min(total, maxBytes + 1));
-  let at = 0;
-  for (const c of chunks) {
-    const take = Math.min(c.length, out.length - at);
-    out.set(c.subarray(0, take), at);
-    at += take;
-    if (at === out.length) break;
-  }
-  return out;
-}
-
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
 /**
  * Fetches and parses the robots.txt of the site `url` belongs to. Never throws for what the
  * server does (that is the status table above); throws `ERR_OPTIONS` for a non-http(s) URL and
@@ -123,19 +104,37 @@ export async function fetchRobotsTxt(
   options: RobotsFetchOptions = {},
 ): Promise<RobotsFetchResult> {
   const target = robotsTxtUrl(url);
-  const doFetch = options.fetch ?? (globalThis.fetch as FetchLike);
+  const client =
+    options.httpClient ??
+    new HttpClient({
+      fetch: options.fetch,
+      dispatcher: options.dispatcher,
+      userAgent: options.userAgent,
+      addressPolicy: options.addressPolicy,
+    });
+  if (options.httpClient === undefined) client.start(target);
+  try {
+    return await fetchWith(client, target, options);
+  } finally {
+    if (options.httpClient === undefined) await client.close();
+  }
+}
+
+async function fetchWith(
+  client: HttpClient,
+  target: string,
+  options: RobotsFetchOptions,
+): Promise<RobotsFetchResult> {
   const mode = options.mode ?? 'google';
   const maxRedirects = options.maxRedirects ?? 5;
   const maxBytes = options.maxBytes ?? ROBOTS_MAX_BYTES;
   const now = options.now ?? Date.now;
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const headers: Record<string, string> = { accept: 'text/plain, */*;q=0.1' };
-  if (options.userAgent !== undefined) headers['user-agent'] = options.userAgent;
-  const redirects: string[] = [];
   const fetchedAt = now();
-  const base = { url: target, redirects, fetchedAt };
+  const base = { url: target, fetchedAt };
   const unreachable = (
     why: string,
+    redirects: string[],
     httpStatus?: number,
     cause?: unknown,
     finalUrl = target,
@@ -147,6 +146,7 @@ export async function fetchRobotsTxt(
     });
     const r: RobotsFetchResult = {
       ...base,
+      redirects,
       status: 'unreachable',
       robots: RobotsTxt.disallowAll(`${target} is unreachable (${why}): everything is disallowed`, mode),
       finalUrl,
@@ -155,9 +155,15 @@ export async function fetchRobotsTxt(
     if (httpStatus !== undefined) r.httpStatus = httpStatus;
     return r;
   };
-  const unavailable = (why: string, httpStatus: number | undefined, finalUrl: string): RobotsFetchResult => {
+  const unavailable = (
+    why: string,
+    redirects: string[],
+    httpStatus: number | undefined,
+    finalUrl: string,
+  ): RobotsFetchResult => {
     const r: RobotsFetchResult = {
       ...base,
+      redirects,
       status: 'unavailable',
       robots: RobotsTxt.allowAll(`${target} is unavailable (${why}): everything is allowed`, mode),
       finalUrl,
@@ -170,60 +176,54 @@ export async function fetchRobotsTxt(
     return r;
   };
 
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = options.signal === undefined ? timeout : AbortSignal.any([timeout, options.signal]);
-  let current = target;
   try {
-    for (;;) {
-      const response = await doFetch(current, { redirect: 'manual', headers, signal });
-      const status = response.status;
-      if (REDIRECTS.has(status)) {
-        const location = response.headers.get('location');
-        await response.body?.cancel().catch(() => undefined);
-        if (location === null)
-          return unavailable(`HTTP ${status} without a Location header`, status, current);
-        let next: URL;
-        try {
-          next = new URL(location, current);
-        } catch {
-          return unavailable(`HTTP ${status} to an invalid Location "${location}"`, status, current);
-        }
-        if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-          return unavailable(`HTTP ${status} to a non-http(s) Location "${location}"`, status, current);
-        }
-        if (redirects.length >= maxRedirects) {
-          return unavailable(`more than ${maxRedirects} consecutive redirects`, status, current);
-        }
-        current = next.href;
-        redirects.push(current);
-        continue;
-      }
-      if (status >= 200 && status < 300) {
-        const bytes = await readCapped(response, maxBytes);
-        const robots = parseRobotsTxt(bytes, { mode, url: current, maxBytes });
-        return { ...base, status: 'ok', robots, httpStatus: status, finalUrl: current };
-      }
-      await response.body?.cancel().catch(() => undefined);
-      if (status === 429)
-        return unreachable(
-          'HTTP 429 Too Many Requests (treated like 5xx, as Google does)',
-          status,
-          undefined,
-          current,
-        );
-      if (status >= 400 && status < 500) return unavailable(`HTTP ${status}`, status, current);
-      if (status >= 500) return unreachable(`HTTP ${status}`, status, undefined, current);
-      return unavailable(`unexpected HTTP ${status}`, status, current);
+    const response = await client.request(target, {
+      headers: { accept: 'text/plain, */*;q=0.1' },
+      timeoutMs,
+      maxRedirects,
+      // One byte past the cap is enough for the parser to know it was cut.
+      maxBytes: maxBytes + 1,
+      overflow: 'truncate',
+      signal: options.signal,
+    });
+    const { status, url: current, redirects } = response;
+    if (status >= 200 && status < 300) {
+      const bytes = await response.bytes();
+      const robots = parseRobotsTxt(bytes, { mode, url: current, maxBytes });
+      return { ...base, redirects, status: 'ok', robots, httpStatus: status, finalUrl: current };
     }
+    response.cancel();
+    if (status === 429)
+      return unreachable(
+        'HTTP 429 Too Many Requests (treated like 5xx, as Google does)',
+        redirects,
+        status,
+        undefined,
+        current,
+      );
+    if (status >= 400 && status < 500) return unavailable(`HTTP ${status}`, redirects, status, current);
+    if (status >= 500) return unreachable(`HTTP ${status}`, redirects, status, undefined, current);
+    return unavailable(`unexpected HTTP ${status}`, redirects, status, current);
   } catch (cause) {
-    if (options.signal?.aborted === true) {
-      throw new SitemapkitError('ERR_ABORTED', `fetching ${target} was aborted`, { cause, where: target });
+    if (!(cause instanceof HttpError)) throw cause;
+    const at = cause.where ?? target;
+    const redirects = [...cause.redirects];
+    switch (cause.reason) {
+      case 'aborted':
+        throw new SitemapkitError('ERR_ABORTED', `fetching ${target} was aborted`, { cause, where: target });
+      case 'too-many-redirects':
+        return unavailable(`more than ${maxRedirects} consecutive redirects`, redirects, cause.status, at);
+      case 'redirect-loop':
+      case 'bad-redirect':
+        return unavailable(cause.message, redirects, cause.status, at);
+      case 'bad-scheme':
+        if (cause.status !== undefined) return unavailable(cause.message, redirects, cause.status, at);
+        return unreachable(cause.message, redirects, undefined, cause, at);
+      case 'timeout':
+        return unreachable(`no complete answer within ${timeoutMs} ms`, redirects, undefined, cause, at);
+      default:
+        return unreachable(cause.message, redirects, undefined, cause, at);
     }
-    if (timeout.aborted)
-      return unreachable(`no complete answer within ${timeoutMs} ms`, undefined, cause, current);
-    const e = cause as { message?: string; cause?: { code?: string; message?: string } };
-    const detail = e.cause?.code ?? e.cause?.message ?? e.message ?? String(cause);
-    return unreachable(`network error: ${detail}`, undefined, cause, current);
   }
 }
 

@@ -1,3 +1,4 @@
+export { retryAfterMs } from '../http/retry.js';
 export { type ChangeCounts, type ChangeKind, diffUrls, type UrlChange } from './changes.js';
 export {
   INDEXNOW_MAX_URLS,
@@ -8,9 +9,6 @@ export {
   type IndexNowOptions,
   type IndexNowReport,
   indexNowEndpoint,
-  PING_NOTE,
-  type PingResult,
-  pingSitemap,
   submitToIndexNow,
 } from './indexnow.js';
 export {
@@ -21,7 +19,7 @@ export {
   KEY_MIN_LENGTH,
   writeKeyFile,
 } from './key.js';
-export { retryAfterMs } from './retry-after.js';
+export { PING_NOTE, type PingResult, pingSitemap } from './ping.js';
 export {
   readSourceUrls,
   readUrlList,

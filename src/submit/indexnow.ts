@@ -1,14 +1,18 @@
 /**
  * IndexNow bulk submission (indexnow.org/documentation, PROTOCOL.md §5): URLs are grouped by host,
  * each host is checked to serve its key file, then posted to one endpoint (engines share what
- * they receive) in batches of at most 10,000, retrying 429 and 5xx with exponential backoff that
- * honours `Retry-After`. Network, sleep and clock are injected.
+ * they receive) in batches of at most 10,000, retrying 429 and 5xx with the HTTP layer's retry
+ * policy (exponential backoff that honours `Retry-After`). Network, sleep and clock are injected;
+ * one exchange is in `indexnow-post.ts`.
  */
 import { setTimeout as delay } from 'node:timers/promises';
+import type { Dispatcher } from 'undici';
 import { SitemapkitError } from '../core/errors.js';
-import type { FetchLike } from '../robots/fetch.js';
+import type { AddressPolicy } from '../http/address.js';
+import { HttpClient } from '../http/client.js';
+import type { FetchLike } from '../http/types.js';
+import { type PostContext, postBatch, verifyKeyFile } from './indexnow-post.js';
 import { assertValidKey } from './key.js';
-import { retryAfterMs } from './retry-after.js';
 
 /** URLs per POST: the protocol's maximum. */
 export const INDEXNOW_MAX_URLS = 10_000;
@@ -30,8 +34,14 @@ export interface IndexNowOptions {
   keyLocation?: string;
   /** Keys per host (`www.example.com` or `host:port`): each host proves its own key. */
   keys?: Record<string, string | IndexNowKey>;
-  /** @default globalThis.fetch */
+  /** Your own fetch (proxies, test doubles). @default a keep-alive undici pool */
   fetch?: FetchLike;
+  /** Your own undici `Dispatcher` instead of sitemapkit's pool. */
+  dispatcher?: Dispatcher;
+  /** See `ParseOptions.addressPolicy`; the endpoint and the key files count as starts. @default 'default' */
+  addressPolicy?: AddressPolicy;
+  /** @default DEFAULT_USER_AGENT */
+  userAgent?: string;
   /** Waits between retries. @default timers/promises setTimeout */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Milliseconds since the epoch, for HTTP-date `Retry-After`. @default Date.now */
@@ -126,34 +136,6 @@ export function indexNowEndpoint(endpoint: string): string {
   return u.href;
 }
 
-const MESSAGES: Record<number, { text: string; hint: string }> = {
-  400: {
-    text: 'Bad request: the engine could not read the submission',
-    hint: 'report this as a sitemapkit bug, with the endpoint',
-  },
-  403: {
-    text: 'Forbidden: the key is not valid (key file not found, or it does not hold the key)',
-    hint: 'serve KEY.txt holding exactly the key at the host root (`sitemapkit submit key --out DIR`), or pass --key-location',
-  },
-  422: {
-    text: "Unprocessable: URLs don't belong to the host, or the key does not match the protocol",
-    hint: 'submit only URLs of the host the key file is on; with a keyLocation, only URLs in its folder',
-  },
-  429: {
-    text: 'Too many requests: the engine suspects spam',
-    hint: 'submit less often: only URLs that changed, not the same URL several times a day',
-  },
-};
-
-async function bodySnippet(response: Response): Promise<string> {
-  try {
-    const t = (await response.text()).trim().replace(/\s+/g, ' ');
-    return t === '' ? '' : ` (${t.length > 200 ? `${t.slice(0, 197)}...` : t})`;
-  } catch {
-    return '';
-  }
-}
-
 function resolveOptions(
   options: IndexNowOptions,
 ): Required<
@@ -199,7 +181,27 @@ export async function submitToIndexNow(
 ): Promise<IndexNowReport> {
   const endpoint = indexNowEndpoint(options.endpoint);
   const o = resolveOptions(options);
-  const doFetch = options.fetch ?? (globalThis.fetch as FetchLike);
+  const client = new HttpClient({
+    fetch: options.fetch,
+    dispatcher: options.dispatcher,
+    userAgent: options.userAgent,
+    addressPolicy: options.addressPolicy,
+  });
+  client.start(endpoint);
+  try {
+    return await submitWith(client, endpoint, o, urls, options);
+  } finally {
+    await client.close();
+  }
+}
+
+async function submitWith(
+  client: HttpClient,
+  endpoint: string,
+  o: ReturnType<typeof resolveOptions>,
+  urls: Iterable<string> | AsyncIterable<string>,
+  options: IndexNowOptions,
+): Promise<IndexNowReport> {
   const sleep =
     options.sleep ??
     ((ms: number, signal?: AbortSignal) => delay(ms, undefined, signal === undefined ? {} : { signal }));
@@ -270,6 +272,8 @@ export async function submitToIndexNow(
       location = defaultLocation.href;
     }
     const keyFile = location ?? `${u.protocol}//${u.host}/${entry.key}.txt`;
+    // The hosts whose URLs are submitted are the caller's own: their key files are starts.
+    client.start(keyFile);
     state = {
       host: name,
       key: entry.key,
@@ -285,26 +289,27 @@ export async function submitToIndexNow(
     return state;
   };
 
+  const ctx: PostContext = {
+    client,
+    endpoint,
+    timeoutMs: o.timeoutMs,
+    policy: {
+      retries: o.retries,
+      baseMs: o.backoffMs,
+      maxMs: o.maxBackoffMs,
+      maxRetryAfterMs: o.maxRetryAfterMs,
+      // 429 and every 5xx are worth another try, and their Retry-After is read.
+      statuses: (s) => s === 429 || s >= 500,
+      retryAfterStatuses: (s) => s === 429 || s >= 500,
+    },
+    sleep,
+    now,
+    signal: options.signal,
+  };
+
   const verify = async (h: HostState): Promise<void> => {
     if (h.verified !== undefined || options.verifyKey === false) return;
-    let problem: string | undefined;
-    try {
-      const signal =
-        options.signal === undefined
-          ? AbortSignal.timeout(o.timeoutMs)
-          : AbortSignal.any([AbortSignal.timeout(o.timeoutMs), options.signal]);
-      const r = await doFetch(h.keyFile, { signal });
-      if (r.ok) {
-        const body = (await r.text()).replace(/^\uFEFF/, '').trim();
-        if (body !== h.key) problem = `it does not hold the key (it starts "${body.slice(0, 40)}")`;
-      } else {
-        await r.body?.cancel();
-        problem = `it answered HTTP ${r.status}`;
-      }
-    } catch (cause) {
-      if (isAborted()) throw aborted();
-      problem = `it could not be fetched (${(cause as Error).message})`;
-    }
+    const problem = await verifyKeyFile(ctx, h.keyFile, h.key);
     h.verified = problem === undefined;
     const entry = report.hosts.find((x) => x.host === h.host);
     if (entry !== undefined) entry.verified = h.verified;
@@ -330,94 +335,7 @@ export async function submitToIndexNow(
         message: `would post ${urlList.length} URL(s) for ${h.host}`,
       };
     }
-    // Field order as in the protocol's example: host, key, keyLocation, urlList.
-    const payload: { host: string; key: string; keyLocation?: string; urlList?: string[] } = {
-      host: h.host,
-      key: h.key,
-    };
-    if (h.keyLocation !== undefined) payload.keyLocation = h.keyLocation;
-    payload.urlList = urlList;
-    const body = JSON.stringify(payload);
-    const where = `${endpoint} (${h.host}, ${urlList.length} URLs from ${urlList[0]})`;
-    let attempts = 0;
-    for (;;) {
-      if (isAborted()) throw aborted();
-      attempts++;
-      let status: number | undefined;
-      let message: string;
-      let wait: number | undefined;
-      try {
-        const signal =
-          options.signal === undefined
-            ? AbortSignal.timeout(o.timeoutMs)
-            : AbortSignal.any([AbortSignal.timeout(o.timeoutMs), options.signal]);
-        const r = await doFetch(endpoint, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json; charset=utf-8' },
-          body,
-          signal,
-        });
-        status = r.status;
-        if (status === 200) {
-          await r.body?.cancel();
-          return {
-            ...base,
-            status: 'submitted',
-            httpStatus: 200,
-            attempts,
-            message: `HTTP 200: ${urlList.length} URL(s) submitted for ${h.host}`,
-          };
-        }
-        if (status === 202) {
-          await r.body?.cancel();
-          return {
-            ...base,
-            status: 'accepted',
-            httpStatus: 202,
-            attempts,
-            message: `HTTP 202: ${urlList.length} URL(s) received for ${h.host}; the engine is still validating the key`,
-          };
-        }
-        const known = MESSAGES[status];
-        message = `HTTP ${status}: ${known?.text ?? (status >= 500 ? 'server error' : 'unexpected answer')}${await bodySnippet(r)}`;
-        if (status === 429 || status >= 500) wait = retryAfterMs(r.headers.get('retry-after'), now());
-        else {
-          const error = new SitemapkitError('ERR_INDEXNOW', message, {
-            where,
-            hint: known?.hint ?? 'check the endpoint URL',
-          });
-          return { ...base, status: 'failed', httpStatus: status, attempts, message, error };
-        }
-      } catch (cause) {
-        if (isAborted()) throw aborted();
-        const e = cause as { name?: string; message?: string; cause?: { code?: string } };
-        message =
-          e.name === 'TimeoutError'
-            ? `no answer within ${o.timeoutMs} ms`
-            : `network error: ${e.cause?.code ?? e.message ?? String(cause)}`;
-      }
-      // 429, 5xx and network errors are worth another try.
-      const backoff = Math.min(o.backoffMs * 2 ** (attempts - 1), o.maxBackoffMs);
-      const giveUp = (why: string): IndexNowBatchResult => {
-        const error = new SitemapkitError('ERR_INDEXNOW', `${message}; ${why}`, {
-          where,
-          hint: (status === undefined ? undefined : MESSAGES[status]?.hint) ?? 'try again later',
-        });
-        const r: IndexNowBatchResult = { ...base, status: 'failed', attempts, message: error.message, error };
-        if (status !== undefined) r.httpStatus = status;
-        return r;
-      };
-      if (wait !== undefined && wait > o.maxRetryAfterMs)
-        return giveUp(
-          `the engine asks to wait ${Math.ceil(wait / 1000)} s (Retry-After), longer than allowed`,
-        );
-      if (attempts > o.retries) return giveUp(`gave up after ${attempts} attempt(s)`);
-      try {
-        await sleep(wait ?? backoff, options.signal);
-      } catch (cause) {
-        throw new SitemapkitError('ERR_ABORTED', 'IndexNow submission aborted', { where: endpoint, cause });
-      }
-    }
+    return postBatch(ctx, h, urlList);
   };
 
   const flush = async (h: HostState): Promise<void> => {
@@ -461,44 +379,4 @@ export async function submitToIndexNow(
   }
   for (const h of hosts.values()) if (h !== null && h.buffer.length > 0) await flush(h);
   return report;
-}
-
-/** The note printed with every legacy ping. */
-export const PING_NOTE =
-  'note: Google (June 2023) and Bing (May 2022) no longer accept sitemap pings; list the sitemap in robots.txt, submit it in Search Console or Bing Webmaster Tools, or use IndexNow.';
-
-/** The outcome of a legacy sitemap ping. */
-export interface PingResult {
-  url: string;
-  httpStatus: number;
-  ok: boolean;
-}
-
-/**
- * The legacy ping protocol (sitemaps.org): `GET ENDPOINT?sitemap=<url-encoded sitemap URL>`, only
- * to an endpoint the caller names (see {@link PING_NOTE}). Throws `ERR_HTTP` on a network error.
- */
-export async function pingSitemap(
-  endpoint: string,
-  sitemapUrl: string,
-  options: { fetch?: FetchLike; timeoutMs?: number } = {},
-): Promise<PingResult> {
-  let u: URL;
-  try {
-    u = new URL(endpoint);
-  } catch (cause) {
-    throw new SitemapkitError('ERR_OPTIONS', `ping endpoint "${endpoint}" is not an absolute URL`, { cause });
-  }
-  u.searchParams.set('sitemap', sitemapUrl);
-  const doFetch = options.fetch ?? (globalThis.fetch as FetchLike);
-  try {
-    const r = await doFetch(u.href, { signal: AbortSignal.timeout(options.timeoutMs ?? 30_000) });
-    await r.body?.cancel();
-    return { url: u.href, httpStatus: r.status, ok: r.status === 200 };
-  } catch (cause) {
-    throw new SitemapkitError('ERR_HTTP', `ping failed: ${(cause as Error).message}`, {
-      where: u.href,
-      cause,
-    });
-  }
 }

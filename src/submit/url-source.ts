@@ -6,10 +6,12 @@
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Dispatcher } from 'undici';
 import type { DiagnosticHandler } from '../core/diagnostics.js';
 import { SitemapkitError } from '../core/errors.js';
+import type { AddressPolicy } from '../http/address.js';
+import type { FetchLike } from '../http/types.js';
 import { parseSitemapTree } from '../parser/tree.js';
-import type { FetchLike } from '../robots/fetch.js';
 import { readLines } from '../sources/lines.js';
 import { MANIFEST_NAME, readManifestEntries, readManifestHeader } from '../writer/manifest.js';
 
@@ -30,8 +32,12 @@ export type UrlSourceKind = 'manifest' | 'text' | 'xml';
 export interface UrlSourceOptions {
   /** Read when the source is `-`. */
   stdin?: NodeJS.ReadableStream;
-  /** The network, for sitemap URLs. @default globalThis.fetch */
+  /** Your own fetch, for sitemap URLs. @default a keep-alive undici pool */
   fetch?: FetchLike;
+  /** Your own undici `Dispatcher`, for sitemap URLs. */
+  dispatcher?: Dispatcher;
+  /** See `ParseOptions.addressPolicy`. @default 'default' */
+  addressPolicy?: AddressPolicy;
   signal?: AbortSignal;
   /** Findings of the sitemap parser (bad XML, invalid entries), for XML sources. */
   onDiagnostic?: DiagnosticHandler;
@@ -124,6 +130,8 @@ export async function* readSourceUrls(
 async function* readXmlSitemapUrls(source: string, options: UrlSourceOptions): AsyncGenerator<SourceUrl> {
   const parse = parseSitemapTree(source, {
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
+    ...(options.addressPolicy === undefined ? {} : { addressPolicy: options.addressPolicy }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.onDiagnostic === undefined ? {} : { onDiagnostic: options.onDiagnostic }),
   });

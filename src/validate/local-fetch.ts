@@ -1,5 +1,5 @@
 /**
- * Two thin wrappers around the injected `fetch`, for the sitemaps the parser reads:
+ * Two hooks on the run's HTTP client, for the sitemaps the parser reads:
  * - a local mirror: before a deploy, the children of a local index (URLs under the index's folder
  *   URL) are read from the files beside it, never from the network;
  * - a recorder of Last-Modified and Date, the candidate generation times of each sitemap.
@@ -8,7 +8,8 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
-import type { FetchLike } from '../robots/fetch.js';
+import type { ClientHooks } from '../http/client.js';
+import type { ResponseHeaders } from '../http/types.js';
 
 const TYPES: Readonly<Record<string, string>> = {
   xml: 'application/xml',
@@ -17,13 +18,13 @@ const TYPES: Readonly<Record<string, string>> = {
 };
 
 /**
- * `fetch` that answers URLs starting with `prefix` from files under `dir` (404 when missing or
- * outside `dir`), and passes every other URL to `fallback`.
+ * An intercept that answers URLs starting with `prefix` from files under `dir` (404 when missing
+ * or outside `dir`), and lets every other URL go to the network.
  */
-export function localMirrorFetch(dir: string, prefix: string, fallback: FetchLike): FetchLike {
+export function localMirror(dir: string, prefix: string): NonNullable<ClientHooks['intercept']> {
   const root = resolve(dir);
-  return async (input, init) => {
-    if (!input.startsWith(prefix)) return fallback(input, init);
+  return async (input, method) => {
+    if (!input.startsWith(prefix)) return undefined;
     let rel: string;
     try {
       rel = decodeURIComponent(input.slice(prefix.length).replace(/[?#].*$/s, ''));
@@ -48,7 +49,7 @@ export function localMirrorFetch(dir: string, prefix: string, fallback: FetchLik
       'content-length': String(size),
       'last-modified': mtime.toUTCString(),
     };
-    if (init?.method === 'HEAD') return new Response(null, { status: 200, headers });
+    if (method === 'HEAD') return new Response(null, { status: 200, headers });
     const body = Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>;
     return new Response(body, { status: 200, headers });
   };
@@ -60,18 +61,19 @@ export interface ResponseTimes {
   date?: number;
 }
 
-/** `fetch` that records the Last-Modified and Date of every 2xx answer into `into`. */
-export function recordingFetch(inner: FetchLike, into: Map<string, ResponseTimes>, max = 10_000): FetchLike {
-  return async (input, init) => {
-    const r = await inner(input, init);
-    if (r.status >= 200 && r.status < 300 && into.size < max) {
+/** A response hook that records the Last-Modified and Date of every 2xx answer into `into`. */
+export function recordTimes(
+  into: Map<string, ResponseTimes>,
+  max = 10_000,
+): (url: string, status: number, headers: ResponseHeaders) => void {
+  return (url, status, headers) => {
+    if (status >= 200 && status < 300 && into.size < max) {
       const t: ResponseTimes = {};
-      const lm = Date.parse(r.headers.get('last-modified') ?? '');
-      const d = Date.parse(r.headers.get('date') ?? '');
+      const lm = Date.parse(headers.get('last-modified') ?? '');
+      const d = Date.parse(headers.get('date') ?? '');
       if (!Number.isNaN(lm)) t.lastModified = lm;
       if (!Number.isNaN(d)) t.date = d;
-      into.set(input, t);
+      into.set(url, t);
     }
-    return r;
   };
 }

@@ -4,8 +4,7 @@
  */
 import type { Diagnostic } from '../core/diagnostics.js';
 import { SitemapkitError } from '../core/errors.js';
-import { DEFAULT_USER_AGENT } from '../parser/http.js';
-import type { FetchLike } from '../robots/fetch.js';
+import { HttpClient } from '../http/client.js';
 import type { RobotsTxt } from '../robots/robots-txt.js';
 import { isRuleCode, RULES } from './rules.js';
 import type { LiveOptions, RuleSetting, ValidateOptions, ValidateProgress } from './types.js';
@@ -34,10 +33,9 @@ export interface ResolvedValidateOptions {
   maxPerRule: number;
   onDiagnostic: ((d: Diagnostic) => void) | undefined;
   onProgress: ((p: ValidateProgress) => void) | undefined;
-  headers: Readonly<Record<string, string>>;
-  userAgent: string;
   timeoutMs: number | undefined;
-  fetch: FetchLike;
+  /** The run's HTTP client (the caller's fetch or dispatcher, headers, User-Agent, address policy). */
+  client: HttpClient;
   now: () => number;
   signal: AbortSignal | undefined;
 }
@@ -140,8 +138,13 @@ export function resolveValidateOptions(o: ValidateOptions = {}): ResolvedValidat
   const agent = o.agent ?? 'Googlebot';
   if (typeof agent !== 'string' || agent.trim() === '')
     throw bad('agent must be a crawler name such as Googlebot');
-  const fetch = o.fetch ?? (globalThis.fetch as FetchLike);
-  if (typeof fetch !== 'function') throw bad('fetch must be a function');
+  const client = new HttpClient({
+    fetch: o.fetch,
+    dispatcher: o.dispatcher,
+    headers: o.headers,
+    userAgent: o.userAgent,
+    addressPolicy: o.addressPolicy,
+  });
   const discover = o.discover === true;
   if (discover && o.sitemapUrl !== undefined) {
     throw bad('discover finds the sitemaps of a site over http(s); sitemapUrl is for a local file');
@@ -159,10 +162,8 @@ export function resolveValidateOptions(o: ValidateOptions = {}): ResolvedValidat
     maxPerRule: count('maxPerRule', o.maxPerRule, 1000, 0),
     onDiagnostic: o.onDiagnostic,
     onProgress: o.onProgress,
-    headers: { ...(o.headers ?? {}) },
-    userAgent: o.userAgent ?? DEFAULT_USER_AGENT,
     timeoutMs: o.timeoutMs === undefined ? undefined : count('timeoutMs', o.timeoutMs, 30_000),
-    fetch,
+    client,
     now: o.now ?? Date.now,
     signal: o.signal,
   };

@@ -5,7 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { SitemapkitError } from '../core/errors.js';
-import { type FetchLike, fetchRobotsTxt, robotsTxtUrl } from '../robots/fetch.js';
+import type { HttpClient } from '../http/client.js';
+import { fetchRobotsTxt, robotsTxtUrl } from '../robots/fetch.js';
 import { parseRobotsTxt, RobotsTxt } from '../robots/robots-txt.js';
 import { splitOrigin } from './values.js';
 
@@ -22,9 +23,7 @@ export interface LoadedRobots {
 }
 
 export interface RobotsLoadOptions {
-  fetch: FetchLike;
-  userAgent: string;
-  headers: Readonly<Record<string, string>>;
+  client: HttpClient;
   signal: AbortSignal | undefined;
 }
 
@@ -46,11 +45,9 @@ export async function loadRobots(
   const target = spec ?? siteUrl;
   if (target === undefined) return undefined;
   if (/^https?:\/\//i.test(target)) {
-    const fetch: FetchLike = (input, init) =>
-      o.fetch(input, { ...init, headers: { ...o.headers, ...(init?.headers as Record<string, string>) } });
+    o.client.start(target);
     const r = await fetchRobotsTxt(target, {
-      fetch,
-      userAgent: o.userAgent,
+      httpClient: o.client,
       ...(o.signal === undefined ? {} : { signal: o.signal }),
     });
     const loaded: LoadedRobots = {

@@ -28,6 +28,22 @@ export const TOOL_RULES: ReadonlyArray<[string, Rule]> = [
     'Trim the entry (fewer images, shorter texts) or raise maxBytesPerFile.',
   ),
   own(
+    'file-full',
+    'error',
+    'writer',
+    'writer',
+    'An entry assigned to a named file would pass its URL, byte or news budget (named files never rotate).',
+    'Assign the entry to another file.',
+  ),
+  own(
+    'file-name-invalid',
+    'error',
+    'writer',
+    'writer',
+    'A named file is not 1–100 of a-z, 0-9, _ and -, or is one of the writer’s own names (sitemap, sitemap-…N).',
+    'Pick another name for the file.',
+  ),
+  own(
     'record-unreadable',
     'error',
     'writer',

@@ -1,9 +1,12 @@
 /**
  * Public types of the validator: what {@link validateSitemap} takes and returns.
  */
+
+import type { Dispatcher } from 'undici';
 import type { Diagnostic, Severity } from '../core/diagnostics.js';
+import type { AddressPolicy } from '../http/address.js';
+import type { FetchLike } from '../http/types.js';
 import type { SitemapInfo, SitemapSource } from '../parser/types.js';
-import type { FetchLike } from '../robots/fetch.js';
 import type { RobotsTxt } from '../robots/robots-txt.js';
 
 /** A rule's severity, or `off` to disable it. */
@@ -83,14 +86,24 @@ export interface ValidateOptions {
   onDiagnostic?: (diagnostic: Diagnostic) => void;
   /** Called every 1,000 pages and at each sitemap's end. */
   onProgress?: (progress: ValidateProgress) => void;
-  /** Extra request headers for sitemaps, robots.txt and pages. */
+  /**
+   * Extra request headers (credentials too) for sitemaps, robots.txt and pages on the origins of
+   * the sources you give; never sent to another origin, also not after a redirect.
+   */
   headers?: Readonly<Record<string, string>>;
   /** User-Agent of every request. @default 'sitemapkit/0.1 (+https://github.com/sitemapkit/sitemapkit)' */
   userAgent?: string;
   /** Time allowed per sitemap request, in milliseconds. @default 30000 */
   timeoutMs?: number;
-  /** The network (sitemaps, robots.txt, pages). @default globalThis.fetch */
+  /**
+   * Your own fetch for sitemaps, robots.txt and pages (it hides the connected address from the
+   * address policy). @default a keep-alive undici pool
+   */
   fetch?: FetchLike;
+  /** Your own undici `Dispatcher` instead of sitemapkit's pool. */
+  dispatcher?: Dispatcher;
+  /** See `ParseOptions.addressPolicy`: pages and children moving from public to private addresses. @default 'default' */
+  addressPolicy?: AddressPolicy;
   /** The clock, in milliseconds since the epoch (lastmod in the future, news age). @default Date.now */
   now?: () => number;
   /** Cancels the run; it then rejects with a `SitemapkitError` `ERR_ABORTED`. */

@@ -12,7 +12,7 @@ import { isSitemapkitError, SitemapkitError } from '../core/errors.js';
 import { HashedStringSet } from '../core/hash.js';
 import { locationPrefix, toUri } from '../core/url.js';
 import { discoverSitemaps } from '../parser/discover.js';
-import { FetchFailure } from '../parser/http.js';
+import { fetchFailureCode } from '../parser/http.js';
 import { parseSitemap } from '../parser/parse-sitemap.js';
 import { parseSitemapTree } from '../parser/tree.js';
 import type { SitemapInfo, SitemapItem, SitemapSource, TreeOptions } from '../parser/types.js';
@@ -28,7 +28,7 @@ import {
 import { FileTally, fileFindings } from './file-checks.js';
 import { LiveChecker, type LiveJob } from './live/live-checker.js';
 import type { PageFinding } from './live/page-verdict.js';
-import { localMirrorFetch, type ResponseTimes, recordingFetch } from './local-fetch.js';
+import { localMirror, type ResponseTimes, recordTimes } from './local-fetch.js';
 import { type ResolvedValidateOptions, resolveValidateOptions } from './options.js';
 import {
   disallowedMessage,
@@ -325,6 +325,14 @@ export async function validateSitemap(
   options: ValidateOptions = {},
 ): Promise<ValidationResult> {
   const o = resolveValidateOptions(options);
+  try {
+    return await validateWith(source, o);
+  } finally {
+    await o.client.close();
+  }
+}
+
+async function validateWith(source: ValidateSource, o: ResolvedValidateOptions): Promise<ValidationResult> {
   const startedAt = new Date(o.now()).toISOString();
   const v = new Validation(o);
   let list: SitemapSource[] = Array.isArray(source)
@@ -341,11 +349,10 @@ export async function validateSitemap(
       });
     }
     // robots.txt names the sitemaps; the well-known paths are tried only when it names none.
+    o.client.start(site);
     const found = await discoverSitemaps(site, {
       onDiagnostic: (d) => v.parserFinding(d),
-      fetch: o.fetch,
-      userAgent: o.userAgent,
-      headers: o.headers,
+      httpClient: o.client,
       probeWellKnown: false,
       ...(o.signal === undefined ? {} : { signal: o.signal }),
       ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
@@ -366,12 +373,17 @@ export async function validateSitemap(
   const siteUrl = names.find(isHttp) ?? sources.find(isHttp) ?? o.sitemapUrl;
 
   // The network for sitemaps: children of a local index read from its folder, headers recorded.
-  let fetch = o.fetch;
   const only = names.length === 1 ? names[0]! : undefined;
-  if (o.recursive && only !== undefined && !isHttp(only) && o.sitemapUrl !== undefined) {
-    fetch = localMirrorFetch(dirname(only), locationPrefix(o.sitemapUrl, 'file'), fetch);
-  }
-  fetch = recordingFetch(fetch, v.times);
+  const mirror =
+    o.recursive && only !== undefined && !isHttp(only) && o.sitemapUrl !== undefined
+      ? localMirror(dirname(only), locationPrefix(o.sitemapUrl, 'file'))
+      : undefined;
+  const sitemapClient = o.client.withHooks({
+    onResponse: recordTimes(v.times),
+    ...(mirror === undefined ? {} : { intercept: mirror }),
+  });
+  for (const name of names) if (isHttp(name)) o.client.start(name);
+  if (o.sitemapUrl !== undefined) o.client.start(o.sitemapUrl);
   for (const name of names) {
     if (isHttp(name) || name.startsWith('<')) continue;
     try {
@@ -385,15 +397,13 @@ export async function validateSitemap(
   // robots.txt says nothing about the files on disk (give --robots for those).
   const httpRoot = names.find(isHttp) ?? sources.find(isHttp);
   v.robots = await loadRobots(o.robots ?? (httpRoot === undefined ? false : undefined), siteUrl, {
-    fetch: o.fetch,
-    userAgent: o.userAgent,
-    headers: o.headers,
+    client: o.client,
     signal: o.signal,
   });
   if (o.live !== undefined) {
     v.live = new LiveChecker(
       o.live,
-      { fetch: o.fetch, userAgent: o.userAgent, headers: o.headers, signal: o.signal },
+      { client: o.client, signal: o.signal },
       o.agent,
       (job, status, findings) => v.liveResult(job, status, findings),
     );
@@ -403,9 +413,7 @@ export async function validateSitemap(
     onDiagnostic: (d) => v.parserFinding(d),
     onItem: (item, sitemap, at) => v.item(item, sitemap, at.line),
     onSitemap: (info) => v.sitemapDone(info),
-    fetch,
-    userAgent: o.userAgent,
-    headers: o.headers,
+    httpClient: sitemapClient,
     allowHosts: o.allowHosts,
     maxDiagnostics: 0,
   };
@@ -438,14 +446,7 @@ export async function validateSitemap(
         // Alone, a source that cannot be opened means the run cannot happen; among several, it is
         // one finding and the others are still validated.
         if (list.length === 1 || !isSitemapkitError(error) || error.code === 'ERR_ABORTED') throw error;
-        const code =
-          error instanceof FetchFailure
-            ? error.kind === 'status'
-              ? 'fetch-status'
-              : error.kind === 'redirect'
-                ? 'fetch-redirect'
-                : 'fetch-failed'
-            : 'fetch-failed';
+        const code = fetchFailureCode(error);
         v.report(code, `${error.message}${error.hint === undefined ? '' : ` (${error.hint})`}`, {
           sitemap: name,
         });

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { SitemapEntry } from '../core/entry.js';
 import { HtmlSitemapBuilder } from '../html/html-sitemap.js';
+import type { Sink } from './sink.js';
 
 export type HtmlPagesResult = Array<{
   path: string;
@@ -12,23 +11,27 @@ export type HtmlPagesResult = Array<{
   sha256: string;
 }>;
 
-/** The HTML site map written beside the sitemaps, with the sizes and hashes the manifest needs. */
+/** The HTML site map written beside the sitemaps into the same sink, with the sizes and hashes the manifest needs. */
 export function buildHtmlSitemap(
-  dir: string,
+  sink: Sink,
   baseUrl: string,
   options: { siteName?: string; linksPerPage?: number },
 ): { add(entry: SitemapEntry): Promise<void>; finish(): Promise<HtmlPagesResult> } {
-  const builder = new HtmlSitemapBuilder({ dir, baseUrl, ...options });
+  const written = new Map<string, { bytes: number; sha256: string }>();
+  const builder = new HtmlSitemapBuilder({
+    baseUrl,
+    ...options,
+    write: (path, html) => {
+      const data = Buffer.from(html, 'utf8');
+      written.set(path, { bytes: data.length, sha256: createHash('sha256').update(data).digest('hex') });
+      return sink.put(path, data);
+    },
+  });
   return {
     add: (entry) => builder.add(entry),
     async finish() {
       const files = await builder.finish();
-      const out: HtmlPagesResult = [];
-      for (const f of files) {
-        const data = await readFile(join(dir, f.path));
-        out.push({ ...f, bytes: data.length, sha256: createHash('sha256').update(data).digest('hex') });
-      }
-      return out;
+      return files.map((f) => ({ ...f, ...written.get(f.path)! }));
     },
   };
 }

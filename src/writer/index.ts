@@ -1,3 +1,4 @@
+export type { ClosedFile, EngineEvents, EngineFile, EngineOptions } from './engine.js';
 export {
   MANIFEST_NAME,
   type ManifestEntry,
@@ -6,9 +7,11 @@ export {
   readManifestEntries,
   readManifestHeader,
 } from './manifest.js';
-export type { WriteSitemapsOptions } from './options.js';
+export type { WriterOutput, WriteSitemapsOptions } from './options.js';
 export { updateRobotsText } from './robots-line.js';
 export type { Extension } from './serialize.js';
+export type { CommitFile, CommitPlan, RobotsUpdate, Sink, SinkFile, SinkStart } from './sink.js';
+export type { StreamFactory } from './web-stream-sink.js';
 export {
   ORIGIN,
   type RecordOrigin,

@@ -8,10 +8,30 @@
  *   last line:   ],"generatedAt":…,"baseUrl":…,"roots":[…],"files":[…],"entryCount":N}
  * A reader that needs only the files reads the first and the last line.
  */
-import { createReadStream } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+
+// File access is loaded on first use: the writer's module graph stays free of node:fs, so that
+// writing into memory or streams works where there is no file system.
+let fileAccess:
+  | Promise<{
+      createReadStream: typeof import('node:fs').createReadStream;
+      open: typeof import('node:fs/promises').open;
+      readFile: typeof import('node:fs/promises').readFile;
+      createInterface: typeof import('node:readline').createInterface;
+    }>
+  | undefined;
+
+function io(): NonNullable<typeof fileAccess> {
+  fileAccess ??= Promise.all([import('node:fs'), import('node:fs/promises'), import('node:readline')]).then(
+    ([fs, fsp, readline]) => ({
+      createReadStream: fs.createReadStream,
+      open: fsp.open,
+      readFile: fsp.readFile,
+      createInterface: readline.createInterface,
+    }),
+  );
+  return fileAccess;
+}
 
 export const MANIFEST_NAME = '.sitemapkit-manifest.json';
 
@@ -67,6 +87,7 @@ export function manifestTailLine(h: ManifestHeader): string {
 }
 
 async function firstLine(path: string): Promise<string | undefined> {
+  const { createReadStream, createInterface } = await io();
   const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 64 * 1024 });
   const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
   try {
@@ -80,6 +101,7 @@ async function firstLine(path: string): Promise<string | undefined> {
 
 /** The last non-empty line of a file, read backwards from its end (manifests can be huge). */
 async function lastLine(path: string): Promise<string> {
+  const { open } = await io();
   const fh = await open(path, 'r');
   try {
     const size = (await fh.stat()).size;
@@ -128,7 +150,7 @@ export async function readManifestHeader(pathOrDir: string): Promise<ManifestHea
         header = { format: 'sitemapkit-manifest', version: 1, ...JSON.parse(`{${last.slice(2)}`) };
     }
     // Anything else (a hand-edited or pretty-printed manifest): read it whole.
-    header ??= JSON.parse(await readFile(path, 'utf8')) as Partial<ManifestHeader>;
+    header ??= JSON.parse(await (await io()).readFile(path, 'utf8')) as Partial<ManifestHeader>;
   } catch (cause) {
     throw new Error(`${path} is not a readable sitemapkit manifest (${(cause as Error).message})`);
   }
@@ -144,6 +166,7 @@ export async function readManifestHeader(pathOrDir: string): Promise<ManifestHea
 /** Streams the entries of a manifest, one at a time (memory stays flat for millions). */
 export async function* readManifestEntries(pathOrDir: string): AsyncGenerator<ManifestEntry> {
   const path = manifestPath(pathOrDir);
+  const { createReadStream, createInterface, readFile } = await io();
   const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 256 * 1024 });
   const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
   let n = 0;

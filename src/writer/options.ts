@@ -3,11 +3,29 @@ import { SitemapkitError } from '../core/errors.js';
 import { MAX_BYTES, MAX_URLS } from '../core/limits.js';
 import { locationPrefix } from '../core/url.js';
 import type { Extension } from './serialize.js';
+import type { Sink } from './sink.js';
+import type { StreamFactory } from './web-stream-sink.js';
+
+/**
+ * Where a set goes when it is not a folder: `'memory'` (the result's `memory` map), `{ streams }`
+ * (one web `WritableStream` per file, asked for by name), or any {@link Sink}.
+ */
+export type WriterOutput = 'memory' | { streams: StreamFactory } | Sink;
 
 /** Options of {@link writeSitemaps}. The caller's object is never modified. */
 export interface WriteSitemapsOptions {
-  /** Folder the sitemaps go into (created when missing). Only files of the writer's manifest are ever replaced or removed. */
-  outDir: string;
+  /**
+   * Folder the sitemaps go into (created when missing), atomically. Only files of the writer's
+   * manifest are ever replaced or removed. Give this or `output`.
+   */
+  outDir?: string;
+  /** Write into memory or web streams instead of a folder (see {@link WriterOutput}). */
+  output?: WriterOutput;
+  /**
+   * Write the manifest (`.sitemapkit-manifest.json`: every file and URL with a change hash) with
+   * the set. A folder always has one (the next run relies on it). @default true for a folder or a Sink, false for memory and streams
+   */
+  manifest?: boolean;
   /** Public URL of `outDir`, e.g. `https://example.com/`. Entries must lie under it (the location rule). */
   baseUrl: string;
   /** Compress every file; names gain `.gz`. `{level}` picks the zlib level. @default false */
@@ -46,8 +64,15 @@ export interface WriteSitemapsOptions {
   signal?: AbortSignal;
 }
 
+export type ResolvedOutput =
+  | { kind: 'folder'; dir: string }
+  | { kind: 'memory' }
+  | { kind: 'streams'; factory: StreamFactory }
+  | { kind: 'sink'; sink: Sink };
+
 export interface ResolvedWriterOptions {
-  outDir: string;
+  output: ResolvedOutput;
+  manifest: boolean;
   baseUrl: string;
   prefix: string;
   gzip: false | { level: number };
@@ -96,9 +121,42 @@ export function buildTimeFrom(now: (() => Date) | undefined, env: NodeJS.Process
   return new Date(Math.floor(d.getTime() / 1000) * 1000);
 }
 
+function resolveOutput(o: WriteSitemapsOptions): ResolvedOutput {
+  const out = o?.output;
+  if (out === undefined) {
+    if (typeof o?.outDir !== 'string' || o.outDir === '') throw bad('outDir is required');
+    return { kind: 'folder', dir: o.outDir };
+  }
+  if (o.outDir !== undefined) throw bad('give outDir or output, not both');
+  if (out === 'memory') return { kind: 'memory' };
+  if (typeof out === 'object' && out !== null) {
+    if ('streams' in out && typeof out.streams === 'function')
+      return { kind: 'streams', factory: out.streams };
+    const sink = out as Partial<Sink>;
+    if (
+      typeof sink.start === 'function' &&
+      typeof sink.create === 'function' &&
+      typeof sink.put === 'function' &&
+      typeof sink.commit === 'function' &&
+      typeof sink.abort === 'function' &&
+      typeof sink.locate === 'function'
+    ) {
+      return { kind: 'sink', sink: out as Sink };
+    }
+  }
+  throw bad(
+    "output must be 'memory', { streams: (name) => WritableStream }, or a Sink (start, create, put, commit, abort, locate)",
+  );
+}
+
 /** Checks and completes the options once; contradictions are refused here, not deep in the run. */
 export function resolveWriterOptions(o: WriteSitemapsOptions): ResolvedWriterOptions {
-  if (typeof o?.outDir !== 'string' || o.outDir === '') throw bad('outDir is required');
+  const output = resolveOutput(o);
+  const manifest = o.manifest ?? (output.kind === 'folder' || output.kind === 'sink');
+  if (typeof manifest !== 'boolean') throw bad(`manifest must be true or false, got ${String(manifest)}`);
+  if (!manifest && output.kind === 'folder') {
+    throw bad('a folder always gets its manifest (the next run relies on it); leave manifest out');
+  }
   if (typeof o.baseUrl !== 'string') throw bad('baseUrl (the public URL of outDir) is required');
   let prefix: string;
   try {
@@ -126,7 +184,8 @@ export function resolveWriterOptions(o: WriteSitemapsOptions): ResolvedWriterOpt
   }
   const html = o.html === true ? {} : typeof o.html === 'object' && o.html !== null ? { ...o.html } : false;
   return {
-    outDir: o.outDir,
+    output,
+    manifest,
     baseUrl: prefix,
     prefix,
     gzip,

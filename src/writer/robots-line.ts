@@ -1,6 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from './atomic.js';
-
 const SITEMAP_LINE = /^\s*sitemap\s*:\s*(\S+)\s*$/i;
 
 /**
@@ -22,20 +19,4 @@ export function updateRobotsText(text: string, add: readonly string[], replace: 
   if (add.length > 0 && out.length > 0) out.push('');
   for (const url of add) out.push(`Sitemap: ${url}`);
   return out.length === 0 ? '' : out.join(eol) + eol;
-}
-
-/** Applies {@link updateRobotsText} to a robots.txt file (created when missing), atomically. */
-export async function updateRobotsFile(
-  path: string,
-  add: readonly string[],
-  replace: readonly string[],
-): Promise<void> {
-  let text = '';
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-  }
-  const next = updateRobotsText(text, add, replace);
-  if (next !== text) await writeFileAtomic(path, next);
 }

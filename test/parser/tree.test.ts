@@ -116,7 +116,7 @@ describe('parseSitemapTree over a real HTTP server', () => {
     expect(s.requests.filter((r) => r.path === '/index.xml')).toHaveLength(2);
   });
 
-  it('sends the headers and the User-Agent with every request, robots.txt included', async () => {
+  it('sends the User-Agent with every request, and the headers only to the origin they were given for', async () => {
     const site = await server();
     const other = await server();
     const o = site.origin;
@@ -131,10 +131,11 @@ describe('parseSitemapTree over a real HTTP server', () => {
     expect(diagnostics.map((d) => d.code)).toEqual(['url-outside-location']);
     const all = [...site.requests, ...other.requests];
     expect(all.map((r) => r.path).sort()).toEqual(['/a.xml', '/b.xml', '/index.xml', '/robots.txt']);
-    for (const r of all) {
-      expect(r.headers['user-agent'], r.path).toBe('TestBot/1.0');
-      expect(r.headers['x-token'], r.path).toBe('secret');
-    }
+    for (const r of all) expect(r.headers['user-agent'], r.path).toBe('TestBot/1.0');
+    // Issue 10: custom headers and credentials stay on their origin (the other host's robots.txt
+    // is read for a cross-submit check and must not receive the token).
+    for (const r of site.requests) expect(r.headers['x-token'], r.path).toBe('secret');
+    expect(other.requests.map((r) => [r.path, r.headers['x-token']])).toEqual([['/robots.txt', undefined]]);
   });
 
   it('honours cross-submits: a host whose robots.txt names the sitemap may be listed', async () => {

@@ -1,108 +1,206 @@
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { BIN, runBin } from '../support/cli.js';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/tmp.js';
-import { readSitemapText, xmllint } from '../support/xmllint.js';
+import { assertXmllint, readSitemapText, xmllint } from '../support/xmllint.js';
 
+// Every step of the folder sink's commit is hit on purpose: a child process runs the writer and
+// kills itself with SIGKILL at one named step (see fixtures/commit-child.mjs). Then the published
+// folder is checked, and a rerun must land exactly on a complete build. No timing is involved, so
+// the verdict is the same on a loaded machine.
+const CHILD = fileURLToPath(new URL('./fixtures/commit-child.mjs', import.meta.url));
 const BASE = 'https://example.com/';
+const PER_FILE = 40;
+// X: 75 children, 30 HTML pages; Y: 60 children, 24 HTML pages (Y's names are a subset of X's).
+const X = { tag: 'x', count: 3000 };
+const Y = { tag: 'y', count: 2400 };
+const TMP = '.sitemapkit-tmp-';
+const MANIFEST = '.sitemapkit-manifest.json';
 
-function jsonl(n: number, tag: string): string {
-  let s = '';
-  for (let i = 0; i < n; i++)
-    s += `${JSON.stringify({ loc: `${BASE}${tag}/${i}`, lastmod: '2024-01-01', priority: 0.5 })}\n`;
-  return s;
+interface Outcome {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  steps: string[];
+  stderr: string;
 }
 
-function manifestHashes(dir: string): Map<string, string> {
-  const m = JSON.parse(readFileSync(join(dir, '.sitemapkit-manifest.json'), 'utf8'));
-  return new Map(m.files.map((f: { path: string; sha256: string }) => [f.path, f.sha256]));
+function run(out: string, build: { tag: string; count: number }, killAt = '', bad = false): Promise<Outcome> {
+  const robots = join(out, 'robots.txt');
+  const args = [CHILD, out, robots, build.tag, String(build.count), String(PER_FILE), killAt];
+  if (bad) args.push('bad');
+  // A fixed clock: a complete build is then byte-identical to its reference, indexes included.
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, SOURCE_DATE_EPOCH: '1700000000' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  return new Promise((resolve) =>
+    child.on('close', (code, signal) =>
+      resolve({ code, signal, steps: stdout.split('\n').filter(Boolean), stderr }),
+    ),
+  );
 }
 
-function sha256(path: string): string {
-  return createHash('sha256').update(readSitemapText(path)).digest('hex');
+/** Every file of a folder but temp folders and robots.txt, by name. */
+function contents(dir: string): Map<string, Buffer> {
+  const m = new Map<string, Buffer>();
+  for (const name of readdirSync(dir)) {
+    if (name.startsWith(TMP) || name === 'robots.txt') continue;
+    m.set(name, readFileSync(join(dir, name)));
+  }
+  return m;
 }
 
 function locs(text: string): string[] {
   return [...text.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]!);
 }
 
-// A tiny deterministic PRNG, so a failing delay can be reproduced.
-function prng(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-    return s / 2 ** 32;
-  };
+let refX: Map<string, Buffer>;
+let refY: Map<string, Buffer>;
+let work: string;
+let stateX: string;
+let stateY: string;
+
+beforeAll(async () => {
+  assertXmllint();
+  work = tempDir('sk-crash');
+  stateX = join(work, 'state-x');
+  stateY = join(work, 'state-y');
+  expect((await run(stateX, X)).code).toBe(0);
+  expect((await run(stateY, Y)).code).toBe(0);
+  refX = contents(stateX);
+  refY = contents(stateY);
+  expect([...refX.keys()].filter((n) => n.endsWith('.xml.gz'))).toHaveLength(76);
+  expect([...refY.keys()].filter((n) => n.endsWith('.xml.gz'))).toHaveLength(61);
+}, 60_000);
+
+/**
+ * What a reader may see at any moment: an entry point that validates, every file it references
+ * present, and every sitemapkit file in the folder a whole file of build X or of build Y.
+ */
+function expectWholeSets(out: string, label: string): void {
+  const entry = join(out, 'sitemap.xml.gz');
+  expect(existsSync(entry), label).toBe(true);
+  const lint = xmllint(entry);
+  expect(lint.ok, `${label}: ${lint.output}`).toBe(true);
+  const index = readSitemapText(entry);
+  for (const url of locs(index)) {
+    const name = url.slice(BASE.length);
+    expect(existsSync(join(out, name)), `${label}: ${name} is referenced but missing`).toBe(true);
+  }
+  for (const [name, data] of contents(out)) {
+    const candidates = [refX.get(name), refY.get(name)].filter((b) => b !== undefined);
+    expect(candidates.length, `${label}: ${name} belongs to neither build`).toBeGreaterThan(0);
+    expect(
+      candidates.some((b) => b.equals(data)),
+      `${label}: ${name} is neither build X's nor build Y's (half-written?)`,
+    ).toBe(true);
+  }
 }
 
-function generateArgs(input: string, out: string): string[] {
-  return ['generate', input, '--base-url', BASE, '--out', out, '--max-urls', '150', '--gzip'];
+/** The folder holds exactly the reference build: no file of another build, no temp folder. */
+function expectExactly(out: string, ref: Map<string, Buffer>, label: string): void {
+  expect(readdirSync(out).sort(), label).toEqual([...ref.keys(), 'robots.txt'].sort());
+  for (const [name, data] of contents(out))
+    expect(data.equals(ref.get(name)!), `${label}: ${name}`).toBe(true);
+  expect(readFileSync(join(out, 'robots.txt'), 'utf8')).toBe(`Sitemap: ${BASE}sitemap.xml.gz\n`);
 }
 
-describe('crash safety', () => {
-  it('kill -9 at random moments never leaves a broken entry point or a half-written file', async () => {
-    const work = tempDir('sk-crash');
-    const inputA = join(work, 'a.jsonl');
-    const inputB = join(work, 'b.jsonl');
-    writeFileSync(inputA, jsonl(30_000, 'a'));
-    writeFileSync(inputB, jsonl(24_000, 'b'));
-    // Reference builds: what a complete build A and a complete build B contain.
-    const refB = join(work, 'ref-b');
-    expect((await runBin(generateArgs(inputB, refB))).code).toBe(0);
-    const hashesB = manifestHashes(refB);
-    const out = join(work, 'out');
-    expect((await runBin(generateArgs(inputA, out))).code).toBe(0);
-    const hashesA = manifestHashes(out);
+async function crashThenRerun(
+  from: string,
+  killed: { tag: string; count: number },
+  step: string,
+  rerun: { tag: string; count: number },
+  ref: Map<string, Buffer>,
+): Promise<void> {
+  const out = join(work, `${killed.tag}-${step.replace(/\W+/g, '_')}`);
+  cpSync(from, out, { recursive: true });
+  const r = await run(out, killed, step);
+  expect(r.signal, `${step}: the child was to kill itself there (stderr: ${r.stderr})`).toBe('SIGKILL');
+  expect(r.steps.at(-1)).toBe(step);
+  expectWholeSets(out, `killed at ${step}`);
+  const again = await run(out, rerun);
+  expect(again.code, again.stderr).toBe(0);
+  expectExactly(out, ref, `after the rerun that follows a kill at ${step}`);
+  rmSync(out, { recursive: true, force: true });
+}
 
-    // Time one full build B to spread the kills over it.
-    const t0 = Date.now();
-    expect((await runBin(generateArgs(inputB, join(work, 'timing')))).code).toBe(0);
-    let full = Date.now() - t0;
+describe('crash safety: a kill -9 at each step of the commit', () => {
+  // From X to the smaller Y: Y's commit removes X's extra children and pages.
+  const shrinking = [
+    'files-written',
+    'journal-written',
+    'moved:sitemap.xsl',
+    'moved:sitemap-00001.html',
+    'moved:sitemap.html',
+    'moved:sitemap-00001.xml.gz',
+    'moved:sitemap-00030.xml.gz',
+    'moved:sitemap-00060.xml.gz',
+    'moved:sitemap.xml.gz',
+    `moved:${MANIFEST}`,
+    'swept:sitemap-00061.xml.gz',
+    'swept:sitemap-00075.xml.gz',
+    'swept:sitemap-00030.html',
+    'robots-updated',
+    'cleaned',
+  ];
+  it.each(shrinking)(
+    'X → Y killed at %s: whole files only, and the rerun of Y leaves nothing of X',
+    async (step) => {
+      await crashThenRerun(stateX, Y, step, Y, refY);
+    },
+    60_000,
+  );
 
-    const rand = prng(20261122);
-    let killedMidway = 0;
-    for (let round = 0; round < 16; round++) {
-      const delay = Math.floor(rand() * full * 0.8);
-      const child = spawn(process.execPath, [BIN, ...generateArgs(inputB, out)], { stdio: 'ignore' });
-      const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-      await new Promise((r) => setTimeout(r, delay));
-      child.kill('SIGKILL');
-      if ((await exited) === null) killedMidway++;
-      // A build that finished before the kill ran faster than the timing run (the machine is
-      // shared): aim the next kills earlier.
-      else full = Math.max(200, Math.floor(full * 0.7));
+  // From Y to the larger X, killed, then Y again: X's new names (61 to 75) were published under
+  // Y's manifest, which does not list them; the journal the dead run left says they are its own.
+  const growing = [
+    'moved:sitemap-00025.html',
+    'moved:sitemap-00061.xml.gz',
+    'moved:sitemap-00075.xml.gz',
+    'moved:sitemap.xml.gz',
+    `moved:${MANIFEST}`,
+    'cleaned',
+  ];
+  it.each(growing)(
+    'Y → X killed at %s: the rerun of Y removes what X published',
+    async (step) => {
+      await crashThenRerun(stateY, X, step, Y, refY);
+    },
+    60_000,
+  );
 
-      const entry = join(out, 'sitemap.xml.gz');
-      expect(existsSync(entry), `round ${round} (delay ${delay} ms)`).toBe(true);
-      const lint = xmllint(entry);
-      expect(lint.ok, `round ${round} (delay ${delay} ms): ${lint.output}`).toBe(true);
-      for (const url of locs(readSitemapText(entry))) {
-        const name = url.slice(BASE.length);
-        const path = join(out, name);
-        expect(existsSync(path), `round ${round}: ${name} is referenced but missing`).toBe(true);
-        const h = sha256(path);
-        expect(
-          [hashesA.get(name), hashesB.get(name)],
-          `round ${round}: ${name} is neither build A's nor B's`,
-        ).toContain(h);
-      }
-    }
-    // Timing on a busy machine varies; most kills must still land while the build runs.
-    expect(killedMidway).toBeGreaterThanOrEqual(8);
+  it('the journal of a dead commit outlives a failed run, and the next good run acts on it', async () => {
+    const out = join(work, 'failed-between');
+    cpSync(stateY, out, { recursive: true });
+    const killed = await run(out, X, 'moved:sitemap-00070.xml.gz');
+    expect(killed.signal).toBe('SIGKILL');
+    expect(existsSync(join(out, 'sitemap-00070.xml.gz'))).toBe(true);
+    const failed = await run(out, Y, '', true);
+    expect(failed.code, failed.stderr).toBe(3);
+    expect(failed.stderr).toContain('ERR_INVALID_ENTRY');
+    expect(existsSync(join(out, 'sitemap-00070.xml.gz'))).toBe(true);
+    expect((await run(out, Y)).code).toBe(0);
+    expectExactly(out, refY, 'after the failed run and a good one');
+  }, 60_000);
 
-    // The next complete run sweeps the leftovers and lands exactly on build B.
-    expect((await runBin(generateArgs(inputB, out))).code).toBe(0);
-    const names = readdirSync(out).sort();
-    expect(names.filter((n) => n.startsWith('.sitemapkit-tmp'))).toEqual([]);
-    const final = manifestHashes(out);
-    for (const [name, h] of hashesB) {
-      if (name === 'sitemap.xml.gz') continue; // the index differs by carried-over lastmods only
-      expect(final.get(name), name).toBe(h);
-      expect(sha256(join(out, name)), name).toBe(h);
-    }
-    expect(names).toEqual(['.sitemapkit-manifest.json', ...[...hashesB.keys()].sort()]);
-  }, 180_000);
+  it('never removes a file someone else wrote under a name a dead commit had used', async () => {
+    const out = join(work, 'user-file');
+    cpSync(stateY, out, { recursive: true });
+    expect((await run(out, X, 'moved:sitemap-00070.xml.gz')).signal).toBe('SIGKILL');
+    // Someone replaces one of the dead run's files with their own before the next run.
+    writeFileSync(join(out, 'sitemap-00070.xml.gz'), 'mine');
+    expect((await run(out, Y)).code).toBe(0);
+    expect(readFileSync(join(out, 'sitemap-00070.xml.gz'), 'utf8')).toBe('mine');
+    expect(existsSync(join(out, 'sitemap-00069.xml.gz'))).toBe(false);
+  }, 60_000);
 });

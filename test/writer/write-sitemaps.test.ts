@@ -107,17 +107,46 @@ describe('splitting', () => {
   });
 
   it('counts multi-byte characters as bytes, not as characters', async () => {
+    // The multi-byte text is written into the XML (news titles, and image titles kept by legacy),
+    // three bytes a character, so a count of characters would overfill every file.
     const out = tempDir();
-    const r = await writeSitemaps(
-      Array.from({ length: 60 }, (_, i) => ({
-        loc: `${BASE}${i}`,
-        images: [{ loc: `${BASE}img/${i}.jpg` }],
-        news: undefined,
-        title: 'ü',
-      })),
-      { outDir: out, baseUrl: BASE, maxBytesPerFile: 2048 },
-    );
-    for (const f of r.files) expect(Buffer.byteLength(readSitemapText(f.path))).toBe(f.bytes);
+    const maxBytes = 4096;
+    const entries = Array.from({ length: 60 }, (_, i) => ({
+      loc: `${BASE}${i}`,
+      images: [{ loc: `${BASE}img/${i}.jpg`, title: '写真'.repeat(40) }],
+      news: {
+        publication: { name: 'Zeitung für Bücher', language: 'de' },
+        publication_date: '2024-01-01',
+        title: '新闻'.repeat(60 + (i % 7)),
+      },
+    }));
+    const r = await writeSitemaps(entries, {
+      outDir: out,
+      baseUrl: BASE,
+      maxBytesPerFile: maxBytes,
+      legacy: true,
+    });
+    const children = r.files.filter((f) => f.kind === 'urlset');
+    expect(children.length).toBeGreaterThan(10);
+    let seen = 0;
+    for (const [i, f] of children.entries()) {
+      const text = readSitemapText(f.path);
+      expect(text).toContain('新闻');
+      expect(Buffer.byteLength(text)).toBe(f.bytes);
+      expect(f.bytes).toBeLessThanOrEqual(maxBytes);
+      expect(text.length).toBeLessThan(f.bytes);
+      seen += f.urls;
+      // Rotated at the byte budget: the next entry's bytes would not have fitted.
+      const next = entries[seen];
+      if (i < children.length - 1 && next !== undefined) {
+        const nextXml = readSitemapText(children[i + 1]!.path)
+          .split('\n')
+          .find((l) => l.startsWith('<url>'))!;
+        expect(f.bytes + Buffer.byteLength(nextXml) + 1).toBeGreaterThan(maxBytes);
+      }
+      expectValid(f.path);
+    }
+    expect(seen).toBe(60);
   });
 
   it('puts at most 1,000 news entries in a file', async () => {

@@ -14,13 +14,21 @@ import type {
 } from '../../parser/types.js';
 import type { CliContext } from '../context.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
-import { collect, parseHeaders, wholeNumber } from '../flags.js';
+import {
+  type AddressFlags,
+  ALLOW_PRIVATE_HELP,
+  addressPolicyOf,
+  collect,
+  parseHeaders,
+  STRICT_ADDRESSES_HELP,
+  wholeNumber,
+} from '../flags.js';
 import { writeOut } from '../io.js';
 import { Progress } from '../progress.js';
 
 type Format = 'jsonl' | 'csv' | 'txt';
 
-interface ParseFlags {
+interface ParseFlags extends AddressFlags {
   recursive?: boolean;
   discover?: boolean;
   sitemapUrl?: string;
@@ -188,11 +196,13 @@ export function registerParse(program: Command, ctx: CliContext): void {
     )
     .option(
       '--header <name:value>',
-      'extra request header, sent with every request (repeatable)',
+      'extra request header, sent to the origin of SOURCE only (repeatable)',
       collect,
       [],
     )
     .option('--user-agent <ua>', 'User-Agent of every request')
+    .option('--allow-private-addresses', ALLOW_PRIVATE_HELP)
+    .option('--strict-addresses', STRICT_ADDRESSES_HELP)
     .option('--timeout <ms>', 'time allowed per request, body included (default 30000)')
     .addHelpText(
       'after',
@@ -233,9 +243,11 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
         progress.stop();
         ctx.stderr.write(`${formatDiagnostic(d)}\n`);
       };
+      const addressPolicy = addressPolicyOf(flags);
       const options: ParseOptions = {
         onDiagnostic,
         headers: parseHeaders(flags.header),
+        ...(addressPolicy === undefined ? {} : { addressPolicy }),
         signal: ctx.signal,
         ...(stats === undefined ? {} : { onSitemap: (info: SitemapInfo) => stats.sitemaps.push(info) }),
         ...(flags.sitemapUrl === undefined ? {} : { sitemapUrl: flags.sitemapUrl }),

@@ -3,23 +3,24 @@ import { dirname, join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { type Diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
 import { type ChangeCounts, diffUrls } from '../../submit/changes.js';
-import {
-  type IndexNowBatchResult,
-  type IndexNowReport,
-  PING_NOTE,
-  pingSitemap,
-  submitToIndexNow,
-} from '../../submit/indexnow.js';
+import { type IndexNowBatchResult, type IndexNowReport, submitToIndexNow } from '../../submit/indexnow.js';
 import { assertValidKey, generateKey, writeKeyFile } from '../../submit/key.js';
+import { PING_NOTE, pingSitemap } from '../../submit/ping.js';
 import { readSourceUrls, readUrlList, type SourceUrl, sourceKind } from '../../submit/url-source.js';
 import { MANIFEST_NAME } from '../../writer/manifest.js';
 import type { CliContext } from '../context.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
-import { collect } from '../flags.js';
+import {
+  type AddressFlags,
+  ALLOW_PRIVATE_HELP,
+  addressPolicyOf,
+  collect,
+  STRICT_ADDRESSES_HELP,
+} from '../flags.js';
 import { writeOut } from '../io.js';
 import { Progress } from '../progress.js';
 
-interface SubmitFlags {
+interface SubmitFlags extends AddressFlags {
   indexnow?: string;
   key: string[];
   keyLocation?: string;
@@ -101,6 +102,8 @@ export function registerSubmit(program: Command, ctx: CliContext): void {
       'with --sitemap: only what was added, changed or removed since this build (manifest file or folder)',
     )
     .option('--no-verify-key', 'post without first checking that each host serves its key file')
+    .option('--allow-private-addresses', ALLOW_PRIVATE_HELP)
+    .option('--strict-addresses', STRICT_ADDRESSES_HELP)
     .option('--dry-run', 'check the key files and print what would be submitted; post nothing')
     .option(
       '--ping <endpoint>',
@@ -189,7 +192,9 @@ async function runSubmit(flags: SubmitFlags, ctx: CliContext): Promise<number> {
     throw new UsageError('--since compares builds: it needs --sitemap SOURCE');
   const { key, keys } = parseKeys(flags.key);
 
+  const addressPolicy = addressPolicyOf(flags);
   const sourceOptions = {
+    ...(addressPolicy === undefined ? {} : { addressPolicy }),
     stdin: ctx.stdin,
     signal: ctx.signal,
     onDiagnostic: (d: Diagnostic): void => {
@@ -249,6 +254,7 @@ async function runSubmit(flags: SubmitFlags, ctx: CliContext): Promise<number> {
     keys,
     verifyKey: flags.verifyKey,
     dryRun: flags.dryRun === true,
+    ...(addressPolicy === undefined ? {} : { addressPolicy }),
     signal: ctx.signal,
     onBatch,
     ...(key === undefined ? {} : { key }),

@@ -12,11 +12,19 @@ import { validateSitemap } from '../../validate/validate.js';
 import { writeFileAtomic } from '../../writer/atomic.js';
 import type { CliContext } from '../context.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
-import { collect, parseHeaders, wholeNumber } from '../flags.js';
+import {
+  type AddressFlags,
+  ALLOW_PRIVATE_HELP,
+  addressPolicyOf,
+  collect,
+  parseHeaders,
+  STRICT_ADDRESSES_HELP,
+  wholeNumber,
+} from '../flags.js';
 import { useColor, writeOut } from '../io.js';
 import { Progress } from '../progress.js';
 
-interface ValidateFlags {
+interface ValidateFlags extends AddressFlags {
   recursive?: boolean;
   discover?: boolean;
   sitemapUrl?: string;
@@ -128,6 +136,8 @@ export function registerValidate(program: Command, ctx: CliContext): void {
     .option('--no-config', `ignore ./${CONFIG_FILE_NAME}`)
     .option('--header <name:value>', 'extra request header (repeatable)', collect, [])
     .option('--user-agent <ua>', 'User-Agent of every request')
+    .option('--allow-private-addresses', ALLOW_PRIVATE_HELP)
+    .option('--strict-addresses', STRICT_ADDRESSES_HELP)
     .option('--timeout <ms>', 'time allowed per sitemap request (default 30000)')
     .addHelpText(
       'after',
@@ -198,6 +208,8 @@ warnings; 2 usage error, or SOURCE could not be read at all; 130 interrupted.`,
       const robots = flags.robots ?? config.robots;
       if (robots !== undefined) options.robots = robots;
       if (flags.userAgent !== undefined) options.userAgent = flags.userAgent;
+      const addressPolicy = addressPolicyOf(flags);
+      if (addressPolicy !== undefined) options.addressPolicy = addressPolicy;
       const timeoutMs = wholeNumber('--timeout', flags.timeout);
       if (timeoutMs !== undefined) options.timeoutMs = timeoutMs;
 

@@ -1,11 +1,14 @@
 /**
- * The live checks' fetching: a bounded queue (the parser waits when it is full), a global and a
- * per-host concurrency cap, one clear User-Agent, a timeout per request, Retry-After honoured by
- * pausing the host, HEAD first and GET only where the body matters, and a cap on page bytes.
+ * The live checks' fetching: a bounded queue (the parser waits when it is full), a global cap and
+ * the HTTP layer's per-host scheduler, the run's client (User-Agent, headers, address policy), a
+ * timeout per request, the HTTP layer's retry policy (Retry-After honoured by pausing the host),
+ * HEAD first and GET only where the body matters, and a cap on page bytes.
  */
 import { SitemapkitError } from '../../core/errors.js';
-import type { FetchLike } from '../../robots/fetch.js';
-import { retryAfterMs } from '../../submit/retry-after.js';
+import type { HttpClient, HttpResponse } from '../../http/client.js';
+import { HttpError } from '../../http/errors.js';
+import { decideRetry, type RetryPolicy } from '../../http/retry.js';
+import { HostScheduler, hostKey } from '../../http/scheduler.js';
 import type { ResolvedLiveOptions } from '../options.js';
 import { isHtmlPage, judgePage, type PageFacts, type PageFinding } from './page-verdict.js';
 
@@ -18,9 +21,7 @@ export interface LiveJob {
 }
 
 export interface LiveHttp {
-  fetch: FetchLike;
-  userAgent: string;
-  headers: Readonly<Record<string, string>>;
+  client: HttpClient;
   signal: AbortSignal | undefined;
 }
 
@@ -30,53 +31,23 @@ interface Task {
 }
 
 interface HostQueue {
-  active: number;
+  host: string;
   queue: Task[];
-  pausedUntil: number;
 }
 
 type Outcome =
   | { kind: 'done'; status: string; findings: PageFinding[] }
-  | { kind: 'retry'; delayMs: number; why: string; status: string; findings: PageFinding[] };
+  | { kind: 'retry'; delayMs: number; status: string; findings: PageFinding[] };
 
 const ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
 /** Backoff before a retry when the server gives no Retry-After. */
 const BACKOFF_MS = 1000;
 
-function hostOf(url: string): string {
-  const m = /^https?:\/\/([^/?#]+)/i.exec(url);
-  return m === null ? '' : m[1]!.toLowerCase();
-}
-
-function headerRecord(h: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
-  h.forEach((value, key) => {
-    out[key] = value;
-  });
-  return out;
-}
-
 /** Reads at most `max` bytes of a body as text, then lets the rest go. */
-async function readHead(response: Response, max: number): Promise<string> {
-  const body = response.body;
-  if (body === null) return '';
-  const reader = body.getReader();
+async function readHead(response: HttpResponse): Promise<string> {
   const decoder = new TextDecoder('utf-8');
   let text = '';
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      const room = max - total;
-      const chunk = value.length > room ? value.subarray(0, room) : value;
-      total += chunk.length;
-      text += decoder.decode(chunk, { stream: true });
-      if (total >= max) break;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
+  for await (const chunk of response.body()) text += decoder.decode(chunk, { stream: true });
   return text + decoder.decode();
 }
 
@@ -86,6 +57,8 @@ export class LiveChecker {
   readonly #agent: string;
   readonly #onResult: (job: LiveJob, status: string, findings: PageFinding[]) => void;
   readonly #hosts = new Map<string, HostQueue>();
+  readonly #scheduler: HostScheduler;
+  readonly #retry: RetryPolicy;
   readonly #room: Array<() => void> = [];
   #idle: Array<() => void> = [];
   #active = 0;
@@ -107,6 +80,15 @@ export class LiveChecker {
     this.#http = http;
     this.#agent = agent;
     this.#onResult = onResult;
+    this.#scheduler = new HostScheduler({ concurrency: options.perHost, delayMs: 0 });
+    this.#retry = {
+      retries: options.retries,
+      baseMs: BACKOFF_MS,
+      maxMs: BACKOFF_MS,
+      maxRetryAfterMs: options.maxRetryAfterMs,
+      // 429 and 503 say "later"; other statuses are the answer.
+      statuses: (s) => s === 429 || s === 503,
+    };
   }
 
   /** Checks queued or running. */
@@ -122,10 +104,10 @@ export class LiveChecker {
     if (this.accepted >= this.#o.limit) return;
     this.#rethrow();
     this.accepted++;
-    const host = hostOf(job.url);
+    const host = hostKey(job.url);
     let q = this.#hosts.get(host);
     if (q === undefined) {
-      q = { active: 0, queue: [], pausedUntil: 0 };
+      q = { host, queue: [] };
       this.#hosts.set(host, q);
     }
     q.queue.push({ job, attempt: 0 });
@@ -174,14 +156,16 @@ export class LiveChecker {
       started = false;
       for (const q of this.#hosts.values()) {
         if (this.#active >= this.#o.concurrency) break;
-        if (q.queue.length === 0 || q.active >= this.#o.perHost) continue;
-        if (q.pausedUntil > now) {
-          nextWake = Math.min(nextWake, q.pausedUntil);
+        if (q.queue.length === 0) continue;
+        const at = this.#scheduler.readyAt(q.host, now);
+        if (at > now) {
+          // Infinity: the host is full, and a finishing request pumps again.
+          if (at !== Number.POSITIVE_INFINITY) nextWake = Math.min(nextWake, at);
           continue;
         }
         const task = q.queue.shift()!;
         this.#queued--;
-        q.active++;
+        this.#scheduler.start(q.host, now);
         this.#active++;
         started = true;
         void this.#run(task, q);
@@ -200,10 +184,10 @@ export class LiveChecker {
 
   async #run(task: Task, q: HostQueue): Promise<void> {
     try {
-      const outcome = await this.#check(task.job);
-      if (outcome.kind === 'retry' && task.attempt < this.#o.retries) {
+      const outcome = await this.#check(task.job, task.attempt + 1);
+      if (outcome.kind === 'retry') {
         task.attempt++;
-        q.pausedUntil = Math.max(q.pausedUntil, Date.now() + outcome.delayMs);
+        this.#scheduler.pause(q.host, Date.now() + outcome.delayMs);
         q.queue.unshift(task);
         this.#queued++;
       } else {
@@ -213,81 +197,74 @@ export class LiveChecker {
     } catch (error) {
       this.#failure ??= error;
     } finally {
-      q.active--;
+      this.#scheduler.finish(q.host);
       this.#active--;
       this.#pump();
       this.#wake();
     }
   }
 
-  async #request(url: string, method: 'HEAD' | 'GET'): Promise<Response> {
-    const timeout = AbortSignal.timeout(this.#o.timeoutMs);
-    const user = this.#http.signal;
-    return this.#http.fetch(url, {
+  #request(url: string, method: 'HEAD' | 'GET'): Promise<HttpResponse> {
+    return this.#http.client.request(url, {
       method,
       redirect: 'manual',
-      headers: { accept: ACCEPT, ...this.#http.headers, 'user-agent': this.#http.userAgent },
-      signal: user === undefined ? timeout : AbortSignal.any([timeout, user]),
+      headers: { accept: ACCEPT },
+      timeoutMs: this.#o.timeoutMs,
+      maxBytes: this.#o.maxPageBytes,
+      overflow: 'truncate',
+      signal: this.#http.signal,
     });
   }
 
-  /** HEAD, then GET where needed; a 429/503 or a network failure asks for a retry. */
-  async #check(job: LiveJob): Promise<Outcome> {
+  /** HEAD, then GET where needed; the retry policy decides on a 429/503 or a network failure. */
+  async #check(job: LiveJob, attempt: number): Promise<Outcome> {
+    let response: HttpResponse;
     try {
-      let response = await this.#request(job.url, this.#o.method === 'get' ? 'GET' : 'HEAD');
+      response = await this.#request(job.url, this.#o.method === 'get' ? 'GET' : 'HEAD');
       if (this.#o.method === 'auto') {
-        await response.body?.cancel().catch(() => undefined);
+        response.cancel();
         const s = response.status;
         const html = s >= 200 && s < 300 && isHtmlPage(response.headers.get('content-type') ?? undefined);
         // HTML pages need their body (robots meta, canonical); errors are confirmed with GET,
         // because some servers answer HEAD wrongly (405, 403, 404).
         if (html || s >= 400) response = await this.#request(job.url, 'GET');
       }
-      const retry = this.#retryOf(response);
-      const facts: PageFacts = {
-        url: job.url,
-        status: response.status,
-        headers: headerRecord(response.headers),
-      };
+      const facts: PageFacts = { url: job.url, status: response.status, headers: response.headers.record() };
       if (response.statusText !== '') facts.statusText = response.statusText;
-      if (
-        response.status >= 200 &&
-        response.status < 300 &&
-        response.body !== null &&
-        isHtmlPage(facts.headers['content-type'])
-      ) {
-        facts.html = await readHead(response, this.#o.maxPageBytes);
+      if (response.status >= 200 && response.status < 300 && isHtmlPage(facts.headers['content-type'])) {
+        facts.html = await readHead(response);
       } else {
-        await response.body?.cancel().catch(() => undefined);
+        response.cancel();
       }
       const findings = judgePage(facts, job.lastmod, this.#agent);
       const status = String(response.status);
-      if (retry !== undefined)
-        return { kind: 'retry', delayMs: retry, why: `HTTP ${status}`, status, findings };
+      const d = decideRetry(
+        this.#retry,
+        attempt,
+        response.status,
+        response.headers.get('retry-after'),
+        Date.now(),
+      );
+      // A wait longer than allowed, or no attempts left: the answer stands as it is.
+      if (d.kind === 'retry') return { kind: 'retry', delayMs: d.delayMs, status, findings };
       return { kind: 'done', status, findings };
     } catch (error) {
-      if (this.#http.signal?.aborted === true) {
+      if (this.#http.signal?.aborted === true || (error instanceof HttpError && error.reason === 'aborted')) {
         throw new SitemapkitError('ERR_ABORTED', 'the live checks were aborted', {
           where: job.url,
           cause: error,
         });
       }
-      const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
       const why =
-        e.name === 'TimeoutError'
-          ? `no answer within ${this.#o.timeoutMs} ms`
-          : (e.cause?.code ?? e.cause?.message ?? e.message ?? String(error));
+        error instanceof HttpError
+          ? error.reason === 'timeout'
+            ? `no answer within ${this.#o.timeoutMs} ms`
+            : (error.detail ?? error.message)
+          : String(error);
       const findings = [{ code: 'live-fetch-failed', message: `could not be fetched: ${why}` }];
-      return { kind: 'retry', delayMs: BACKOFF_MS, why, status: 'failed', findings };
+      const d = decideRetry(this.#retry, attempt, undefined, undefined, Date.now());
+      if (d.kind === 'retry') return { kind: 'retry', delayMs: d.delayMs, status: 'failed', findings };
+      return { kind: 'done', status: 'failed', findings };
     }
-  }
-
-  /** The wait before retrying a 429 or 503, or undefined when the answer is final. */
-  #retryOf(response: Response): number | undefined {
-    if (response.status !== 429 && response.status !== 503) return undefined;
-    const after = retryAfterMs(response.headers.get('retry-after'), Date.now());
-    if (after === undefined) return BACKOFF_MS;
-    // A wait longer than allowed ends the retries: the answer stands as it is.
-    return after > this.#o.maxRetryAfterMs ? undefined : after;
   }
 }

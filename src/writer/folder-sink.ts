@@ -1,0 +1,244 @@
+/**
+ * The folder sink: a set written atomically into `OUT/`, loaded only when writing to a folder.
+ *
+ * Everything is written into `OUT/.sitemapkit-tmp-<pid>-<id>/` first. Then a journal (what is
+ * about to be published, and which files of the previous set are to go) is made durable, and the
+ * files are renamed into place: supporting files, children, extra indexes, the entry point, the
+ * manifest. Each rename replaces a complete file by a complete file, so at any moment the entry
+ * point and every file it references are whole, valid sitemaps of the previous build or this one.
+ * Old files are removed last, and the journal only after that: a run killed at any step leaves
+ * its journal behind, and the next run removes what the dead one would have (every file it names
+ * whose bytes are still the ones recorded, so never a file someone else wrote since).
+ */
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, writeFile as writeFileCallback } from 'node:fs';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { SitemapkitError } from '../core/errors.js';
+import { syncDir, writeFileAtomic } from './atomic.js';
+import { type CommitJournal, type JournalFile, readJournal, sameBytes } from './journal.js';
+import { MANIFEST_NAME, type ManifestHeader, readManifestHeader } from './manifest.js';
+import { updateRobotsFile } from './robots-file.js';
+import type { CommitPlan, Sink, SinkFile, SinkStart } from './sink.js';
+
+const TMP_PREFIX = '.sitemapkit-tmp-';
+const JOURNAL = '.commit.json';
+
+// The callback form: about a quarter cheaper a file than fs/promises' FileHandle-based writeFile.
+const putFile = promisify(writeFileCallback);
+
+/**
+ * The steps of a commit, in order, for fault injection: `files-written`, `journal-written`,
+ * `moved:NAME` after each rename, `swept:NAME` after each removal, `robots-updated`, `cleaned`.
+ */
+export type CommitStepHook = (step: string) => void | Promise<void>;
+
+export interface FolderSinkOptions {
+  /** Called at each step of the commit (tests kill the process there on purpose). */
+  onCommitStep?: CommitStepHook;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A file inside the temp folder. */
+function folderFile(path: string): SinkFile {
+  const ws = createWriteStream(path, { flags: 'wx', flush: true });
+  let error: Error | undefined;
+  ws.on('error', (e) => {
+    error ??= e;
+  });
+  const settled = (event: 'drain' | 'close'): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const done = (): void => {
+        ws.off(event, done);
+        ws.off('close', done);
+        if (error !== undefined) reject(error);
+        else resolve();
+      };
+      ws.on(event, done);
+      ws.on('close', done);
+    });
+  return {
+    write(chunk) {
+      if (error !== undefined) throw error;
+      return ws.write(chunk) ? undefined : settled('drain');
+    },
+    close() {
+      const closed = settled('close');
+      // `flush: true`: the data is fsync'ed before 'close'.
+      ws.end();
+      return closed;
+    },
+    abort() {
+      ws.destroy();
+    },
+  };
+}
+
+export class FolderSink implements Sink {
+  readonly renames = true;
+  readonly outDir: string;
+  readonly #hook: CommitStepHook | undefined;
+  readonly #files = new Set<SinkFile>();
+  #tmp = '';
+  #journaled = false;
+  #previous: ManifestHeader | undefined;
+  /** Temp folders of dead runs that hold a journal, and what their journal says. */
+  #inherited: Array<{ dir: string; journal: CommitJournal }> = [];
+
+  constructor(outDir: string, options: FolderSinkOptions = {}) {
+    this.outDir = outDir;
+    this.#hook = options.onCommitStep;
+  }
+
+  async start(): Promise<SinkStart> {
+    try {
+      await mkdir(this.outDir, { recursive: true });
+    } catch (cause) {
+      throw new SitemapkitError(
+        'ERR_OUTPUT',
+        `cannot create the output folder: ${(cause as Error).message}`,
+        {
+          cause,
+          where: this.outDir,
+        },
+      );
+    }
+    await this.#sweepTemp();
+    try {
+      this.#previous = await readManifestHeader(this.outDir);
+    } catch (cause) {
+      throw new SitemapkitError(
+        'ERR_OUTPUT',
+        `${(cause as Error).message}; move it away or delete it to start afresh`,
+        {
+          cause,
+          where: join(this.outDir, MANIFEST_NAME),
+        },
+      );
+    }
+    this.#tmp = join(this.outDir, `${TMP_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`);
+    await mkdir(this.#tmp);
+    return {
+      previous: this.#previous,
+      staleRoots: [...new Set(this.#inherited.flatMap((i) => i.journal.robots))],
+    };
+  }
+
+  create(name: string): SinkFile {
+    const file = folderFile(join(this.#tmp, name));
+    this.#files.add(file);
+    return file;
+  }
+
+  put(name: string, data: Uint8Array): Promise<void> {
+    return putFile(join(this.#tmp, name), data);
+  }
+
+  locate(name: string): string {
+    return join(this.outDir, name);
+  }
+
+  async abort(): Promise<void> {
+    for (const f of this.#files) f.abort(undefined);
+    if (this.#tmp === '') return;
+    if (!this.#journaled) {
+      await rm(this.#tmp, { recursive: true, force: true });
+      return;
+    }
+    // A commit failed half-way: like a killed run, the journal stays for the next run.
+    for (const entry of await readdir(this.#tmp)) {
+      if (entry !== JOURNAL) await rm(join(this.#tmp, entry), { recursive: true, force: true });
+    }
+  }
+
+  async commit(plan: CommitPlan): Promise<void> {
+    const step = async (name: string): Promise<void> => {
+      if (this.#hook !== undefined) await this.#hook(name);
+    };
+    await step('files-written');
+    const keep = new Set(plan.files.map((f) => f.as));
+    // Files of the previous manifest that this set no longer uses. Only plain names: a manifest
+    // path that climbs out of the folder or hides in a dot file is never acted on.
+    const remove: JournalFile[] = (this.#previous?.files ?? [])
+      .filter((f) => !keep.has(f.path) && isPlainName(f.path))
+      .map((f) => ({ path: f.path, sha256: f.sha256 }));
+    const journal: CommitJournal = {
+      publish: plan.files.filter((f) => f.sha256 !== '').map((f) => ({ path: f.as, sha256: f.sha256 })),
+      remove,
+      robots: plan.robots?.replace ?? [],
+    };
+    await writeFileAtomic(join(this.#tmp, JOURNAL), JSON.stringify(journal));
+    await syncDir(this.#tmp);
+    this.#journaled = true;
+    await step('journal-written');
+
+    for (const f of plan.files) {
+      await rename(join(this.#tmp, f.name), join(this.outDir, f.as));
+      await step(`moved:${f.as}`);
+    }
+    await syncDir(this.outDir);
+
+    for (const f of remove) {
+      await rm(join(this.outDir, f.path), { force: true });
+      await step(`swept:${f.path}`);
+    }
+    // What runs killed earlier meant to publish or remove, and this set does not use: removed
+    // when the bytes are still those the dead run recorded.
+    const seen = new Set<string>(remove.map((f) => f.path));
+    for (const { journal: j } of this.#inherited) {
+      for (const f of [...j.publish, ...j.remove]) {
+        if (keep.has(f.path) || seen.has(f.path) || !isPlainName(f.path)) continue;
+        seen.add(f.path);
+        const path = join(this.outDir, f.path);
+        if (await sameBytes(path, f.sha256)) {
+          await rm(path, { force: true });
+          await step(`swept:${f.path}`);
+        }
+      }
+    }
+    if (plan.robots !== undefined) {
+      await updateRobotsFile(plan.robots.path, plan.robots.add, plan.robots.replace);
+      await step('robots-updated');
+    }
+    for (const { dir } of this.#inherited) await rm(dir, { recursive: true, force: true });
+    await rm(join(this.#tmp, JOURNAL), { force: true });
+    await step('cleaned');
+    await rm(this.#tmp, { recursive: true, force: true });
+  }
+
+  /**
+   * Removes temp folders left by runs that died (kill -9, power cut); never one whose process
+   * still runs. A folder holding a journal died while committing: its journal stays (alone) until
+   * a later commit has done what the dead one could not.
+   */
+  async #sweepTemp(): Promise<void> {
+    for (const name of await readdir(this.outDir)) {
+      if (!name.startsWith(TMP_PREFIX)) continue;
+      const pid = Number(name.slice(TMP_PREFIX.length).split('-')[0]);
+      if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) continue;
+      const dir = join(this.outDir, name);
+      const journal = await readJournal(join(dir, JOURNAL));
+      if (journal === undefined) {
+        await rm(dir, { recursive: true, force: true });
+        continue;
+      }
+      for (const entry of await readdir(dir)) {
+        if (entry !== JOURNAL) await rm(join(dir, entry), { recursive: true, force: true });
+      }
+      this.#inherited.push({ dir, journal });
+    }
+  }
+}
+
+function isPlainName(path: string): boolean {
+  return path !== '' && !path.includes('/') && !path.includes('\\') && !path.startsWith('.');
+}

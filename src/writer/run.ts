@@ -1,0 +1,168 @@
+/**
+ * One run of the writer: the engine's file events turned into sink files (through gzip and the
+ * UTF-8 encoder), and beside each written entry its manifest line, its hreflang group and its
+ * HTML link. Everything here stays synchronous per entry unless a sink asks to wait: at millions
+ * of URLs a promise per record costs more than the serialising does.
+ */
+import type { SitemapEntry } from '../core/entry.js';
+import { changeHash } from './change-hash.js';
+import { Dedupe } from './dedupe.js';
+import type { ClosedFile, EngineEvents, EngineFile } from './engine.js';
+import { SitemapEngine } from './engine.js';
+import { FileWriter } from './file-writer.js';
+import { Findings } from './findings.js';
+import type { Gzipper } from './gzip.js';
+import { HreflangGroups } from './hreflang.js';
+import { buildHtmlSitemap } from './html-pages.js';
+import { originFor } from './intake.js';
+import { MANIFEST_NAME, MANIFEST_OPEN, manifestEntryLine } from './manifest.js';
+import type { ResolvedWriterOptions } from './options.js';
+import type { Extension } from './serialize.js';
+import { PendingFile, type Sink, type SinkFile } from './sink.js';
+
+/** A child file once closed: what the engine counted and what the bytes hashed to. */
+export interface Child extends ClosedFile {
+  sha256: string;
+}
+
+export class Run implements EngineEvents<FileWriter> {
+  readonly o: ResolvedWriterOptions;
+  readonly sink: Sink;
+  readonly ext: 'xml' | 'txt';
+  /** '' or '.gz'. */
+  readonly gz: string;
+  readonly engine: SitemapEngine<FileWriter>;
+  readonly findings: Findings;
+  readonly dedupe: Dedupe | undefined;
+  readonly hreflang: HreflangGroups = new HreflangGroups();
+  readonly html: ReturnType<typeof buildHtmlSitemap> | undefined;
+  /** The manifest, written as entries go by (undefined when none is asked for). */
+  readonly manifest: FileWriter | undefined;
+  /** Closed children by name. */
+  readonly children: Map<string, Child> = new Map();
+  records = 0;
+  urls = 0;
+  /** The first child, held back while it may still become the entry point (sinks that cannot rename). */
+  first: { file: PendingFile; name: string } | undefined;
+  /** The gzip layer, when the set is gzipped. */
+  readonly gzipper: Gzipper | undefined;
+  readonly #writers = new Set<FileWriter>();
+  #opened = 0;
+  #waits: Array<Promise<void>> = [];
+
+  constructor(o: ResolvedWriterOptions, sink: Sink, gzip: Gzipper | undefined) {
+    this.o = o;
+    this.sink = sink;
+    this.gzipper = gzip;
+    this.ext = o.format === 'txt' ? 'txt' : 'xml';
+    this.gz = o.gzip === false ? '' : '.gz';
+    this.findings = new Findings(o.onInvalid, o.onDiagnostic);
+    this.dedupe = o.dedupe ? new Dedupe() : undefined;
+    this.engine = new SitemapEngine(this, {
+      format: this.ext,
+      maxUrlsPerFile: o.maxUrlsPerFile,
+      maxBytesPerFile: o.maxBytesPerFile,
+      xslHref: this.xslHref,
+      suffix: this.gz,
+    });
+    if (o.manifest) {
+      this.manifest = new FileWriter(sink.create(MANIFEST_NAME), { hash: false });
+      this.#writers.add(this.manifest);
+      this.manifest.write(MANIFEST_OPEN, MANIFEST_OPEN.length);
+    }
+    if (o.html !== false) this.html = buildHtmlSitemap(sink, o.baseUrl, o.html);
+  }
+
+  get xslHref(): string | undefined {
+    if (this.o.xsl === false) return undefined;
+    return 'href' in this.o.xsl ? this.o.xsl.href : 'sitemap.xsl';
+  }
+
+  declare(extensions: Iterable<Extension>): void {
+    this.engine.declare(extensions);
+  }
+
+  /** Writes one entry (see the module comment for when it returns a promise). */
+  emit(
+    e: SitemapEntry,
+    record: number,
+    item: unknown,
+    file: string | undefined,
+    line: number | undefined,
+  ): Promise<void> | undefined {
+    const problem = this.findings.writing ? this.engine.add(e) : this.engine.check(e);
+    if (problem !== undefined) {
+      this.findings.invalidRecord([problem], record, originFor(item, file, line), e.loc);
+      return undefined;
+    }
+    if (!this.findings.writing) return undefined;
+    this.urls++;
+    if (this.manifest !== undefined) {
+      const hash = changeHash(e, this.ext === 'xml');
+      const entryLine = manifestEntryLine(
+        e.lastmod === undefined ? { loc: e.loc, hash } : { loc: e.loc, lastmod: e.lastmod, hash },
+        this.urls === 1,
+      );
+      const w = this.manifest.write(entryLine, Buffer.byteLength(entryLine));
+      if (w !== undefined) this.#waits.push(w);
+    }
+    if (e.alternates !== undefined) this.hreflang.add(e.loc, e.alternates);
+    if (this.html !== undefined) this.#waits.push(this.html.add(e));
+    return this.#waits.length === 0 ? undefined : this.settle();
+  }
+
+  /** Waits for everything the sinks asked to wait for. */
+  async settle(): Promise<void> {
+    while (this.#waits.length > 0) {
+      const waits = this.#waits;
+      this.#waits = [];
+      await Promise.all(waits);
+    }
+  }
+
+  open(f: EngineFile): FileWriter {
+    this.#opened++;
+    let target: SinkFile;
+    if (this.#opened === 1 && !this.sink.renames) {
+      const held = new PendingFile((name) => this.sink.create(name));
+      this.first = { file: held, name: f.name };
+      target = held;
+    } else {
+      // A second child: the first one keeps its own name.
+      if (this.#opened === 2 && this.first !== undefined)
+        this.#waits.push(this.first.file.bind(this.first.name));
+      target = this.sink.create(f.name);
+    }
+    const writer = new FileWriter(this.gzipper === undefined ? target : this.gzipper(target));
+    this.#writers.add(writer);
+    return writer;
+  }
+
+  chunk(writer: FileWriter, text: string, bytes: number): void {
+    const w = writer.write(text, bytes);
+    if (w !== undefined) this.#waits.push(w);
+  }
+
+  close(writer: FileWriter, file: ClosedFile): void {
+    this.#waits.push(
+      writer.close().then((totals) => {
+        this.#writers.delete(writer);
+        this.children.set(file.name, { ...file, sha256: totals.sha256 });
+      }),
+    );
+  }
+
+  /** Closes every open file and waits; the children in index order. */
+  async closeAll(): Promise<Child[]> {
+    const closed = this.engine.finish();
+    await this.settle();
+    return closed.map((f) => this.children.get(f.name)!);
+  }
+
+  /** Stops every file still being written (error or abort path). */
+  abortAll(reason: unknown): void {
+    for (const w of this.#writers) w.abort(reason);
+    this.#writers.clear();
+    this.first?.file.abort(reason);
+  }
+}
