@@ -1,6 +1,5 @@
-export { fromByteString, toByteString } from './bytes.js';
+/** robots.txt: the RFC 9309 parser and matcher, fetching with its cache, and the lint. */
 export {
-  type FetchLike,
   fetchRobotsTxt,
   RobotsCache,
   type RobotsCacheOptions,
