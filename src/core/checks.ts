@@ -23,7 +23,8 @@ export interface WholeRange {
   unbounded?: boolean;
 }
 
-function rangeText(min: number, max: number): string {
+/** `of at least 1`, `from 0 to 9`: the accepted range in words, for messages. */
+export function rangeText(min: number, max: number = Number.MAX_SAFE_INTEGER): string {
   return max === Number.MAX_SAFE_INTEGER ? `of at least ${en(min)}` : `from ${en(min)} to ${en(max)}`;
 }
 
@@ -37,7 +38,10 @@ export function wholeNumber(name: string, value: unknown, fallback: number, rang
   const max = range.max ?? Number.MAX_SAFE_INTEGER;
   if (range.unbounded === true && value === Number.POSITIVE_INFINITY) return value;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw bad(`${name} must be a whole number ${rangeText(min, max)}, not ${show(value)}`);
+    throw bad(
+      `${name} must be a whole number ${rangeText(min, max)}, not ${show(value)}`,
+      `leave ${name} out to use the default (${en(fallback)})`,
+    );
   }
   return value;
 }

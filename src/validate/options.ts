@@ -2,6 +2,8 @@
  * The validator's options, checked and completed once; mistakes (an unknown rule code, a bad
  * number) throw `ERR_OPTIONS` before any work starts.
  */
+
+import { wholeNumber } from '../core/checks.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { SitemapkitError } from '../core/errors.js';
 import { HttpClient } from '../http/client.js';
@@ -44,14 +46,6 @@ const SETTINGS: ReadonlySet<string> = new Set(['error', 'warning', 'info', 'off'
 
 function bad(message: string, hint?: string): SitemapkitError {
   return new SitemapkitError('ERR_OPTIONS', message, hint === undefined ? {} : { hint });
-}
-
-function count(name: string, v: number | undefined, dflt: number, min = 1): number {
-  if (v === undefined) return dflt;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
-    throw bad(`${name} must be a whole number of at least ${min}, not ${String(v)}`);
-  }
-  return v;
 }
 
 function distance(a: string, b: string): number {
@@ -117,14 +111,15 @@ function resolveLive(live: boolean | LiveOptions | undefined): ResolvedLiveOptio
   if (method !== 'auto' && method !== 'get')
     throw bad(`live.method must be auto or get, not ${String(method)}`);
   return {
-    concurrency: count('live.concurrency', o.concurrency, 8),
-    perHost: count('live.perHost', o.perHost, 2),
-    timeoutMs: count('live.timeoutMs', o.timeoutMs, 15_000),
-    maxPageBytes: count('live.maxPageBytes', o.maxPageBytes, 2 * 1024 * 1024, 1024),
-    retries: count('live.retries', o.retries, 2, 0),
-    maxRetryAfterMs: count('live.maxRetryAfterMs', o.maxRetryAfterMs, 60_000, 0),
+    concurrency: wholeNumber('live.concurrency', o.concurrency, 8, { min: 1 }),
+    perHost: wholeNumber('live.perHost', o.perHost, 2, { min: 1 }),
+    timeoutMs: wholeNumber('live.timeoutMs', o.timeoutMs, 15_000, { min: 1 }),
+    maxPageBytes: wholeNumber('live.maxPageBytes', o.maxPageBytes, 2 * 1024 * 1024, { min: 1024 }),
+    retries: wholeNumber('live.retries', o.retries, 2, { min: 0 }),
+    maxRetryAfterMs: wholeNumber('live.maxRetryAfterMs', o.maxRetryAfterMs, 60_000, { min: 0 }),
     method,
-    limit: o.limit === undefined ? Number.POSITIVE_INFINITY : count('live.limit', o.limit, 0),
+    limit:
+      o.limit === undefined ? Number.POSITIVE_INFINITY : wholeNumber('live.limit', o.limit, 0, { min: 1 }),
   };
 }
 
@@ -158,11 +153,12 @@ export function resolveValidateOptions(o: ValidateOptions = {}): ResolvedValidat
     allowHosts: [...(o.allowHosts ?? [])],
     live: resolveLive(o.live),
     settings: ruleSettings(o.rules, o.disable),
-    maxDiagnostics: count('maxDiagnostics', o.maxDiagnostics, 10_000, 0),
-    maxPerRule: count('maxPerRule', o.maxPerRule, 1000, 0),
+    maxDiagnostics: wholeNumber('maxDiagnostics', o.maxDiagnostics, 10_000, { min: 0 }),
+    maxPerRule: wholeNumber('maxPerRule', o.maxPerRule, 1000, { min: 0 }),
     onDiagnostic: o.onDiagnostic,
     onProgress: o.onProgress,
-    timeoutMs: o.timeoutMs === undefined ? undefined : count('timeoutMs', o.timeoutMs, 30_000),
+    timeoutMs:
+      o.timeoutMs === undefined ? undefined : wholeNumber('timeoutMs', o.timeoutMs, 30_000, { min: 1 }),
     client,
     now: o.now ?? Date.now,
     signal: o.signal,

@@ -19,6 +19,7 @@ import {
   ALLOW_PRIVATE_HELP,
   addressPolicyOf,
   collect,
+  durationFlag,
   parseHeaders,
   STRICT_ADDRESSES_HELP,
   wholeNumber,
@@ -203,7 +204,10 @@ export function registerParse(program: Command, ctx: CliContext): void {
     .option('--user-agent <ua>', 'User-Agent of every request')
     .option('--allow-private-addresses', ALLOW_PRIVATE_HELP)
     .option('--strict-addresses', STRICT_ADDRESSES_HELP)
-    .option('--timeout <ms>', 'time allowed per request, body included (default 30000)')
+    .option(
+      '--timeout <duration>',
+      'time allowed per request, body included, such as 30s or 500ms; a bare number is milliseconds (default 30s)',
+    )
     .addHelpText(
       'after',
       `
@@ -224,7 +228,7 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
     .action(async (source: string, flags: ParseFlags) => {
       const format: Format = flags.json === true ? 'jsonl' : flags.format;
       const maxBytes = wholeNumber('--max-bytes', flags.maxBytes);
-      const timeoutMs = wholeNumber('--timeout', flags.timeout);
+      const timeoutMs = durationFlag('--timeout', flags.timeout, 'ms', 1);
       const isUrl = isHttpUrl(source);
       if (flags.sitemapUrl !== undefined) {
         if (isUrl || flags.discover)

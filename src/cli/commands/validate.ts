@@ -17,6 +17,7 @@ import {
   ALLOW_PRIVATE_HELP,
   addressPolicyOf,
   collect,
+  durationFlag,
   parseHeaders,
   STRICT_ADDRESSES_HELP,
   wholeNumber,
@@ -80,7 +81,7 @@ function liveOptions(flags: ValidateFlags, config: ValidateConfig): ValidateOpti
   const on = flags.live === true || config.live === true || typeof config.live === 'object';
   const concurrency = wholeNumber('--concurrency', flags.concurrency);
   const perHost = wholeNumber('--per-host', flags.perHost);
-  const timeoutMs = wholeNumber('--live-timeout', flags.liveTimeout);
+  const timeoutMs = durationFlag('--live-timeout', flags.liveTimeout, 'ms', 1);
   const limit = wholeNumber('--live-limit', flags.liveLimit, 0);
   if (concurrency !== undefined) base.concurrency = concurrency;
   if (perHost !== undefined) base.perHost = perHost;
@@ -113,7 +114,10 @@ export function registerValidate(program: Command, ctx: CliContext): void {
     .option('--live', 'fetch every listed page: status, redirects, noindex, canonical, Last-Modified, type')
     .option('--concurrency <n>', 'live requests at once (default 8)')
     .option('--per-host <n>', 'live requests at once per host (default 2)')
-    .option('--live-timeout <ms>', 'time allowed per page (default 15000)')
+    .option(
+      '--live-timeout <duration>',
+      'time allowed per page, such as 15s; a bare number is milliseconds (default 15s)',
+    )
     .option('--live-limit <n>', 'fetch at most N pages (the first listed)')
     .addOption(
       new Option('--live-method <method>', 'auto: HEAD, then GET for HTML pages; get: GET only').choices([
@@ -138,7 +142,10 @@ export function registerValidate(program: Command, ctx: CliContext): void {
     .option('--user-agent <ua>', 'User-Agent of every request')
     .option('--allow-private-addresses', ALLOW_PRIVATE_HELP)
     .option('--strict-addresses', STRICT_ADDRESSES_HELP)
-    .option('--timeout <ms>', 'time allowed per sitemap request (default 30000)')
+    .option(
+      '--timeout <duration>',
+      'time allowed per sitemap request, such as 30s; a bare number is milliseconds (default 30s)',
+    )
     .addHelpText(
       'after',
       `
@@ -210,7 +217,7 @@ warnings; 2 usage error, or SOURCE could not be read at all; 130 interrupted.`,
       if (flags.userAgent !== undefined) options.userAgent = flags.userAgent;
       const addressPolicy = addressPolicyOf(flags);
       if (addressPolicy !== undefined) options.addressPolicy = addressPolicy;
-      const timeoutMs = wholeNumber('--timeout', flags.timeout);
+      const timeoutMs = durationFlag('--timeout', flags.timeout, 'ms', 1);
       if (timeoutMs !== undefined) options.timeoutMs = timeoutMs;
 
       const source: SitemapSource | string[] = sources[0] === '-' ? ctx.stdin : sources;
