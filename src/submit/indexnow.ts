@@ -13,7 +13,11 @@ import type { AddressPolicy } from '../http/address.js';
 import { HttpClient } from '../http/client.js';
 import type { FetchLike } from '../http/types.js';
 import { type PostContext, postBatch, verifyKeyFile } from './indexnow-post.js';
+import type { IndexNowBatchResult } from './indexnow-result.js';
+
 import { assertValidKey } from './key.js';
+
+export type { IndexNowBatchResult, IndexNowBatchStatus } from './indexnow-result.js';
 
 /** URLs per POST: the protocol's maximum. */
 export const INDEXNOW_MAX_URLS = 10_000;
@@ -66,22 +70,6 @@ export interface IndexNowOptions {
   signal?: AbortSignal;
   /** Called after each batch (progress, printing). */
   onBatch?: (batch: IndexNowBatchResult) => void;
-}
-
-/** `submitted` (200), `accepted` (202: key validation pending), `failed`, or `dry-run`. */
-export type IndexNowBatchStatus = 'submitted' | 'accepted' | 'failed' | 'dry-run';
-
-/** The outcome of one POST (one host, at most 10,000 URLs). */
-export interface IndexNowBatchResult {
-  host: string;
-  urls: number;
-  status: IndexNowBatchStatus;
-  /** The last HTTP status, when the engine answered. */
-  httpStatus?: number;
-  attempts: number;
-  message: string;
-  /** Why it failed, with a stable code (`ERR_INDEXNOW`, or `ERR_HTTP` for the key file check). */
-  error?: SitemapkitError;
 }
 
 /** A URL that was not submitted, and why. */
