@@ -14,7 +14,6 @@ import { HttpClient } from '../http/client.js';
 import type { FetchLike } from '../http/types.js';
 import { type PostContext, postBatch, verifyKeyFile } from './indexnow-post.js';
 import type { IndexNowBatchResult } from './indexnow-result.js';
-
 import { assertValidKey } from './key.js';
 
 export type { IndexNowBatchResult, IndexNowBatchStatus } from './indexnow-result.js';
