@@ -62,6 +62,12 @@ export function durationFlag(
   }
 }
 
+/** A default duration for help texts: `15s`, `2m`, `500ms`. */
+export function seconds(ms: number): string {
+  if (ms % 60_000 === 0 && ms >= 60_000) return `${ms / 60_000}m`;
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
+
 /** The flags of the address policy (see docs/http.md). */
 export interface AddressFlags {
   allowPrivateAddresses?: boolean;

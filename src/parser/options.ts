@@ -32,9 +32,12 @@ export interface ResolvedTreeOptions extends ResolvedParseOptions {
   maxUrls: number;
 }
 
+/** Time allowed per sitemap request, body included, unless `timeoutMs` says otherwise. */
+export const SITEMAP_TIMEOUT_MS = 30_000;
+
 /** The HTTP side of an entry point's options: the given client, or a new one the entry point closes. */
 export function resolveHttpOptions(o: DiscoverOptions): HttpOptions {
-  const timeoutMs = wholeNumber('timeoutMs', o.timeoutMs, 30_000, { min: 1, unbounded: true });
+  const timeoutMs = wholeNumber('timeoutMs', o.timeoutMs, SITEMAP_TIMEOUT_MS, { min: 1, unbounded: true });
   const maxRedirects = wholeNumber('maxRedirects', o.maxRedirects, 5, { min: 0, unbounded: true });
   const client =
     o.httpClient ??

@@ -7,6 +7,7 @@ import { wholeNumber } from '../core/checks.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { SitemapkitError } from '../core/errors.js';
 import { HttpClient } from '../http/client.js';
+import { SITEMAP_TIMEOUT_MS } from '../parser/options.js';
 import type { RobotsTxt } from '../robots/robots-txt.js';
 import { isRuleCode, RULES } from './rules.js';
 import type { LiveOptions, RuleSetting, ValidateOptions, ValidateProgress } from './types.js';
@@ -104,6 +105,16 @@ export function ruleSettings(
   return out;
 }
 
+/** The defaults of the live checks, read by the CLI's help too. */
+export const LIVE_DEFAULTS = {
+  concurrency: 8,
+  perHost: 2,
+  timeoutMs: 15_000,
+  maxPageBytes: 2 * 1024 * 1024,
+  retries: 2,
+  maxRetryAfterMs: 60_000,
+} as const;
+
 function resolveLive(live: boolean | LiveOptions | undefined): ResolvedLiveOptions | undefined {
   if (live === undefined || live === false) return undefined;
   const o: LiveOptions = live === true ? {} : live;
@@ -111,12 +122,14 @@ function resolveLive(live: boolean | LiveOptions | undefined): ResolvedLiveOptio
   if (method !== 'auto' && method !== 'get')
     throw bad(`live.method must be auto or get, not ${String(method)}`);
   return {
-    concurrency: wholeNumber('live.concurrency', o.concurrency, 8, { min: 1 }),
-    perHost: wholeNumber('live.perHost', o.perHost, 2, { min: 1 }),
-    timeoutMs: wholeNumber('live.timeoutMs', o.timeoutMs, 15_000, { min: 1 }),
-    maxPageBytes: wholeNumber('live.maxPageBytes', o.maxPageBytes, 2 * 1024 * 1024, { min: 1024 }),
-    retries: wholeNumber('live.retries', o.retries, 2, { min: 0 }),
-    maxRetryAfterMs: wholeNumber('live.maxRetryAfterMs', o.maxRetryAfterMs, 60_000, { min: 0 }),
+    concurrency: wholeNumber('live.concurrency', o.concurrency, LIVE_DEFAULTS.concurrency, { min: 1 }),
+    perHost: wholeNumber('live.perHost', o.perHost, LIVE_DEFAULTS.perHost, { min: 1 }),
+    timeoutMs: wholeNumber('live.timeoutMs', o.timeoutMs, LIVE_DEFAULTS.timeoutMs, { min: 1 }),
+    maxPageBytes: wholeNumber('live.maxPageBytes', o.maxPageBytes, LIVE_DEFAULTS.maxPageBytes, { min: 1024 }),
+    retries: wholeNumber('live.retries', o.retries, LIVE_DEFAULTS.retries, { min: 0 }),
+    maxRetryAfterMs: wholeNumber('live.maxRetryAfterMs', o.maxRetryAfterMs, LIVE_DEFAULTS.maxRetryAfterMs, {
+      min: 0,
+    }),
     method,
     limit:
       o.limit === undefined ? Number.POSITIVE_INFINITY : wholeNumber('live.limit', o.limit, 0, { min: 1 }),
@@ -158,7 +171,9 @@ export function resolveValidateOptions(o: ValidateOptions = {}): ResolvedValidat
     onDiagnostic: o.onDiagnostic,
     onProgress: o.onProgress,
     timeoutMs:
-      o.timeoutMs === undefined ? undefined : wholeNumber('timeoutMs', o.timeoutMs, 30_000, { min: 1 }),
+      o.timeoutMs === undefined
+        ? undefined
+        : wholeNumber('timeoutMs', o.timeoutMs, SITEMAP_TIMEOUT_MS, { min: 1 }),
     client,
     now: o.now ?? Date.now,
     signal: o.signal,

@@ -2,6 +2,7 @@ import { type Command, Option } from 'commander';
 import { type Diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
 import { isSitemapkitError } from '../../core/errors.js';
 import { discoverSitemaps } from '../../parser/discover.js';
+import { SITEMAP_TIMEOUT_MS } from '../../parser/options.js';
 import { parseSitemap } from '../../parser/parse-sitemap.js';
 import { isHttpUrl } from '../../parser/source.js';
 import { openFailure, parseSitemapTree } from '../../parser/tree.js';
@@ -22,6 +23,7 @@ import {
   durationFlag,
   parseHeaders,
   STRICT_ADDRESSES_HELP,
+  seconds,
   wholeNumber,
 } from '../flags.js';
 import { writeOut } from '../io.js';
@@ -206,7 +208,7 @@ export function registerParse(program: Command, ctx: CliContext): void {
     .option('--strict-addresses', STRICT_ADDRESSES_HELP)
     .option(
       '--timeout <duration>',
-      'time allowed per request, body included, such as 30s or 500ms; a bare number is milliseconds (default 30s)',
+      `time allowed per request, body included, such as 30s or 500ms; a bare number is milliseconds (default ${seconds(SITEMAP_TIMEOUT_MS)})`,
     )
     .addHelpText(
       'after',

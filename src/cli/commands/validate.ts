@@ -2,9 +2,10 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import type { Severity } from '../../core/diagnostics.js';
+import { SITEMAP_TIMEOUT_MS } from '../../parser/options.js';
 import type { SitemapSource } from '../../parser/types.js';
 import { CONFIG_FILE_NAME, readValidateConfig, type ValidateConfig } from '../../validate/config.js';
-import { checkRuleCode } from '../../validate/options.js';
+import { checkRuleCode, LIVE_DEFAULTS } from '../../validate/options.js';
 import { formatValidation, REPORT_FORMATS, type ReportFormat } from '../../validate/report/index.js';
 import { countsLine } from '../../validate/report/text.js';
 import type { LiveOptions, RuleSetting, ValidateOptions } from '../../validate/types.js';
@@ -20,6 +21,7 @@ import {
   durationFlag,
   parseHeaders,
   STRICT_ADDRESSES_HELP,
+  seconds,
   wholeNumber,
 } from '../flags.js';
 import { useColor, writeOut } from '../io.js';
@@ -112,11 +114,11 @@ export function registerValidate(program: Command, ctx: CliContext): void {
     .option('--agent <name>', 'crawler for robots.txt rules and robots meta tags (default Googlebot)')
     .option('--allow-host <host>', 'a host that cross-submits to this sitemap (repeatable)', collect, [])
     .option('--live', 'fetch every listed page: status, redirects, noindex, canonical, Last-Modified, type')
-    .option('--concurrency <n>', 'live requests at once (default 8)')
-    .option('--per-host <n>', 'live requests at once per host (default 2)')
+    .option('--concurrency <n>', `live requests at once (default ${LIVE_DEFAULTS.concurrency})`)
+    .option('--per-host <n>', `live requests at once per host (default ${LIVE_DEFAULTS.perHost})`)
     .option(
       '--live-timeout <duration>',
-      'time allowed per page, such as 15s; a bare number is milliseconds (default 15s)',
+      `time allowed per page, such as 15s; a bare number is milliseconds (default ${seconds(LIVE_DEFAULTS.timeoutMs)})`,
     )
     .option('--live-limit <n>', 'fetch at most N pages (the first listed)')
     .addOption(
@@ -144,7 +146,7 @@ export function registerValidate(program: Command, ctx: CliContext): void {
     .option('--strict-addresses', STRICT_ADDRESSES_HELP)
     .option(
       '--timeout <duration>',
-      'time allowed per sitemap request, such as 30s; a bare number is milliseconds (default 30s)',
+      `time allowed per sitemap request, such as 30s; a bare number is milliseconds (default ${seconds(SITEMAP_TIMEOUT_MS)})`,
     )
     .addHelpText(
       'after',
