@@ -1,7 +1,8 @@
 // The reference breadth-first crawl for the coverage figure: every same-site, in-mount HTML page
 // reachable by <a href> links from the start URL, fetched plainly (no robots, no politeness).
 // Prints one URL a line (normalised like sitemapkit does, so the sets compare).
-import { normalizeCrawlUrl, readPageMeta } from '../dist/index.js';
+import { normalizeCrawlUrl } from '../dist/crawler/index.js';
+import { readPageMeta } from '../dist/page/index.js';
 
 const [start, mount = '/'] = process.argv.slice(2);
 const origin = new URL(start).origin;

@@ -2,18 +2,9 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import { isSitemapkitError } from '../core/errors.js';
+import type { CliContext } from './context.js';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from './exit.js';
 import { flush } from './io.js';
-
-export interface CliContext {
-  stdout: NodeJS.WritableStream & import('node:stream').Writable;
-  stderr: NodeJS.WritableStream & import('node:stream').Writable;
-  stdin: NodeJS.ReadableStream;
-  /** Aborted on Ctrl-C; long commands stop cleanly and exit 130. */
-  signal: AbortSignal;
-  /** Set by a command's action; 0 when it never sets it. */
-  exitCode: number;
-}
 
 type Register = (program: Command, ctx: CliContext) => void;
 

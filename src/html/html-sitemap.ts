@@ -9,6 +9,7 @@
  * Names with `.pages` cannot clash with a section's pages: section names have no dot.
  */
 import { join } from 'node:path';
+import { wholeNumber } from '../core/checks.js';
 import type { SitemapEntry } from '../core/entry.js';
 import { SitemapkitError } from '../core/errors.js';
 import { MAX_URLS } from '../core/limits.js';
@@ -158,16 +159,10 @@ function resolveOptions(options: HtmlSitemapOptions): Resolved {
       },
     );
   }
-  const perPage = options.linksPerPage ?? DEFAULT_LINKS_PER_PAGE;
-  if (!Number.isInteger(perPage) || perPage < 2 || perPage > MAX_URLS) {
-    throw new SitemapkitError(
-      'ERR_OPTIONS',
-      `linksPerPage ${String(perPage)} must be a whole number from 2 to ${MAX_URLS}`,
-      {
-        hint: `leave it out for the default of ${DEFAULT_LINKS_PER_PAGE}`,
-      },
-    );
-  }
+  const perPage = wholeNumber('linksPerPage', options.linksPerPage, DEFAULT_LINKS_PER_PAGE, {
+    min: 2,
+    max: MAX_URLS,
+  });
   const siteName = options.siteName?.trim() || readableHost(base);
   return {
     dir: options.dir,

@@ -2,6 +2,8 @@
  * One options bag per entry point, resolved once into a complete internal form; contradictions
  * and wrong types throw `ERR_OPTIONS` before any work starts.
  */
+
+import { wholeNumber } from '../core/checks.js';
 import type { DiagnosticHandler } from '../core/diagnostics.js';
 import { SitemapkitError } from '../core/errors.js';
 import { MAX_BYTES } from '../core/limits.js';
@@ -30,28 +32,13 @@ export interface ResolvedTreeOptions extends ResolvedParseOptions {
   maxUrls: number;
 }
 
-function count(name: string, value: number | undefined, fallback: number, min = 1): number {
-  if (value === undefined) return fallback;
-  if (
-    typeof value !== 'number' ||
-    !(value >= min) ||
-    (!Number.isInteger(value) && value !== Number.POSITIVE_INFINITY)
-  ) {
-    throw new SitemapkitError(
-      'ERR_OPTIONS',
-      `${name} must be a whole number of at least ${min}, not ${String(value)}`,
-      {
-        hint: `leave ${name} out to use the default (${fallback.toLocaleString('en-US')})`,
-      },
-    );
-  }
-  return value;
-}
+/** Time allowed per sitemap request, body included, unless `timeoutMs` says otherwise. */
+export const SITEMAP_TIMEOUT_MS = 30_000;
 
 /** The HTTP side of an entry point's options: the given client, or a new one the entry point closes. */
 export function resolveHttpOptions(o: DiscoverOptions): HttpOptions {
-  const timeoutMs = count('timeoutMs', o.timeoutMs, 30_000);
-  const maxRedirects = count('maxRedirects', o.maxRedirects, 5, 0);
+  const timeoutMs = wholeNumber('timeoutMs', o.timeoutMs, SITEMAP_TIMEOUT_MS, { min: 1, unbounded: true });
+  const maxRedirects = wholeNumber('maxRedirects', o.maxRedirects, 5, { min: 0, unbounded: true });
   const client =
     o.httpClient ??
     new HttpClient({
@@ -89,10 +76,13 @@ export function resolveParseOptions(o: ParseOptions = {}): ResolvedParseOptions 
     sitemapUrl: o.sitemapUrl,
     allowHosts: [...(o.allowHosts ?? [])],
     crossSubmit: o.crossSubmit,
-    maxBytes: count('maxBytes', o.maxBytes, MAX_BYTES),
-    maxDownloadBytes: count('maxDownloadBytes', o.maxDownloadBytes, MAX_BYTES),
-    maxElementDepth: count('maxElementDepth', o.maxElementDepth, 64),
-    maxDiagnostics: count('maxDiagnostics', o.maxDiagnostics, 10_000, 0),
+    maxBytes: wholeNumber('maxBytes', o.maxBytes, MAX_BYTES, { min: 1, unbounded: true }),
+    maxDownloadBytes: wholeNumber('maxDownloadBytes', o.maxDownloadBytes, MAX_BYTES, {
+      min: 1,
+      unbounded: true,
+    }),
+    maxElementDepth: wholeNumber('maxElementDepth', o.maxElementDepth, 64, { min: 1, unbounded: true }),
+    maxDiagnostics: wholeNumber('maxDiagnostics', o.maxDiagnostics, 10_000, { min: 0, unbounded: true }),
     http: resolveHttpOptions(o),
   };
 }
@@ -100,9 +90,9 @@ export function resolveParseOptions(o: ParseOptions = {}): ResolvedParseOptions 
 export function resolveTreeOptions(o: TreeOptions = {}): ResolvedTreeOptions {
   return {
     ...resolveParseOptions(o),
-    maxDepth: count('maxDepth', o.maxDepth, 10, 0),
-    concurrency: count('concurrency', o.concurrency, 4),
-    maxSitemaps: count('maxSitemaps', o.maxSitemaps, 10_000),
-    maxUrls: count('maxUrls', o.maxUrls, 10_000_000),
+    maxDepth: wholeNumber('maxDepth', o.maxDepth, 10, { min: 0, unbounded: true }),
+    concurrency: wholeNumber('concurrency', o.concurrency, 4, { min: 1, unbounded: true }),
+    maxSitemaps: wholeNumber('maxSitemaps', o.maxSitemaps, 10_000, { min: 1, unbounded: true }),
+    maxUrls: wholeNumber('maxUrls', o.maxUrls, 10_000_000, { min: 1, unbounded: true }),
   };
 }

@@ -1,5 +1,4 @@
-export type { FetchLike } from '../http/types.js';
-export { fromByteString, toByteString } from './bytes.js';
+/** robots.txt: the RFC 9309 parser and matcher, fetching with its cache, and the lint. */
 export {
   fetchRobotsTxt,
   RobotsCache,

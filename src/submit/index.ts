@@ -1,4 +1,4 @@
-export { retryAfterMs } from '../http/retry.js';
+/** Submitting: IndexNow keys and submissions, change sets between builds, the legacy ping. */
 export { type ChangeCounts, type ChangeKind, diffUrls, type UrlChange } from './changes.js';
 export {
   INDEXNOW_MAX_URLS,

@@ -6,7 +6,7 @@ import { SitemapkitError } from '../core/errors.js';
 import type { HttpClient, HttpResponse } from '../http/client.js';
 import { HttpError } from '../http/errors.js';
 import { decideRetry, type RetryPolicy } from '../http/retry.js';
-import type { IndexNowBatchResult } from './indexnow.js';
+import type { IndexNowBatchResult } from './indexnow-result.js';
 
 export interface PostContext {
   client: HttpClient;

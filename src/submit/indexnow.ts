@@ -7,12 +7,16 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
+import { wholeNumber } from '../core/checks.js';
 import { SitemapkitError } from '../core/errors.js';
 import type { AddressPolicy } from '../http/address.js';
 import { HttpClient } from '../http/client.js';
 import type { FetchLike } from '../http/types.js';
 import { type PostContext, postBatch, verifyKeyFile } from './indexnow-post.js';
+import type { IndexNowBatchResult } from './indexnow-result.js';
 import { assertValidKey } from './key.js';
+
+export type { IndexNowBatchResult, IndexNowBatchStatus } from './indexnow-result.js';
 
 /** URLs per POST: the protocol's maximum. */
 export const INDEXNOW_MAX_URLS = 10_000;
@@ -65,22 +69,6 @@ export interface IndexNowOptions {
   signal?: AbortSignal;
   /** Called after each batch (progress, printing). */
   onBatch?: (batch: IndexNowBatchResult) => void;
-}
-
-/** `submitted` (200), `accepted` (202: key validation pending), `failed`, or `dry-run`. */
-export type IndexNowBatchStatus = 'submitted' | 'accepted' | 'failed' | 'dry-run';
-
-/** The outcome of one POST (one host, at most 10,000 URLs). */
-export interface IndexNowBatchResult {
-  host: string;
-  urls: number;
-  status: IndexNowBatchStatus;
-  /** The last HTTP status, when the engine answered. */
-  httpStatus?: number;
-  attempts: number;
-  message: string;
-  /** Why it failed, with a stable code (`ERR_INDEXNOW`, or `ERR_HTTP` for the key file check). */
-  error?: SitemapkitError;
 }
 
 /** A URL that was not submitted, and why. */
@@ -144,23 +132,22 @@ function resolveOptions(
     'batchSize' | 'retries' | 'backoffMs' | 'maxBackoffMs' | 'maxRetryAfterMs' | 'timeoutMs'
   >
 > {
-  const batchSize = options.batchSize ?? INDEXNOW_MAX_URLS;
-  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > INDEXNOW_MAX_URLS) {
-    throw new SitemapkitError(
-      'ERR_OPTIONS',
-      `batchSize must be a whole number from 1 to ${INDEXNOW_MAX_URLS}, not ${batchSize}`,
-    );
-  }
-  const retries = options.retries ?? 5;
-  if (!Number.isInteger(retries) || retries < 0)
-    throw new SitemapkitError('ERR_OPTIONS', `retries must be a whole number ≥ 0, not ${retries}`);
+  const batchSize = wholeNumber('batchSize', options.batchSize, INDEXNOW_MAX_URLS, {
+    min: 1,
+    max: INDEXNOW_MAX_URLS,
+  });
+  const retries = wholeNumber('retries', options.retries, 5);
+  const ms = (
+    name: 'backoffMs' | 'maxBackoffMs' | 'maxRetryAfterMs' | 'timeoutMs',
+    fallback: number,
+  ): number => wholeNumber(name, options[name], fallback);
   return {
     batchSize,
     retries,
-    backoffMs: options.backoffMs ?? 1000,
-    maxBackoffMs: options.maxBackoffMs ?? 60_000,
-    maxRetryAfterMs: options.maxRetryAfterMs ?? 3_600_000,
-    timeoutMs: options.timeoutMs ?? 30_000,
+    backoffMs: ms('backoffMs', 1000),
+    maxBackoffMs: ms('maxBackoffMs', 60_000),
+    maxRetryAfterMs: ms('maxRetryAfterMs', 3_600_000),
+    timeoutMs: ms('timeoutMs', 30_000),
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { wholeNumber } from '../core/checks.js';
 import { SitemapkitError } from '../core/errors.js';
 import { writeFileAtomic } from '../writer/atomic.js';
 
@@ -35,12 +36,7 @@ export function assertValidKey(key: string, where = 'key'): void {
  * @param length characters, 8 to 128. @default 32
  */
 export function generateKey(length = 32): string {
-  if (!Number.isInteger(length) || length < KEY_MIN_LENGTH || length > KEY_MAX_LENGTH) {
-    throw new SitemapkitError(
-      'ERR_OPTIONS',
-      `a key length must be a whole number from ${KEY_MIN_LENGTH} to ${KEY_MAX_LENGTH}, not ${length}`,
-    );
-  }
+  wholeNumber('key length', length, 32, { min: KEY_MIN_LENGTH, max: KEY_MAX_LENGTH });
   const bytes = new Uint8Array(Math.ceil(length / 2));
   crypto.getRandomValues(bytes);
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0'))

@@ -8,7 +8,6 @@ export {
   type ReportOptions,
 } from './report/index.js';
 export { isRuleCode, RULE_GROUPS, RULES, type Rule, type RuleGroup, type RuleSource } from './rules.js';
-export { renderRulesMarkdown } from './rules-doc.js';
 export type {
   LiveOptions,
   RuleCount,

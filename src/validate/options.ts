@@ -2,9 +2,12 @@
  * The validator's options, checked and completed once; mistakes (an unknown rule code, a bad
  * number) throw `ERR_OPTIONS` before any work starts.
  */
+
+import { wholeNumber } from '../core/checks.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { SitemapkitError } from '../core/errors.js';
 import { HttpClient } from '../http/client.js';
+import { SITEMAP_TIMEOUT_MS } from '../parser/options.js';
 import type { RobotsTxt } from '../robots/robots-txt.js';
 import { isRuleCode, RULES } from './rules.js';
 import type { LiveOptions, RuleSetting, ValidateOptions, ValidateProgress } from './types.js';
@@ -44,14 +47,6 @@ const SETTINGS: ReadonlySet<string> = new Set(['error', 'warning', 'info', 'off'
 
 function bad(message: string, hint?: string): SitemapkitError {
   return new SitemapkitError('ERR_OPTIONS', message, hint === undefined ? {} : { hint });
-}
-
-function count(name: string, v: number | undefined, dflt: number, min = 1): number {
-  if (v === undefined) return dflt;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
-    throw bad(`${name} must be a whole number of at least ${min}, not ${String(v)}`);
-  }
-  return v;
 }
 
 function distance(a: string, b: string): number {
@@ -110,6 +105,16 @@ export function ruleSettings(
   return out;
 }
 
+/** The defaults of the live checks, read by the CLI's help too. */
+export const LIVE_DEFAULTS = {
+  concurrency: 8,
+  perHost: 2,
+  timeoutMs: 15_000,
+  maxPageBytes: 2 * 1024 * 1024,
+  retries: 2,
+  maxRetryAfterMs: 60_000,
+} as const;
+
 function resolveLive(live: boolean | LiveOptions | undefined): ResolvedLiveOptions | undefined {
   if (live === undefined || live === false) return undefined;
   const o: LiveOptions = live === true ? {} : live;
@@ -117,14 +122,17 @@ function resolveLive(live: boolean | LiveOptions | undefined): ResolvedLiveOptio
   if (method !== 'auto' && method !== 'get')
     throw bad(`live.method must be auto or get, not ${String(method)}`);
   return {
-    concurrency: count('live.concurrency', o.concurrency, 8),
-    perHost: count('live.perHost', o.perHost, 2),
-    timeoutMs: count('live.timeoutMs', o.timeoutMs, 15_000),
-    maxPageBytes: count('live.maxPageBytes', o.maxPageBytes, 2 * 1024 * 1024, 1024),
-    retries: count('live.retries', o.retries, 2, 0),
-    maxRetryAfterMs: count('live.maxRetryAfterMs', o.maxRetryAfterMs, 60_000, 0),
+    concurrency: wholeNumber('live.concurrency', o.concurrency, LIVE_DEFAULTS.concurrency, { min: 1 }),
+    perHost: wholeNumber('live.perHost', o.perHost, LIVE_DEFAULTS.perHost, { min: 1 }),
+    timeoutMs: wholeNumber('live.timeoutMs', o.timeoutMs, LIVE_DEFAULTS.timeoutMs, { min: 1 }),
+    maxPageBytes: wholeNumber('live.maxPageBytes', o.maxPageBytes, LIVE_DEFAULTS.maxPageBytes, { min: 1024 }),
+    retries: wholeNumber('live.retries', o.retries, LIVE_DEFAULTS.retries, { min: 0 }),
+    maxRetryAfterMs: wholeNumber('live.maxRetryAfterMs', o.maxRetryAfterMs, LIVE_DEFAULTS.maxRetryAfterMs, {
+      min: 0,
+    }),
     method,
-    limit: o.limit === undefined ? Number.POSITIVE_INFINITY : count('live.limit', o.limit, 0),
+    limit:
+      o.limit === undefined ? Number.POSITIVE_INFINITY : wholeNumber('live.limit', o.limit, 0, { min: 1 }),
   };
 }
 
@@ -158,11 +166,14 @@ export function resolveValidateOptions(o: ValidateOptions = {}): ResolvedValidat
     allowHosts: [...(o.allowHosts ?? [])],
     live: resolveLive(o.live),
     settings: ruleSettings(o.rules, o.disable),
-    maxDiagnostics: count('maxDiagnostics', o.maxDiagnostics, 10_000, 0),
-    maxPerRule: count('maxPerRule', o.maxPerRule, 1000, 0),
+    maxDiagnostics: wholeNumber('maxDiagnostics', o.maxDiagnostics, 10_000, { min: 0 }),
+    maxPerRule: wholeNumber('maxPerRule', o.maxPerRule, 1000, { min: 0 }),
     onDiagnostic: o.onDiagnostic,
     onProgress: o.onProgress,
-    timeoutMs: o.timeoutMs === undefined ? undefined : count('timeoutMs', o.timeoutMs, 30_000),
+    timeoutMs:
+      o.timeoutMs === undefined
+        ? undefined
+        : wholeNumber('timeoutMs', o.timeoutMs, SITEMAP_TIMEOUT_MS, { min: 1 }),
     client,
     now: o.now ?? Date.now,
     signal: o.signal,

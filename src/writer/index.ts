@@ -1,4 +1,19 @@
-export type { ClosedFile, EngineEvents, EngineFile, EngineOptions } from './engine.js';
+/** Writing sitemaps: the entry model and its normalisation, the pure engine, the sinks, `writeSitemaps()`. */
+export type * from '../core/entry.js';
+export * from '../core/limits.js';
+export {
+  type EntryProblem,
+  type NormalizeOptions,
+  type NormalizeResult,
+  normalizeEntry,
+} from '../core/normalize.js';
+export {
+  type ClosedFile,
+  type EngineEvents,
+  type EngineFile,
+  type EngineOptions,
+  SitemapEngine,
+} from './engine.js';
 export {
   MANIFEST_NAME,
   type ManifestEntry,
@@ -7,11 +22,12 @@ export {
   readManifestEntries,
   readManifestHeader,
 } from './manifest.js';
+export { MemorySink } from './memory-sink.js';
 export type { WriterOutput, WriteSitemapsOptions } from './options.js';
 export { updateRobotsText } from './robots-line.js';
 export type { Extension } from './serialize.js';
 export type { CommitFile, CommitPlan, RobotsUpdate, Sink, SinkFile, SinkStart } from './sink.js';
-export type { StreamFactory } from './web-stream-sink.js';
+export { type StreamFactory, WebStreamSink } from './web-stream-sink.js';
 export {
   ORIGIN,
   type RecordOrigin,

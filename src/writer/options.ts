@@ -1,3 +1,4 @@
+import { wholeNumber } from '../core/checks.js';
 import type { DiagnosticHandler } from '../core/diagnostics.js';
 import { SitemapkitError } from '../core/errors.js';
 import { MAX_BYTES, MAX_URLS } from '../core/limits.js';
@@ -98,16 +99,6 @@ function bad(message: string): SitemapkitError {
   return new SitemapkitError('ERR_OPTIONS', message);
 }
 
-function intIn(name: string, v: number | undefined, min: number, max: number, dflt: number): number {
-  if (v === undefined) return dflt;
-  if (!Number.isInteger(v) || v < min || v > max) {
-    throw bad(
-      `${name} must be a whole number from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}, got ${v}`,
-    );
-  }
-  return v;
-}
-
 /** The clock: `SOURCE_DATE_EPOCH` (reproducible builds) wins over `now`, which wins over the system clock. */
 export function buildTimeFrom(now: (() => Date) | undefined, env: NodeJS.ProcessEnv = process.env): Date {
   const epoch = env['SOURCE_DATE_EPOCH'];
@@ -169,7 +160,7 @@ export function resolveWriterOptions(o: WriteSitemapsOptions): ResolvedWriterOpt
   let gzip: false | { level: number } = false;
   if (o.gzip === true) gzip = { level: 6 };
   else if (typeof o.gzip === 'object' && o.gzip !== null)
-    gzip = { level: intIn('gzip.level', o.gzip.level, 0, 9, 6) };
+    gzip = { level: wholeNumber('gzip.level', o.gzip.level, 6, { min: 0, max: 9 }) };
   const onInvalid = o.onInvalid ?? 'fail';
   if (onInvalid !== 'fail' && onInvalid !== 'skip')
     throw bad(`onInvalid must be fail or skip, got ${String(onInvalid)}`);
@@ -190,9 +181,15 @@ export function resolveWriterOptions(o: WriteSitemapsOptions): ResolvedWriterOpt
     prefix,
     gzip,
     format,
-    maxUrlsPerFile: intIn('maxUrlsPerFile', o.maxUrlsPerFile, 1, MAX_URLS, MAX_URLS),
-    maxBytesPerFile: intIn('maxBytesPerFile', o.maxBytesPerFile, 1024, MAX_BYTES, MAX_BYTES),
-    maxSitemapsPerIndex: intIn('maxSitemapsPerIndex', o.maxSitemapsPerIndex, 1, MAX_URLS, MAX_URLS),
+    maxUrlsPerFile: wholeNumber('maxUrlsPerFile', o.maxUrlsPerFile, MAX_URLS, { min: 1, max: MAX_URLS }),
+    maxBytesPerFile: wholeNumber('maxBytesPerFile', o.maxBytesPerFile, MAX_BYTES, {
+      min: 1024,
+      max: MAX_BYTES,
+    }),
+    maxSitemapsPerIndex: wholeNumber('maxSitemapsPerIndex', o.maxSitemapsPerIndex, MAX_URLS, {
+      min: 1,
+      max: MAX_URLS,
+    }),
     onInvalid,
     allowHosts: [...(o.allowHosts ?? [])],
     legacy: o.legacy === true,

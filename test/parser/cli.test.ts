@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
-import { body, startServer, type TestServer } from '../support/http-server.js';
+import { body, slow, startServer, type TestServer } from '../support/http-server.js';
 import { tempDir } from '../support/tmp.js';
 import { ensureBuilt } from './build.js';
 import { indexOf, SAMPLES, urlset, urlsetOf } from './helpers.js';
@@ -142,6 +142,8 @@ describe('sitemapkit parse', () => {
     [['parse'], /missing required argument/],
     [['parse', 'x.xml', '--format', 'yaml'], /invalid/],
     [['parse', 'x.xml', '--max-bytes', 'lots'], /--max-bytes needs a whole number/],
+    [['parse', 'x.xml', '--timeout', 'fast'], /--timeout must be a duration such as 500ms, 30s or 2m/],
+    [['parse', 'x.xml', '--timeout', '0ms'], /--timeout must be at least 1 ms/],
     [
       ['parse', 'https://example.com/s.xml', '--sitemap-url', 'https://example.com/s.xml'],
       /--sitemap-url is for a local file/,
@@ -165,6 +167,21 @@ describe('sitemapkit parse', () => {
 });
 
 describe('sitemapkit parse over HTTP', () => {
+  it('--timeout reads a duration with a unit, and a bare number as milliseconds', async () => {
+    const s = await startServer({}, { keepAlive: false });
+    servers.push(s);
+    s.route('/slow.xml', slow(10_000, body(urlsetOf([`${s.origin}/1`]))));
+    s.route('/fast.xml', body(urlsetOf([`${s.origin}/1`])));
+    for (const t of ['0.3s', '300']) {
+      const r = await cli(['parse', `${s.origin}/slow.xml`, '--timeout', t]);
+      expect(r.code, t).toBe(2);
+      expect(r.stderr, t).toContain('/slow.xml: no answer within 300 ms [ERR_HTTP]');
+    }
+    const ok = await cli(['parse', `${s.origin}/fast.xml`, '--timeout', '2m', '--format', 'txt']);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toBe(`${s.origin}/1\n`);
+  });
+
   it("--recursive follows the index, sends --header and --user-agent, names each entry's sitemap", async () => {
     const s = await startServer({}, { keepAlive: false });
     servers.push(s);

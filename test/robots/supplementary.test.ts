@@ -1,13 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  escapePattern,
-  fromByteString,
-  isProductToken,
-  parseRobotsTxt,
-  robotsPath,
-  toByteString,
-} from '../../src/robots/index.js';
+import { fromByteString, toByteString } from '../../src/robots/bytes.js';
+import { escapePattern, isProductToken, parseRobotsTxt, robotsPath } from '../../src/robots/index.js';
 
 // The EXPECT_EQ checks of Google's robots_test.cc, kept in the meta file beside the cases.
 const meta = JSON.parse(

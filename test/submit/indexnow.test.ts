@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isSitemapkitError } from '../../src/core/errors.js';
+import { retryAfterMs } from '../../src/http/retry.js';
 import {
   assertValidKey,
   generateKey,
   indexNowEndpoint,
   isValidKey,
   pingSitemap,
-  retryAfterMs,
   submitToIndexNow,
   writeKeyFile,
 } from '../../src/submit/index.js';

@@ -6,17 +6,18 @@ import { isSitemapkitError } from '../../core/errors.js';
 import { CHANGEFREQS } from '../../core/limits.js';
 import { type CrawlResult, crawl } from '../../crawler/crawl.js';
 import type { CrawlOptions, CrawlProgress } from '../../crawler/options.js';
+import type { CliContext } from '../context.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
 import {
   type AddressFlags,
   ALLOW_PRIVATE_HELP,
   addressPolicyOf,
   collect,
+  durationArg,
   parseHeaders,
   STRICT_ADDRESSES_HELP,
   wholeNumberArg,
 } from '../flags.js';
-import type { CliContext } from '../main.js';
 import { Progress } from '../progress.js';
 
 interface CrawlFlags extends AddressFlags {
@@ -31,6 +32,7 @@ interface CrawlFlags extends AddressFlags {
   hostConcurrency?: number;
   rate?: number;
   robots: boolean;
+  /** Milliseconds (the flag reads a duration; a bare number is seconds). */
   maxCrawlDelay?: number;
   userAgent?: string;
   robotsAgent?: string;
@@ -132,9 +134,9 @@ export function registerCrawl(program: Command, ctx: CliContext): void {
     )
     .option('--no-robots', 'ignore robots.txt (only for sites you own, such as a staging build)')
     .option(
-      '--max-crawl-delay <seconds>',
-      'longest robots.txt Crawl-delay obeyed (default 30)',
-      num('--max-crawl-delay'),
+      '--max-crawl-delay <duration>',
+      'longest robots.txt Crawl-delay obeyed, such as 30s or 2m; a bare number is seconds (default 30s)',
+      durationArg('--max-crawl-delay', 's'),
     )
     .option('--user-agent <ua>', 'User-Agent header')
     .option('--allow-private-addresses', ALLOW_PRIVATE_HELP)
@@ -155,7 +157,11 @@ export function registerCrawl(program: Command, ctx: CliContext): void {
       collect,
       [],
     )
-    .option('--timeout <ms>', 'per request, body included (default 30000)', wholeNumberArg('--timeout', 1))
+    .option(
+      '--timeout <duration>',
+      'per request, body included, such as 30s or 500ms; a bare number is milliseconds (default 30s)',
+      durationArg('--timeout', 'ms', 1),
+    )
     .option(
       '--retries <n>',
       'further attempts after a timeout, network error, 429 or 5xx (default 2)',
@@ -260,7 +266,7 @@ function toOptions(urls: string[], flags: CrawlFlags): CrawlOptions {
   if (flags.concurrency !== undefined) o.concurrency = flags.concurrency;
   if (flags.hostConcurrency !== undefined) o.hostConcurrency = flags.hostConcurrency;
   if (flags.rate !== undefined) o.rate = flags.rate;
-  if (flags.maxCrawlDelay !== undefined) o.maxCrawlDelayMs = Math.round(flags.maxCrawlDelay * 1000);
+  if (flags.maxCrawlDelay !== undefined) o.maxCrawlDelayMs = flags.maxCrawlDelay;
   if (flags.userAgent !== undefined) o.userAgent = flags.userAgent;
   if (flags.robotsAgent !== undefined) o.robotsAgent = flags.robotsAgent;
   if (flags.metaAgent.length > 0) o.metaAgents = flags.metaAgent;

@@ -7,9 +7,9 @@ import { formatFromName, type InputFormat, readInput } from '../../sources/url-l
 import { chainSources } from '../../writer/batches.js';
 import { readManifestHeader } from '../../writer/manifest.js';
 import { type WriteSitemapsResult, writeSitemaps } from '../../writer/write-sitemaps.js';
+import type { CliContext } from '../context.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
 import { collect, wholeNumberArg } from '../flags.js';
-import type { CliContext } from '../main.js';
 import { Progress } from '../progress.js';
 
 interface GenerateFlags {

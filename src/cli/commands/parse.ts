@@ -2,6 +2,7 @@ import { type Command, Option } from 'commander';
 import { type Diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
 import { isSitemapkitError } from '../../core/errors.js';
 import { discoverSitemaps } from '../../parser/discover.js';
+import { SITEMAP_TIMEOUT_MS } from '../../parser/options.js';
 import { parseSitemap } from '../../parser/parse-sitemap.js';
 import { isHttpUrl } from '../../parser/source.js';
 import { openFailure, parseSitemapTree } from '../../parser/tree.js';
@@ -12,18 +13,20 @@ import type {
   SitemapParse,
   SitemapSource,
 } from '../../parser/types.js';
+import type { CliContext } from '../context.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
 import {
   type AddressFlags,
   ALLOW_PRIVATE_HELP,
   addressPolicyOf,
   collect,
+  durationFlag,
   parseHeaders,
   STRICT_ADDRESSES_HELP,
+  seconds,
   wholeNumber,
 } from '../flags.js';
 import { writeOut } from '../io.js';
-import type { CliContext } from '../main.js';
 import { Progress } from '../progress.js';
 
 type Format = 'jsonl' | 'csv' | 'txt';
@@ -203,7 +206,10 @@ export function registerParse(program: Command, ctx: CliContext): void {
     .option('--user-agent <ua>', 'User-Agent of every request')
     .option('--allow-private-addresses', ALLOW_PRIVATE_HELP)
     .option('--strict-addresses', STRICT_ADDRESSES_HELP)
-    .option('--timeout <ms>', 'time allowed per request, body included (default 30000)')
+    .option(
+      '--timeout <duration>',
+      `time allowed per request, body included, such as 30s or 500ms; a bare number is milliseconds (default ${seconds(SITEMAP_TIMEOUT_MS)})`,
+    )
     .addHelpText(
       'after',
       `
@@ -224,7 +230,7 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
     .action(async (source: string, flags: ParseFlags) => {
       const format: Format = flags.json === true ? 'jsonl' : flags.format;
       const maxBytes = wholeNumber('--max-bytes', flags.maxBytes);
-      const timeoutMs = wholeNumber('--timeout', flags.timeout);
+      const timeoutMs = durationFlag('--timeout', flags.timeout, 'ms', 1);
       const isUrl = isHttpUrl(source);
       if (flags.sitemapUrl !== undefined) {
         if (isUrl || flags.discover)

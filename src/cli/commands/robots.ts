@@ -8,10 +8,10 @@ import { isProductToken } from '../../robots/match.js';
 import type { RobotsMode } from '../../robots/parse.js';
 import { parseRobotsTxt, type RobotsTxt } from '../../robots/robots-txt.js';
 import { readSourceUrls } from '../../submit/url-source.js';
+import type { CliContext } from '../context.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
 import { collect } from '../flags.js';
 import { writeOut } from '../io.js';
-import type { CliContext } from '../main.js';
 import { Progress } from '../progress.js';
 
 interface CommonFlags {

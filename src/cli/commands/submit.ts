@@ -8,6 +8,7 @@ import { assertValidKey, generateKey, writeKeyFile } from '../../submit/key.js';
 import { PING_NOTE, pingSitemap } from '../../submit/ping.js';
 import { readSourceUrls, readUrlList, type SourceUrl, sourceKind } from '../../submit/url-source.js';
 import { MANIFEST_NAME } from '../../writer/manifest.js';
+import type { CliContext } from '../context.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
 import {
   type AddressFlags,
@@ -17,7 +18,6 @@ import {
   STRICT_ADDRESSES_HELP,
 } from '../flags.js';
 import { writeOut } from '../io.js';
-import type { CliContext } from '../main.js';
 import { Progress } from '../progress.js';
 
 interface SubmitFlags extends AddressFlags {

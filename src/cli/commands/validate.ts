@@ -2,26 +2,29 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import type { Severity } from '../../core/diagnostics.js';
+import { SITEMAP_TIMEOUT_MS } from '../../parser/options.js';
 import type { SitemapSource } from '../../parser/types.js';
 import { CONFIG_FILE_NAME, readValidateConfig, type ValidateConfig } from '../../validate/config.js';
-import { checkRuleCode } from '../../validate/options.js';
+import { checkRuleCode, LIVE_DEFAULTS } from '../../validate/options.js';
 import { formatValidation, REPORT_FORMATS, type ReportFormat } from '../../validate/report/index.js';
 import { countsLine } from '../../validate/report/text.js';
 import type { LiveOptions, RuleSetting, ValidateOptions } from '../../validate/types.js';
 import { validateSitemap } from '../../validate/validate.js';
 import { writeFileAtomic } from '../../writer/atomic.js';
+import type { CliContext } from '../context.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
 import {
   type AddressFlags,
   ALLOW_PRIVATE_HELP,
   addressPolicyOf,
   collect,
+  durationFlag,
   parseHeaders,
   STRICT_ADDRESSES_HELP,
+  seconds,
   wholeNumber,
 } from '../flags.js';
 import { useColor, writeOut } from '../io.js';
-import type { CliContext } from '../main.js';
 import { Progress } from '../progress.js';
 
 interface ValidateFlags extends AddressFlags {
@@ -80,7 +83,7 @@ function liveOptions(flags: ValidateFlags, config: ValidateConfig): ValidateOpti
   const on = flags.live === true || config.live === true || typeof config.live === 'object';
   const concurrency = wholeNumber('--concurrency', flags.concurrency);
   const perHost = wholeNumber('--per-host', flags.perHost);
-  const timeoutMs = wholeNumber('--live-timeout', flags.liveTimeout);
+  const timeoutMs = durationFlag('--live-timeout', flags.liveTimeout, 'ms', 1);
   const limit = wholeNumber('--live-limit', flags.liveLimit, 0);
   if (concurrency !== undefined) base.concurrency = concurrency;
   if (perHost !== undefined) base.perHost = perHost;
@@ -111,9 +114,12 @@ export function registerValidate(program: Command, ctx: CliContext): void {
     .option('--agent <name>', 'crawler for robots.txt rules and robots meta tags (default Googlebot)')
     .option('--allow-host <host>', 'a host that cross-submits to this sitemap (repeatable)', collect, [])
     .option('--live', 'fetch every listed page: status, redirects, noindex, canonical, Last-Modified, type')
-    .option('--concurrency <n>', 'live requests at once (default 8)')
-    .option('--per-host <n>', 'live requests at once per host (default 2)')
-    .option('--live-timeout <ms>', 'time allowed per page (default 15000)')
+    .option('--concurrency <n>', `live requests at once (default ${LIVE_DEFAULTS.concurrency})`)
+    .option('--per-host <n>', `live requests at once per host (default ${LIVE_DEFAULTS.perHost})`)
+    .option(
+      '--live-timeout <duration>',
+      `time allowed per page, such as 15s; a bare number is milliseconds (default ${seconds(LIVE_DEFAULTS.timeoutMs)})`,
+    )
     .option('--live-limit <n>', 'fetch at most N pages (the first listed)')
     .addOption(
       new Option('--live-method <method>', 'auto: HEAD, then GET for HTML pages; get: GET only').choices([
@@ -138,7 +144,10 @@ export function registerValidate(program: Command, ctx: CliContext): void {
     .option('--user-agent <ua>', 'User-Agent of every request')
     .option('--allow-private-addresses', ALLOW_PRIVATE_HELP)
     .option('--strict-addresses', STRICT_ADDRESSES_HELP)
-    .option('--timeout <ms>', 'time allowed per sitemap request (default 30000)')
+    .option(
+      '--timeout <duration>',
+      `time allowed per sitemap request, such as 30s; a bare number is milliseconds (default ${seconds(SITEMAP_TIMEOUT_MS)})`,
+    )
     .addHelpText(
       'after',
       `
@@ -210,7 +219,7 @@ warnings; 2 usage error, or SOURCE could not be read at all; 130 interrupted.`,
       if (flags.userAgent !== undefined) options.userAgent = flags.userAgent;
       const addressPolicy = addressPolicyOf(flags);
       if (addressPolicy !== undefined) options.addressPolicy = addressPolicy;
-      const timeoutMs = wholeNumber('--timeout', flags.timeout);
+      const timeoutMs = durationFlag('--timeout', flags.timeout, 'ms', 1);
       if (timeoutMs !== undefined) options.timeoutMs = timeoutMs;
 
       const source: SitemapSource | string[] = sources[0] === '-' ? ctx.stdin : sources;

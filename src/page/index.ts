@@ -1,0 +1,10 @@
+/** Reading an HTML page as a crawler does: title, base, canonical, robots directives, links, images, dates. */
+export {
+  absoluteHttpUrl,
+  isNoindex,
+  type PageLink,
+  type PageMeta,
+  PageMetaReader,
+  readPageMeta,
+  resolvePageBase,
+} from './page-meta.js';

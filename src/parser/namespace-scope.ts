@@ -1,0 +1,135 @@
+/**
+ * The namespace declarations in scope while an XML document is read, and what each element name
+ * resolves to. A resolution is cached by qualified name until the scope changes (a declaration
+ * opens or closes, or the root names the core namespace): a sitemap repeats a handful of names
+ * thousands of times.
+ */
+import { clip } from './field-values.js';
+import {
+  CONVENTIONAL_PREFIXES,
+  classifyNamespace,
+  NS_NONE,
+  NS_OTHER,
+  NS_SITEMAP,
+  namespaceUri,
+} from './namespaces.js';
+import type { DocumentReporter, Where } from './reporter.js';
+import { parseAttributes, type XmlErrorKind } from './xml-entities.js';
+
+const CORE_ORDER: Readonly<Record<string, number>> = { loc: 0, lastmod: 1, changefreq: 2, priority: 3 };
+
+/** An element name, resolved. */
+export interface Resolved {
+  ns: number;
+  local: string;
+  uri: string;
+  prefixed: boolean;
+  /** In the sitemap namespace, no namespace, or the root's (possibly wrong) one. */
+  core: boolean;
+  /** XSD position among <url>'s core children (loc 0 … priority 3), or -1. */
+  order: number;
+}
+
+export class NamespaceScope {
+  readonly #rep: DocumentReporter;
+  readonly #where: (offset: number) => Where;
+  readonly #onError: (kind: XmlErrorKind, message: string, at: number) => void;
+  readonly #frames: Array<{ depth: number; map: Map<string, string> }> = [];
+  readonly #cache = new Map<string, Resolved>();
+  /** The root's namespace URI: children in it are core elements even when it is a wrong one. */
+  #coreUri = '';
+
+  /** `where` turns an offset into a position, only when something is reported. */
+  constructor(
+    rep: DocumentReporter,
+    where: (offset: number) => Where,
+    onError: (kind: XmlErrorKind, message: string, at: number) => void,
+  ) {
+    this.#rep = rep;
+    this.#where = where;
+    this.#onError = onError;
+  }
+
+  /** Takes the xmlns declarations among the raw attributes of an element at `depth`. */
+  declare(attrs: string, start: number, depth: number): void {
+    let map: Map<string, string> | undefined;
+    for (const a of parseAttributes(attrs, start, this.#onError)) {
+      if (a.name === 'xmlns' || a.name.startsWith('xmlns:')) {
+        map ??= new Map();
+        map.set(a.name === 'xmlns' ? '' : a.name.slice(6), a.value.trim());
+      }
+    }
+    if (map === undefined) return;
+    this.#frames.push({ depth, map });
+    this.#cache.clear();
+  }
+
+  /** The element at `depth` closed: its declarations go out of scope. */
+  leave(depth: number): void {
+    const frames = this.#frames;
+    if (frames.length > 0 && frames[frames.length - 1]!.depth === depth) {
+      frames.pop();
+      this.#cache.clear();
+    }
+  }
+
+  /** Names the root's namespace; resolutions made so far did not know it. */
+  setCore(uri: string): void {
+    this.#coreUri = uri;
+    this.#cache.clear();
+  }
+
+  resolve(qname: string, start: number): Resolved {
+    const hit = this.#cache.get(qname);
+    if (hit !== undefined) return hit;
+    const colon = qname.indexOf(':');
+    const prefix = colon === -1 ? '' : qname.slice(0, colon);
+    const local = colon === -1 ? qname : qname.slice(colon + 1);
+    const uri = this.#lookup(prefix);
+    let ns: number;
+    if (uri === undefined) {
+      const conventional = CONVENTIONAL_PREFIXES.get(prefix);
+      ns = conventional ?? NS_OTHER;
+      this.#rep.once(
+        'namespace-undeclared',
+        conventional === undefined
+          ? `prefix "${prefix}:" is not declared; <${qname}> ignored`
+          : `prefix "${prefix}:" is not declared; read as ${namespaceUri(conventional)}`,
+        this.#where(start),
+        `undeclared:${prefix}`,
+      );
+    } else {
+      const c = classifyNamespace(uri);
+      ns = c.ns;
+      if (!c.exact) {
+        this.#rep.once(
+          'namespace-wrong',
+          `namespace "${clip(uri)}" is not exact; read as ${namespaceUri(ns)}`,
+          this.#where(start),
+          `wrong:${uri}`,
+        );
+      }
+    }
+    const u = uri ?? '';
+    const core = ns === NS_SITEMAP || ns === NS_NONE || (u === this.#coreUri && this.#coreUri !== '');
+    const r: Resolved = {
+      ns,
+      local,
+      uri: u,
+      prefixed: colon !== -1,
+      core,
+      order: core ? (CORE_ORDER[local] ?? -1) : -1,
+    };
+    this.#cache.set(qname, r);
+    return r;
+  }
+
+  #lookup(prefix: string): string | undefined {
+    const frames = this.#frames;
+    for (let i = frames.length - 1; i >= 0; i--) {
+      const uri = frames[i]!.map.get(prefix);
+      if (uri !== undefined) return uri;
+    }
+    return prefix === '' ? '' : undefined;
+  }
+}
