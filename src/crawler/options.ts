@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import type { Dispatcher } from 'undici';
+import { headerRecord } from '../core/checks.js';
 import type { DiagnosticHandler } from '../core/diagnostics.js';
 import type { Changefreq } from '../core/entry.js';
 import { SitemapkitError } from '../core/errors.js';
@@ -287,12 +288,7 @@ export function resolveCrawlOptions(o: CrawlOptions, cwd: string = process.cwd()
     keep: o.keepParams === undefined ? undefined : new Set(o.keepParams.map((p) => p.toLowerCase())),
     drop: new Set((o.dropParams ?? []).map((p) => p.toLowerCase())),
   };
-  const userHeaders: Record<string, string> = {};
-  for (const [k, v] of Object.entries(o.headers ?? {})) {
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k)) throw bad(`header name "${k}" is not a valid HTTP token`);
-    if (/[\r\n]/.test(v)) throw bad(`header ${k} has a line break in its value`);
-    userHeaders[k.toLowerCase()] = v;
-  }
+  const userHeaders = headerRecord('headers', o.headers);
   if (o.addressPolicy !== undefined && !['default', 'strict', 'off'].includes(o.addressPolicy)) {
     throw bad(`addressPolicy must be "default", "strict" or "off", not "${o.addressPolicy}"`);
   }

@@ -3,41 +3,22 @@
  * (a header injection). The caller's headers and credentials are scoped to the origins they were
  * given for; the User-Agent goes everywhere.
  */
+import { headerRecord } from '../core/checks.js';
 import { SitemapkitError } from '../core/errors.js';
-
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** @default User-Agent of every request. */
 export const DEFAULT_USER_AGENT = 'sitemapkit/0.1 (+https://github.com/sitemapkit/sitemapkit)';
 
-/** Whether `name` is a valid header name. */
-export function isHeaderName(name: string): boolean {
-  return TOKEN.test(name);
-}
+export { isHeaderName } from '../core/checks.js';
 
 /** Whether `value` may be sent as a header value (no CR, LF or NUL). */
 export function isHeaderValue(value: string): boolean {
   return !/[\r\n\0]/.test(value);
 }
 
-/** Lower-cased, checked copy of `headers`; throws `ERR_OPTIONS` naming the first bad header. */
+/** Lower-cased, checked copy of `headers` (the one rule of `core/checks.ts`); throws `ERR_OPTIONS`. */
 export function checkHeaders(headers: Readonly<Record<string, unknown>> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers ?? {})) {
-    if (typeof v !== 'string' || !isHeaderName(k)) {
-      throw new SitemapkitError(
-        'ERR_OPTIONS',
-        `header "${k}" must be a valid header name with a string value`,
-      );
-    }
-    if (!isHeaderValue(v)) {
-      throw new SitemapkitError('ERR_OPTIONS', `header "${k}" has a line break or NUL in its value`, {
-        hint: 'a header value is one line',
-      });
-    }
-    out[k.toLowerCase()] = v;
-  }
-  return out;
+  return headerRecord('headers', headers);
 }
 
 /** Checks a User-Agent; throws `ERR_OPTIONS` for a line break. */

@@ -8,3 +8,9 @@ export {
   readPageMeta,
   resolvePageBase,
 } from './page-meta.js';
+export {
+  canonicalFromLinkHeader,
+  pageLastmod,
+  parseXRobotsTag,
+  robotsDirectives,
+} from './verdict.js';

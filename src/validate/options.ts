@@ -106,14 +106,16 @@ export function ruleSettings(
 }
 
 /** The defaults of the live checks, read by the CLI's help too. */
-export const LIVE_DEFAULTS = {
+export const LIVE_DEFAULTS: Readonly<
+  Record<'concurrency' | 'perHost' | 'timeoutMs' | 'maxPageBytes' | 'retries' | 'maxRetryAfterMs', number>
+> = {
   concurrency: 8,
   perHost: 2,
   timeoutMs: 15_000,
   maxPageBytes: 2 * 1024 * 1024,
   retries: 2,
   maxRetryAfterMs: 60_000,
-} as const;
+};
 
 function resolveLive(live: boolean | LiveOptions | undefined): ResolvedLiveOptions | undefined {
   if (live === undefined || live === false) return undefined;
