@@ -254,12 +254,7 @@ async function crawlWith(o: ResolvedCrawlOptions, net: CrawlNetwork): Promise<Cr
       baseUrl: o.baseUrl,
       onInvalid: 'skip',
       allowHosts: otherHosts(state, o),
-      gzip: o.gzip,
-      xsl: o.xsl,
-      html: o.html,
-      ...(o.updateRobots === undefined ? {} : { updateRobots: o.updateRobots }),
-      ...(o.maxUrlsPerFile === undefined ? {} : { maxUrlsPerFile: o.maxUrlsPerFile }),
-      ...(o.maxBytesPerFile === undefined ? {} : { maxBytesPerFile: o.maxBytesPerFile }),
+      ...o.sitemaps,
       onDiagnostic: (d) => recorder.report(d),
       ...(o.signal === undefined ? {} : { signal: o.signal }),
     });

@@ -14,6 +14,7 @@ import type { HttpClient } from '../http/client.js';
 import { DEFAULT_USER_AGENT } from '../http/headers.js';
 import type { FetchLike } from '../http/types.js';
 import { isProductToken } from '../robots/match.js';
+import type { WriteSitemapsOptions } from '../writer/options.js';
 import { normalizeCrawlUrl, type ParamPolicy } from './normalize-url.js';
 
 /** What {@link CrawlOptions.onProgress} receives. */
@@ -43,6 +44,19 @@ export interface PageEvent {
   reason: string | null;
   ms: number | null;
 }
+
+/** The writer's options a crawl passes on for its sitemaps (see {@link WriteSitemapsOptions}). */
+export type CrawlSitemapOptions = Pick<
+  WriteSitemapsOptions,
+  | 'gzip'
+  | 'xsl'
+  | 'html'
+  | 'updateRobots'
+  | 'maxUrlsPerFile'
+  | 'maxBytesPerFile'
+  | 'maxSitemapsPerIndex'
+  | 'legacy'
+>;
 
 /** Options of {@link crawl}. Only `start` and `outDir` are required. The object is never modified. */
 export interface CrawlOptions {
@@ -142,18 +156,12 @@ export interface CrawlOptions {
   priorityMap?: readonly number[];
   /** A changefreq for every URL (only when asked). */
   changefreq?: Changefreq;
-  /** Compress the sitemaps. @default false */
-  gzip?: boolean;
-  /** `true` copies the bundled stylesheet; a string references that URL. @default false */
-  xsl?: boolean | string;
-  /** Also write the HTML site map (`sitemap.html` and its pages, titles as link text). @default true */
-  html?: boolean;
-  /** A robots.txt file whose `Sitemap:` lines are added or replaced. */
-  updateRobots?: string;
-  /** URLs per sitemap file. @default 50000 */
-  maxUrlsPerFile?: number;
-  /** Uncompressed bytes per sitemap file. @default 52428800 */
-  maxBytesPerFile?: number;
+  /**
+   * How the sitemaps are written: the writer's own options (`gzip`, `xsl`, `html`, `updateRobots`,
+   * `maxUrlsPerFile`, `maxBytesPerFile`, `maxSitemapsPerIndex`, `legacy`), with the writer's types,
+   * checks and defaults. `outDir`, `baseUrl` and the hosts allowed come from the crawl.
+   */
+  sitemaps?: CrawlSitemapOptions;
   /**
    * Your own fetch for every request (pages, robots.txt, sitemaps). It hides the address connected
    * to, so the address policy can judge only IP literals in URLs. @default a keep-alive undici pool
@@ -225,12 +233,7 @@ export interface ResolvedCrawlOptions {
   seedSitemaps: boolean;
   priorityMap: number[] | undefined;
   changefreq: Changefreq | undefined;
-  gzip: boolean;
-  xsl: boolean | string;
-  html: boolean;
-  updateRobots: string | undefined;
-  maxUrlsPerFile: number | undefined;
-  maxBytesPerFile: number | undefined;
+  sitemaps: CrawlSitemapOptions;
   fetch: FetchLike | undefined;
   dispatcher: Dispatcher | undefined;
   addressPolicy: AddressPolicy | undefined;
@@ -425,12 +428,7 @@ export function resolveCrawlOptions(o: CrawlOptions, cwd: string = process.cwd()
     seedSitemaps: o.seedSitemaps === true,
     priorityMap,
     changefreq: o.changefreq,
-    gzip: o.gzip === true,
-    xsl: o.xsl ?? false,
-    html: o.html !== false,
-    updateRobots: o.updateRobots,
-    maxUrlsPerFile: o.maxUrlsPerFile,
-    maxBytesPerFile: o.maxBytesPerFile,
+    sitemaps: { ...o.sitemaps },
     fetch: o.fetch,
     dispatcher: o.dispatcher,
     addressPolicy: o.addressPolicy,

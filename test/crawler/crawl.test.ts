@@ -94,7 +94,12 @@ describe('what goes into the sitemap', () => {
       '/empty': { status: 204 },
     });
     const diagnostics: Diagnostic[] = [];
-    const o = setup({ start: `${s.origin}/`, retries: 1, onDiagnostic: (d) => diagnostics.push(d) });
+    const o = setup({
+      start: `${s.origin}/`,
+      retries: 1,
+      sitemaps: { html: true },
+      onDiagnostic: (d) => diagnostics.push(d),
+    });
     const r = await crawl(o);
     const xml = readFileSync(join(o.outDir, 'sitemap.xml'), 'utf8');
     const u = (p: string): string => `${s.origin}${p}`;
@@ -509,7 +514,7 @@ describe('extensions and origins', () => {
       publicOrigin: 'https://www.example.com',
       priority: 'depth',
       changefreq: 'weekly',
-      gzip: true,
+      sitemaps: { gzip: true, html: true },
     });
     const r = await crawl(o);
     expect(r.sitemaps.entry.url).toBe('https://www.example.com/sitemap.xml.gz');

@@ -254,7 +254,8 @@ function toOptions(urls: string[], flags: CrawlFlags): CrawlOptions {
     include: flags.include,
     exclude: flags.exclude,
     trapGuards: flags.trapGuards,
-    html: flags.html,
+    // The CLI writes the HTML site map unless --no-html; the library leaves it to the writer's default.
+    sitemaps: { html: flags.html },
     stripTracking: flags.keepTracking !== true,
     headers: parseHeaders(flags.header),
   };
@@ -286,11 +287,12 @@ function toOptions(urls: string[], flags: CrawlFlags): CrawlOptions {
   if (flags.priority === 'depth') o.priority = 'depth';
   if (flags.priorityMap !== undefined) o.priorityMap = flags.priorityMap;
   if (flags.changefreq !== undefined) o.changefreq = flags.changefreq;
-  if (flags.gzip === true) o.gzip = true;
-  if (flags.xsl !== undefined) o.xsl = flags.xsl;
-  if (flags.updateRobots !== undefined) o.updateRobots = flags.updateRobots;
-  if (flags.maxUrls !== undefined) o.maxUrlsPerFile = flags.maxUrls;
-  if (flags.maxBytes !== undefined) o.maxBytesPerFile = flags.maxBytes;
+  const sitemaps = o.sitemaps!;
+  if (flags.gzip === true) sitemaps.gzip = true;
+  if (flags.xsl !== undefined) sitemaps.xsl = flags.xsl;
+  if (flags.updateRobots !== undefined) sitemaps.updateRobots = flags.updateRobots;
+  if (flags.maxUrls !== undefined) sitemaps.maxUrlsPerFile = flags.maxUrls;
+  if (flags.maxBytes !== undefined) sitemaps.maxBytesPerFile = flags.maxBytes;
   const addressPolicy = addressPolicyOf(flags);
   if (addressPolicy !== undefined) o.addressPolicy = addressPolicy;
   return o;
