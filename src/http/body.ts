@@ -68,3 +68,67 @@ export function pushChunks(
     source.once('error', (error) => settle(error));
   });
 }
+
+/**
+ * A Node stream's chunks as they arrive, as an async iterable. Node's own iterator calls `read()`,
+ * which joins everything buffered into one new Buffer: with a consumer slower than the socket (the
+ * parser), bodies came in copies twice the socket's chunk size, and a 20-file tree over loopback
+ * took 9.3 s and 165 MiB instead of 5.9 s and 106 MiB (bench/parse.mjs). Data events keep the
+ * socket's chunks; pausing past a few queued chunks keeps the backpressure.
+ */
+export async function* chunksOf(stream: Readable, highWater = 4): AsyncGenerator<Uint8Array> {
+  const queue: Uint8Array[] = [];
+  let ended = false;
+  let failure: { error: unknown } | undefined;
+  let wake: (() => void) | undefined;
+  const notify = (): void => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  const onData = (chunk: Uint8Array): void => {
+    queue.push(chunk);
+    if (queue.length >= highWater) stream.pause();
+    notify();
+  };
+  const onEnd = (): void => {
+    ended = true;
+    notify();
+  };
+  const onError = (error: unknown): void => {
+    failure ??= { error };
+    notify();
+  };
+  const onClose = (): void => {
+    if (!ended) {
+      failure ??= {
+        error: Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }),
+      };
+    }
+    notify();
+  };
+  stream.on('data', onData);
+  stream.on('end', onEnd);
+  stream.on('error', onError);
+  stream.on('close', onClose);
+  try {
+    for (;;) {
+      const chunk = queue.shift();
+      if (chunk !== undefined) {
+        if (queue.length < highWater && stream.isPaused()) stream.resume();
+        yield chunk;
+        continue;
+      }
+      if (failure !== undefined) throw failure.error;
+      if (ended) return;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+  } finally {
+    stream.off('data', onData);
+    stream.off('end', onEnd);
+    stream.off('error', onError);
+    stream.off('close', onClose);
+  }
+}

@@ -11,7 +11,7 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { SitemapkitError } from '../core/errors.js';
 import { type AddressClassifier, AddressGuard, type AddressPolicy } from './address.js';
-import { decoderFor, pushChunks, TOO_LARGE } from './body.js';
+import { chunksOf, decoderFor, pushChunks, TOO_LARGE } from './body.js';
 import { describeNetworkError, HttpError } from './errors.js';
 import { checkHeaders, checkUserAgent } from './headers.js';
 import {
@@ -394,7 +394,9 @@ export class HttpClient {
         raw.on('error', (e) => decoder.destroy(e));
         source = raw.pipe(decoder);
       }
-      const iterator = source[Symbol.asyncIterator]();
+      const iterator = (
+        typeof (source as Readable).on === 'function' ? chunksOf(source as Readable) : source
+      )[Symbol.asyncIterator]();
       let total = 0;
       try {
         for (;;) {
