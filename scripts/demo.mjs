@@ -6,7 +6,8 @@
 //  2. the result validated: xmllint against the XSDs, and `sitemapkit validate`
 //  3. a static site folder (examples/sample-site) → sitemap, XSL view, HTML site map, robots.txt
 //  4. a 60,000-URL JSONL catalogue in two sections → split files, gzip, an index; validated
-// Exits non-zero when any step fails. `npm run demo -- --serve` keeps the sample site up.
+// Exits non-zero when any step fails. `npm run demo -- --serve` keeps the sample site up and serves
+// the crawl's output, so the XSL view can be opened in a browser (browsers apply no XSLT to file://).
 import { execFileSync, spawn } from 'node:child_process';
 import {
   cpSync,
@@ -216,8 +217,9 @@ for (const f of [join(crawlOut, 'sitemap.html'), join(report, 'report.html'), jo
 }
 console.log(`
 Done. Everything is in ${rel(out)}/:
-  crawl/site/sitemap.xml       the crawled site's sitemap (open it in a browser for the XSL view)
-  crawl/site/sitemap.html      the HTML site map for people
+  crawl/site/sitemap.html      the HTML site map for people: open it in a browser
+  crawl/site/sitemap.xml       the crawled site's sitemap; its XSL view needs a web server
+                               (browsers apply no XSLT to file://): npm run demo -- --serve
   crawl/report/report.html     the crawl report: status codes, depths, why URLs were left out,
                                broken links and who links to them, redirect chains
   crawl/report/urls.csv        every URL found (also urls.jsonl)
@@ -225,5 +227,10 @@ Done. Everything is in ${rel(out)}/:
   folder/sitemap.xml           a static site folder's sitemap, robots.txt updated
   catalog/sitemap.xml.gz       the index over the catalogue's split, gzipped files`);
 if (serve) {
-  console.log(`\nServing the sample site at ${site.url} (Ctrl-C to stop)`);
+  const view = await serveSampleSite({ root: crawlOut });
+  console.log(`\nServing the sample site at ${site.url}`);
+  console.log(`Serving the crawl's output at ${view.url}:`);
+  console.log(`  ${view.url}sitemap.xml    the sitemap in the XSL view`);
+  console.log(`  ${view.url}sitemap.html   the HTML site map`);
+  console.log('(Ctrl-C to stop)');
 }

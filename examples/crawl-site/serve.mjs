@@ -14,6 +14,8 @@ const TYPES = {
   '.pdf': 'application/pdf',
   '.jpg': 'image/jpeg',
   '.xml': 'application/xml',
+  '.xsl': 'text/xsl; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
 };
 
 /** Starts the server; resolves to `{ url, close() }`. */
