@@ -142,6 +142,7 @@ for (const sc of scenarios) {
   const base = best['sitemap (npm)']?.secs;
   for (const c of contenders) {
     const b = best[c.name];
+    if (b === undefined) continue; // the scenario was given 0 runs
     rows.push({
       scenario: sc.name,
       contender: c.name,
