@@ -102,7 +102,7 @@ export const SITE_RULES: ReadonlyArray<[string, Rule]> = [
     'robots.txt has no Sitemap: line naming this sitemap (or an index listing it): crawlers without a search console will not find it.',
     'Add `Sitemap: <the sitemap URL>` to robots.txt (anywhere in the file).',
   ),
-  robots('robots-sitemap-disallowed', 'warning', 'robots'),
+  robots('robots-sitemap-disallowed', 'robots'),
   own(
     'robots-unavailable',
     'info',

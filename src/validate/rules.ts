@@ -161,7 +161,7 @@ const ENTRIES: Array<[string, Rule]> = [
   // ---- robots lint ----------------------------------------------------------------------------
   ...Object.keys(ROBOTS_RULES)
     .filter((code) => code !== 'robots-sitemap-disallowed')
-    .map((code) => robots(code, ROBOTS_RULES[code]!.severity, 'robots-lint')),
+    .map((code) => robots(code, 'robots-lint')),
 ];
 
 function build(entries: ReadonlyArray<[string, Rule]>): Readonly<Record<string, Rule>> {
