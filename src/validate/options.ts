@@ -21,6 +21,7 @@ export interface ResolvedLiveOptions {
   maxRetryAfterMs: number;
   method: 'auto' | 'get';
   limit: number;
+  ignoreRobots: boolean;
 }
 
 export interface ResolvedValidateOptions {
@@ -133,6 +134,7 @@ function resolveLive(live: boolean | LiveOptions | undefined): ResolvedLiveOptio
       min: 0,
     }),
     method,
+    ignoreRobots: o.ignoreRobots === true,
     limit:
       o.limit === undefined ? Number.POSITIVE_INFINITY : wholeNumber('live.limit', o.limit, 0, { min: 1 }),
   };

@@ -155,6 +155,14 @@ export const SITE_RULES: ReadonlyArray<[string, Rule]> = [
     'Check that the host answers from here; raise the live timeout for slow pages.',
   ),
   own(
+    'live-robots-skipped',
+    'info',
+    'live',
+    'live',
+    'A listed URL was not fetched: robots.txt allows the chosen agent but disallows sitemapkit itself (the product token of its User-Agent), which the live checks obey as the crawler does.',
+    'Nothing needed; on a site you own, run with --ignore-robots (library: live.ignoreRobots) to check it anyway.',
+  ),
+  own(
     'live-noindex',
     'error',
     'live',

@@ -40,6 +40,7 @@ interface ValidateFlags extends AddressFlags {
   liveTimeout?: string;
   liveLimit?: string;
   liveMethod?: 'auto' | 'get';
+  ignoreRobots?: boolean;
   format?: ReportFormat;
   json?: boolean;
   out?: string;
@@ -90,8 +91,10 @@ function liveOptions(flags: ValidateFlags, config: ValidateConfig): ValidateOpti
   if (timeoutMs !== undefined) base.timeoutMs = timeoutMs;
   if (limit !== undefined) base.limit = limit;
   if (flags.liveMethod !== undefined) base.method = flags.liveMethod;
-  const tuned = concurrency ?? perHost ?? timeoutMs ?? limit ?? flags.liveMethod;
-  if (!on && tuned !== undefined) throw new UsageError('--concurrency, --per-host and --live-* need --live');
+  if (flags.ignoreRobots === true) base.ignoreRobots = true;
+  const tuned = concurrency ?? perHost ?? timeoutMs ?? limit ?? flags.liveMethod ?? flags.ignoreRobots;
+  if (!on && tuned !== undefined)
+    throw new UsageError('--concurrency, --per-host, --ignore-robots and --live-* need --live');
   return on ? base : false;
 }
 
@@ -110,7 +113,7 @@ export function registerValidate(program: Command, ctx: CliContext): void {
       'public URL of a local sitemap: the location rule, robots.txt, and (with --recursive) children read from beside it',
     )
     .option('--robots <url|file>', "robots.txt to check against (default: the site's, for an http(s) SOURCE)")
-    .option('--no-robots', 'do not read robots.txt')
+    .option('--no-robots', 'do not check the sitemap against robots.txt (--live still obeys it)')
     .option('--agent <name>', 'crawler for robots.txt rules and robots meta tags (default Googlebot)')
     .option('--allow-host <host>', 'a host that cross-submits to this sitemap (repeatable)', collect, [])
     .option('--live', 'fetch every listed page: status, redirects, noindex, canonical, Last-Modified, type')
@@ -121,6 +124,10 @@ export function registerValidate(program: Command, ctx: CliContext): void {
       `time allowed per page, such as 15s; a bare number is milliseconds (default ${seconds(LIVE_DEFAULTS.timeoutMs)})`,
     )
     .option('--live-limit <n>', 'fetch at most N pages (the first listed)')
+    .option(
+      '--ignore-robots',
+      'with --live: also fetch pages robots.txt disallows (only for a site you own, such as a staging build)',
+    )
     .addOption(
       new Option('--live-method <method>', 'auto: HEAD, then GET for HTML pages; get: GET only').choices([
         'auto',
@@ -155,7 +162,9 @@ Rules: every code, its severity and its fix are in docs/rules.md. Errors break t
 the XSDs check and more, without xmllint); warnings hurt quality (duplicates, mixed hosts, session
 IDs, assets as pages, lastmods search engines distrust, robots.txt); notes are advice. --live adds
 one error per page that should not be listed (4xx, 5xx, redirects, noindex, canonical elsewhere,
-stale lastmod, not HTML), politely: bounded concurrency, a per-host limit, Retry-After honoured.
+stale lastmod, not HTML), politely: bounded concurrency, a per-host limit, Retry-After honoured,
+and robots.txt obeyed as the crawler obeys it (a disallowed URL is reported, never fetched; on
+your own site, --ignore-robots fetches it anyway).
 
 Examples:
   sitemapkit validate https://www.example.com --discover --live

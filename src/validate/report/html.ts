@@ -4,6 +4,7 @@
  * from disk, from a CI artifact or from a mail attachment alike.
  */
 import type { Severity } from '../../core/diagnostics.js';
+import { ROBOTS_STATUS } from '../live/live-robots.js';
 import type { ValidationResult } from '../types.js';
 import { barChart, type Column, columnChart, donutChart, esc } from './svg.js';
 import { countsLine, scopeLine, whereOf } from './text.js';
@@ -160,7 +161,12 @@ export function formatHtml(r: ValidationResult, options: HtmlReportOptions = {})
       ? `<p class="empty">${r.settings.live ? 'No page was fetched.' : 'Pages were not fetched: run with --live to see their status codes.'}</p>`
       : barChart(
           statuses.map(([status, count]) => ({
-            label: status === 'failed' ? 'no answer' : `HTTP ${status}`,
+            label:
+              status === 'failed'
+                ? 'no answer'
+                : status === ROBOTS_STATUS
+                  ? 'not fetched (robots.txt)'
+                  : `HTTP ${status}`,
             value: count,
             color: statusColor(status),
           })),
