@@ -162,7 +162,8 @@ export function resolveValidateOptions(o: ValidateOptions = {}): ResolvedValidat
     throw bad('discover finds the sitemaps of a site over http(s); sitemapUrl is for a local file');
   }
   return {
-    recursive: o.recursive === true || discover,
+    // A discovered sitemap is read as a tree unless recursive: false says otherwise.
+    recursive: o.recursive ?? discover,
     discover,
     sitemapUrl: o.sitemapUrl,
     robots: o.robots,

@@ -60,7 +60,7 @@ export interface ValidateOptions {
   recursive?: boolean;
   /**
    * The source is a site (one http(s) URL): find its sitemaps (robots.txt `Sitemap:` lines, else
-   * the well-known paths) and validate each tree; implies `recursive`. @default false
+   * the well-known paths) and validate each tree; implies `recursive` unless it is `false`. @default false
    */
   discover?: boolean;
   /**

@@ -235,7 +235,7 @@ class Validation {
     if (!this.o.recursive && info.format === 'sitemapindex' && info.sitemaps > 0) {
       this.report(
         'index-not-followed',
-        `this index lists ${info.sitemaps.toLocaleString('en-US')} sitemap(s); they were not validated (use --recursive)`,
+        `this index lists ${info.sitemaps.toLocaleString('en-US')} sitemap(s); they were not validated (follow them with -r, or for a local index give --sitemap-url to read them from beside it)`,
         { sitemap: info.sitemap },
       );
     }

@@ -103,14 +103,18 @@ export function registerValidate(program: Command, ctx: CliContext): void {
     .command('validate')
     .description('Validate sitemaps: protocol, quality, robots.txt and (with --live) every listed page')
     .argument('<source...>', 'sitemap files, http(s) URLs, or - for standard input')
-    .option('-r, --recursive', 'follow sitemap indexes and validate the whole tree')
+    .option(
+      '-r, --recursive',
+      'follow sitemap indexes and validate the whole tree (the default, except for a local file without --sitemap-url, whose children would be fetched from the live site)',
+    )
+    .option('--no-recursive', 'validate each SOURCE alone, without the sitemaps an index lists')
     .option(
       '--discover',
-      'SOURCE is a site: validate the sitemaps its robots.txt names (else /sitemap.xml…); implies -r',
+      'SOURCE is a site: validate the sitemaps its robots.txt names (else /sitemap.xml…), as trees',
     )
     .option(
       '--sitemap-url <url>',
-      'public URL of a local sitemap: the location rule, robots.txt, and (with --recursive) children read from beside it',
+      'public URL of a local sitemap: the location rule, robots.txt, and children read from beside it',
     )
     .option('--robots <url|file>', "robots.txt to check against (default: the site's, for an http(s) SOURCE)")
     .option('--no-robots', 'do not check the sitemap against robots.txt (--live still obeys it)')
@@ -168,8 +172,9 @@ your own site, --ignore-robots fetches it anyway).
 
 Examples:
   sitemapkit validate https://www.example.com --discover --live
-  sitemapkit validate https://www.example.com/sitemap_index.xml --recursive
-  sitemapkit validate dist/sitemap.xml -r --sitemap-url https://www.example.com/sitemap.xml --robots dist/robots.txt
+  sitemapkit validate https://www.example.com/sitemap_index.xml --live      (the index and its sitemaps)
+  sitemapkit validate https://www.example.com/sitemap_index.xml --no-recursive   (the index alone)
+  sitemapkit validate dist/sitemap.xml --sitemap-url https://www.example.com/sitemap.xml --robots dist/robots.txt
   sitemapkit validate https://www.example.com/sitemap.xml --live --format html --out report.html
   sitemapkit validate sitemap.xml --format junit --out validate.xml --max-warnings 0
   sitemapkit validate sitemap.xml --disable priority-ignored --rule url-duplicate=error
@@ -183,8 +188,12 @@ warnings; 2 usage error, or SOURCE could not be read at all; 130 interrupted.`,
       if (flags.json === true && flags.format !== undefined && flags.format !== 'json')
         throw new UsageError('--json and --format disagree; give one of them');
       const maxWarnings = wholeNumber('--max-warnings', flags.maxWarnings, 0) ?? config.maxWarnings;
-      const recursive = flags.recursive === true || config.recursive === true;
       const sitemapUrl = flags.sitemapUrl ?? config.sitemapUrl;
+      // An index's children are what a person means to check, wherever they can be read as they
+      // are: fetched (URLs), or beside a local index whose public URL is known (--sitemap-url).
+      const followable =
+        sources.every((s) => /^https?:\/\//i.test(s)) || (sitemapUrl !== undefined && !sources.includes('-'));
+      const recursive = flags.recursive ?? config.recursive ?? followable;
       if (flags.discover === true && (sources.length !== 1 || !/^https?:\/\//i.test(sources[0]!)))
         throw new UsageError(
           '--discover needs the http(s) URL of one site, such as https://www.example.com/',
