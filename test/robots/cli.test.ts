@@ -118,11 +118,9 @@ describe('sitemapkit robots check', () => {
     for (const arg of ['not-a-url', '/private/x', 'ftp://e.com/private/x', 'https:///private/x', 'e.com/a']) {
       const r = await cli(['robots', 'check', robotsFile, '--agent', 'Bot', 'https://e.com/', arg]);
       expect([arg, r.code, r.stdout]).toEqual([arg, 2, '']);
-      expect(r.stderr.split('\n')[0]).toMatch(
-        new RegExp(
-          `^sitemapkit: "${arg.replace(/[/.]/g, '\\$&')}" is not an http\\(s\\) URL: give each URL [^\\n]*$`,
-        ),
-      );
+      // One sentence that says what to give, and never a stack trace.
+      expect(r.stderr).toContain(`"${arg}" is not an http(s) URL: give each URL to check in full`);
+      expect(r.stderr).not.toMatch(/^\s+at /m);
     }
     const path = await cli(['robots', 'check', robotsFile, '--agent', 'Bot', '/private/x']);
     expect(path.stderr).toMatch(/such as https:\/\/www\.example\.com\/private\/x/);
