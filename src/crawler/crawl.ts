@@ -1,7 +1,7 @@
 /**
  * `crawl()`: spider a site politely into its state, then write the sitemaps (through the writer)
  * and the report from that state. This file only composes the parts: the network (network.ts,
- * fetch-page.ts), the robots.txt gate over the one robots cache (robots-gate.ts), the frontier
+ * fetch-page.ts), the robots.txt gate over the one robots cache (../robots/gate.ts), the frontier
  * over the SQLite state (frontier.ts, frontier-sqlite.ts, state.ts), the loop (scheduler.ts with
  * the HTTP layer's host scheduler and retry policy), what a finished URL means (recorder.ts, page-outcome.ts, scope.ts,
  * normalize-url.ts), the seeds (seed.ts), the sitemap entries and the report.
@@ -12,6 +12,7 @@
 import { SitemapkitError } from '../core/errors.js';
 import { HostScheduler } from '../http/scheduler.js';
 import type { RobotsFetchResult } from '../robots/fetch.js';
+import { addressRefusal, RobotsGate } from '../robots/gate.js';
 import { type WriteSitemapsResult, writeSitemaps } from '../writer/write-sitemaps.js';
 import { SqliteFrontier } from './frontier-sqlite.js';
 import { type CrawlNetwork, openNetwork } from './network.js';
@@ -20,7 +21,6 @@ import { type CrawlOptions, type ResolvedCrawlOptions, resolveCrawlOptions } fro
 import { Recorder } from './recorder.js';
 import type { CrawlStats } from './records.js';
 import { type CrawlReportFiles, writeCrawlReport } from './report.js';
-import { addressRefusal, RobotsGate } from './robots-gate.js';
 import { Scheduler } from './scheduler.js';
 import { Scope } from './scope.js';
 import { type SeedContext, seedSitemaps, seedStarts } from './seed.js';

@@ -5,6 +5,7 @@
  */
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { RetryDecision } from '../http/retry.js';
+import type { GateVerdict } from '../robots/gate.js';
 import type { PageResponse } from './fetch-page.js';
 import type { Admission, Admit, Committed, Frontier } from './frontier.js';
 import { normalizeCrawlUrl } from './normalize-url.js';
@@ -12,7 +13,6 @@ import type { ResolvedCrawlOptions } from './options.js';
 import { type PageRules, pageOutcome } from './page-outcome.js';
 import type { Outcome } from './records.js';
 import { giveUpReason } from './retry.js';
-import type { GateVerdict } from './robots-gate.js';
 import type { Item } from './scheduler.js';
 import { type Scope, urlPattern } from './scope.js';
 import { rewriteOrigin } from './sitemap-entries.js';

@@ -9,9 +9,9 @@ import { SitemapkitError } from '../core/errors.js';
 import type { HttpFailureReason } from '../http/errors.js';
 import { decideRetry, RETRY_STATUSES, type RetryDecision, type RetryPolicy } from '../http/retry.js';
 import type { HostScheduler } from '../http/scheduler.js';
+import type { GateVerdict } from '../robots/gate.js';
 import type { PageResponse } from './fetch-page.js';
 import type { Committed, Frontier, Lease } from './frontier.js';
-import type { GateVerdict } from './robots-gate.js';
 
 /** Failures another try may cure: not a refused address or scheme, which stay what they are. */
 const RETRYABLE_FAILURE = (reason: HttpFailureReason): boolean =>

@@ -3,7 +3,7 @@
  * synchronous; {@link findSitemapConflict} checks one sitemap URL at a time so that callers can
  * stream millions of them.
  */
-import type { Diagnostic, Severity } from '../core/diagnostics.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import type { RobotsGroup, RobotsRule } from './parse.js';
 import type { RobotsTxt } from './robots-txt.js';
 import { ROBOTS_RULES } from './rules.js';
@@ -24,16 +24,37 @@ export interface RobotsLintOptions {
 /** The crawlers a sitemap URL is checked for when none are given. */
 export const DEFAULT_LINT_AGENTS: readonly string[] = ['*', 'Googlebot', 'Bingbot'];
 
-// Non-standard keys some engines read: not typos, so only worth a note.
-const KNOWN_EXTENSIONS: Record<string, string> = {
-  host: 'Host is a Yandex extension that Yandex itself dropped in 2018',
-  'clean-param': 'Clean-param is read by Yandex only',
-  'request-rate': 'Request-rate is a non-standard extension few crawlers read',
-  'visit-time': 'Visit-time is a non-standard extension few crawlers read',
-  noindex:
-    'Google stopped obeying noindex in robots.txt on 2019-09-01: use a noindex meta tag or X-Robots-Tag header',
-  nofollow: 'nofollow in robots.txt is not obeyed: use a meta tag or X-Robots-Tag header',
-  'content-signal': 'Content-Signal is a proposed extension, not part of RFC 9309',
+// Non-standard keys some engines read: unsupported directives, not typos, so only worth a note,
+// with what to use instead (the rule's own fix, "Correct the spelling", does not apply to them).
+const KNOWN_EXTENSIONS: Record<string, { note: string; fix: string }> = {
+  host: {
+    note: 'Host is a Yandex extension that Yandex itself dropped in 2018; no other crawler reads it',
+    fix: 'Host is an unsupported directive, not a typo: remove it, and choose the preferred host with a 301 redirect from the other hosts and <link rel="canonical"> on the pages.',
+  },
+  'clean-param': {
+    note: 'Clean-param is read by Yandex only',
+    fix: 'Clean-param is an unsupported directive for every crawler but Yandex, not a typo: keep it for Yandex if you like, and point parameter variants at one URL with <link rel="canonical"> for the others.',
+  },
+  'request-rate': {
+    note: 'Request-rate is a non-standard extension few crawlers read',
+    fix: 'Request-rate is an unsupported directive, not a typo: remove it, and limit the crawl rate in the search engines’ webmaster tools or answer 429/503 with Retry-After when overloaded.',
+  },
+  'visit-time': {
+    note: 'Visit-time is a non-standard extension few crawlers read',
+    fix: 'Visit-time is an unsupported directive, not a typo: remove it, and answer 429/503 with Retry-After at the times crawlers should stay away.',
+  },
+  noindex: {
+    note: 'Google stopped obeying noindex in robots.txt on 2019-09-01: use a noindex meta tag or X-Robots-Tag header',
+    fix: 'Noindex is an unsupported directive, not a typo: remove it, and mark the pages with <meta name="robots" content="noindex"> or an X-Robots-Tag: noindex header (and leave them crawlable, so that crawlers can see it).',
+  },
+  nofollow: {
+    note: 'nofollow in robots.txt is not obeyed: use a meta tag or X-Robots-Tag header',
+    fix: 'Nofollow is an unsupported directive, not a typo: remove it, and use <meta name="robots" content="nofollow">, an X-Robots-Tag: nofollow header, or rel="nofollow" on the links.',
+  },
+  'content-signal': {
+    note: 'Content-Signal is a proposed extension, not part of RFC 9309',
+    fix: 'Content-Signal is a proposed extension, not a typo: keep it if you mean it; crawlers that do not read it ignore the line.',
+  },
 };
 
 function make(
@@ -146,10 +167,14 @@ export function lintRobotsTxt(robots: RobotsTxt, options: RobotsLintOptions = {}
     if (l.missingColon)
       out.push(make('robots-missing-colon', `"${clip(l.text.trim())}" has no colon after the key`, at, src));
     if (l.kind === 'unknown') {
-      const note = KNOWN_EXTENSIONS[l.key.toLowerCase()];
-      const severity: Severity = note === undefined ? 'warning' : 'info';
-      const message = note ?? `"${l.key}" is not a robots.txt directive; crawlers ignore the line`;
-      out.push({ ...make('robots-unknown-directive', message, at, src), severity });
+      const known = KNOWN_EXTENSIONS[l.key.toLowerCase()];
+      if (known === undefined) {
+        const message = `"${l.key}" is not a robots.txt directive; crawlers ignore the line`;
+        out.push(make('robots-unknown-directive', message, at, src));
+      } else {
+        const d = make('robots-unknown-directive', known.note, at, src);
+        out.push({ ...d, severity: 'info', fix: known.fix });
+      }
     } else if (l.kind === 'crawl-delay') {
       if (l.group === undefined) {
         out.push(

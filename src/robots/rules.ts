@@ -10,8 +10,9 @@ export const ROBOTS_RULES: Record<string, RuleInfo> = {
   },
   'robots-unknown-directive': {
     severity: 'warning',
-    summary: 'The key is not a robots.txt directive: crawlers ignore the line.',
-    fix: 'Correct the spelling (user-agent, allow, disallow, sitemap, crawl-delay) or remove the line.',
+    summary:
+      'The key is not a robots.txt directive: crawlers ignore the line. Known extensions (Host, Noindex, Clean-param, …) are a note whose fix says what to use instead.',
+    fix: 'Correct the spelling (user-agent, allow, disallow, sitemap, crawl-delay) or remove the line; for a known extension, see the note’s own fix.',
   },
   'robots-invalid-line': {
     severity: 'warning',
@@ -63,7 +64,8 @@ export const ROBOTS_RULES: Record<string, RuleInfo> = {
     fix: 'Add `Sitemap: https://www.example.com/sitemap.xml` (anywhere in the file).',
   },
   'robots-sitemap-disallowed': {
-    severity: 'error',
+    // One severity everywhere (robots lint and validate): a quality finding, as validate words it.
+    severity: 'warning',
     summary:
       'A URL listed in the sitemap is disallowed by robots.txt: crawlers may not fetch the page the sitemap asks them to index.',
     fix: 'Remove the URL from the sitemap, or change the deciding rule so that the URL is allowed.',

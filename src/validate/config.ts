@@ -49,6 +49,7 @@ const LIVE_KEYS: ReadonlySet<string> = new Set([
   'maxRetryAfterMs',
   'method',
   'limit',
+  'ignoreRobots',
 ]);
 
 function bad(where: string, message: string): SitemapkitError {

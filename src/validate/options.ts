@@ -21,6 +21,7 @@ export interface ResolvedLiveOptions {
   maxRetryAfterMs: number;
   method: 'auto' | 'get';
   limit: number;
+  ignoreRobots: boolean;
 }
 
 export interface ResolvedValidateOptions {
@@ -133,6 +134,7 @@ function resolveLive(live: boolean | LiveOptions | undefined): ResolvedLiveOptio
       min: 0,
     }),
     method,
+    ignoreRobots: o.ignoreRobots === true,
     limit:
       o.limit === undefined ? Number.POSITIVE_INFINITY : wholeNumber('live.limit', o.limit, 0, { min: 1 }),
   };
@@ -160,7 +162,8 @@ export function resolveValidateOptions(o: ValidateOptions = {}): ResolvedValidat
     throw bad('discover finds the sitemaps of a site over http(s); sitemapUrl is for a local file');
   }
   return {
-    recursive: o.recursive === true || discover,
+    // A discovered sitemap is read as a tree unless recursive: false says otherwise.
+    recursive: o.recursive ?? discover,
     discover,
     sitemapUrl: o.sitemapUrl,
     robots: o.robots,

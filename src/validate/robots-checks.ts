@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { SitemapkitError } from '../core/errors.js';
 import type { HttpClient } from '../http/client.js';
-import { fetchRobotsTxt, robotsTxtUrl } from '../robots/fetch.js';
+import { type RobotsCache, robotsTxtUrl } from '../robots/fetch.js';
 import { parseRobotsTxt, RobotsTxt } from '../robots/robots-txt.js';
 import { splitOrigin } from './values.js';
 
@@ -24,7 +24,8 @@ export interface LoadedRobots {
 
 export interface RobotsLoadOptions {
   client: HttpClient;
-  signal: AbortSignal | undefined;
+  /** The run's one cache: the live checks obey the same fetched robots.txt. */
+  cache: RobotsCache;
 }
 
 /**
@@ -46,10 +47,7 @@ export async function loadRobots(
   if (target === undefined) return undefined;
   if (/^https?:\/\//i.test(target)) {
     o.client.start(target);
-    const r = await fetchRobotsTxt(target, {
-      httpClient: o.client,
-      ...(o.signal === undefined ? {} : { signal: o.signal }),
-    });
+    const r = await o.cache.get(target);
     const loaded: LoadedRobots = {
       robots: r.robots,
       source: r.url,

@@ -67,10 +67,12 @@ export function own(
   return [code, rule];
 }
 
-export function robots(code: string, severity: Severity, group: RuleGroup): [string, Rule] {
+/**
+ * A robots.txt rule, with the severity of `ROBOTS_RULES`: `robots lint` and `validate` report a
+ * robots.txt finding alike, so the validator has no severity of its own for it.
+ */
+export function robots(code: string, group: RuleGroup): [string, Rule] {
   const info = ROBOTS_RULES[code];
   if (info === undefined) throw new Error(`no robots rule ${code}`);
-  const rule: Rule = { severity, summary: info.summary, fix: info.fix, source: 'robots', group };
-  if (info.severity !== severity) rule.reportedAs = info.severity;
-  return [code, rule];
+  return [code, { severity: info.severity, summary: info.summary, fix: info.fix, source: 'robots', group }];
 }

@@ -102,7 +102,7 @@ export const SITE_RULES: ReadonlyArray<[string, Rule]> = [
     'robots.txt has no Sitemap: line naming this sitemap (or an index listing it): crawlers without a search console will not find it.',
     'Add `Sitemap: <the sitemap URL>` to robots.txt (anywhere in the file).',
   ),
-  robots('robots-sitemap-disallowed', 'warning', 'robots'),
+  robots('robots-sitemap-disallowed', 'robots'),
   own(
     'robots-unavailable',
     'info',
@@ -153,6 +153,14 @@ export const SITE_RULES: ReadonlyArray<[string, Rule]> = [
     'live',
     'A listed URL could not be fetched (connection refused, DNS, TLS, timeout).',
     'Check that the host answers from here; raise the live timeout for slow pages.',
+  ),
+  own(
+    'live-robots-skipped',
+    'info',
+    'live',
+    'live',
+    'A listed URL was not fetched: robots.txt allows the chosen agent but disallows sitemapkit itself (the product token of its User-Agent), which the live checks obey as the crawler does.',
+    'Nothing needed; on a site you own, run with --ignore-robots (library: live.ignoreRobots) to check it anyway.',
   ),
   own(
     'live-noindex',

@@ -152,8 +152,8 @@ const ENTRIES: Array<[string, Rule]> = [
     'info',
     'index',
     'validator',
-    'The source is a sitemap index; without --recursive only the index itself was validated, not the sitemaps it lists.',
-    'Run with --recursive (library: recursive: true) to validate the whole tree.',
+    'The source is a sitemap index read alone (--no-recursive, standard input, or a local file without --sitemap-url, whose children would be fetched from the live site): the sitemaps it lists were not validated.',
+    'Drop --no-recursive; for a local index give --sitemap-url (its children are read from beside it) or -r to fetch them (library: recursive: true).',
   ),
 
   ...SITE_RULES,
@@ -161,7 +161,7 @@ const ENTRIES: Array<[string, Rule]> = [
   // ---- robots lint ----------------------------------------------------------------------------
   ...Object.keys(ROBOTS_RULES)
     .filter((code) => code !== 'robots-sitemap-disallowed')
-    .map((code) => robots(code, ROBOTS_RULES[code]!.severity, 'robots-lint')),
+    .map((code) => robots(code, 'robots-lint')),
 ];
 
 function build(entries: ReadonlyArray<[string, Rule]>): Readonly<Record<string, Rule>> {

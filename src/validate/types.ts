@@ -33,6 +33,13 @@ export interface LiveOptions {
   method?: 'auto' | 'get';
   /** Pages checked at most (the first ones listed); the rest are only validated offline. @default no limit */
   limit?: number;
+  /**
+   * Fetch pages that robots.txt disallows, for owners checking their own staging site. By default
+   * a URL is fetched only when robots.txt allows it for `agent` (else it is reported as
+   * `robots-sitemap-disallowed`) and for the product token of the User-Agent (else
+   * `live-robots-skipped`), as the crawler obeys it. @default false
+   */
+  ignoreRobots?: boolean;
 }
 
 /** Progress of a run, for progress bars. */
@@ -53,7 +60,7 @@ export interface ValidateOptions {
   recursive?: boolean;
   /**
    * The source is a site (one http(s) URL): find its sitemaps (robots.txt `Sitemap:` lines, else
-   * the well-known paths) and validate each tree; implies `recursive`. @default false
+   * the well-known paths) and validate each tree; implies `recursive` unless it is `false`. @default false
    */
   discover?: boolean;
   /**

@@ -16,6 +16,7 @@ import { fetchFailureCode } from '../parser/http.js';
 import { parseSitemap } from '../parser/parse-sitemap.js';
 import { parseSitemapTree } from '../parser/tree.js';
 import type { SitemapInfo, SitemapItem, SitemapSource, TreeOptions } from '../parser/types.js';
+import { RobotsCache } from '../robots/fetch.js';
 import { Collector } from './collector.js';
 import {
   checkAsset,
@@ -27,6 +28,7 @@ import {
 } from './entry-checks.js';
 import { FileTally, fileFindings } from './file-checks.js';
 import { LiveChecker, type LiveJob } from './live/live-checker.js';
+import { LiveRobots } from './live/live-robots.js';
 import type { PageFinding } from './live/page-verdict.js';
 import { localMirror, type ResponseTimes, recordTimes } from './local-fetch.js';
 import { type ResolvedValidateOptions, resolveValidateOptions } from './options.js';
@@ -206,16 +208,16 @@ class Validation {
     for (const p of extensionProblems(e)) report(p.code, p.message, p.field);
     if (e.alternates !== undefined && on('hreflang-not-reciprocal'))
       this.#hreflang.add(loc, e.alternates, sitemap, line);
+    const m = this.disallowed(loc);
+    if (m !== undefined) report('robots-sitemap-disallowed', m, 'loc');
+  }
+
+  /** The `robots-sitemap-disallowed` message of the robots.txt read for the run, if it fires. */
+  disallowed(loc: string): string | undefined {
     const robots = this.robots;
-    if (
-      robots !== undefined &&
-      robots.status === 'ok' &&
-      on('robots-sitemap-disallowed') &&
-      governs(robots, loc)
-    ) {
-      const m = disallowedMessage(robots, loc, this.o.agent);
-      if (m !== undefined) report('robots-sitemap-disallowed', m, 'loc');
-    }
+    if (robots?.status !== 'ok' || !this.#enabled('robots-sitemap-disallowed') || !governs(robots, loc))
+      return undefined;
+    return disallowedMessage(robots, loc, this.o.agent);
   }
 
   sitemapDone(info: SitemapInfo): void {
@@ -233,7 +235,7 @@ class Validation {
     if (!this.o.recursive && info.format === 'sitemapindex' && info.sitemaps > 0) {
       this.report(
         'index-not-followed',
-        `this index lists ${info.sitemaps.toLocaleString('en-US')} sitemap(s); they were not validated (use --recursive)`,
+        `this index lists ${info.sitemaps.toLocaleString('en-US')} sitemap(s); they were not validated (follow them with -r, or for a local index give --sitemap-url to read them from beside it)`,
         { sitemap: info.sitemap },
       );
     }
@@ -396,14 +398,19 @@ async function validateWith(source: ValidateSource, o: ResolvedValidateOptions):
   // robots.txt is fetched on its own only for a fetched sitemap: before a deploy, the live site's
   // robots.txt says nothing about the files on disk (give --robots for those).
   const httpRoot = names.find(isHttp) ?? sources.find(isHttp);
+  const cache = new RobotsCache({
+    httpClient: o.client,
+    ...(o.signal === undefined ? {} : { signal: o.signal }),
+  });
   v.robots = await loadRobots(o.robots ?? (httpRoot === undefined ? false : undefined), siteUrl, {
     client: o.client,
-    signal: o.signal,
+    cache,
   });
   if (o.live !== undefined) {
+    const robots = o.live.ignoreRobots ? undefined : new LiveRobots(cache, o.agent, o.client.userAgent);
     v.live = new LiveChecker(
       o.live,
-      { client: o.client, signal: o.signal },
+      { client: o.client, signal: o.signal, robots },
       o.agent,
       (job, status, findings) => v.liveResult(job, status, findings),
     );
@@ -429,7 +436,8 @@ async function validateWith(source: ValidateSource, o: ResolvedValidateOptions):
   const consume = async (item: SitemapItem, sitemap: string): Promise<void> => {
     if (live === undefined || 'kind' in item) return;
     const line = v.nextLine(sitemap);
-    await live.add({ url: item.loc, lastmod: item.lastmod, sitemap, line });
+    const reported = v.disallowed(item.loc) !== undefined;
+    await live.add({ url: item.loc, lastmod: item.lastmod, sitemap, line, robotsReported: reported });
   };
 
   if (o.recursive && names.length === 0) {

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { crawl } from '../../src/crawler/crawl.js';
-import { type GateVerdict, RobotsGate } from '../../src/crawler/robots-gate.js';
 import { RobotsCache, type RobotsFetchResult } from '../../src/robots/fetch.js';
+import { type GateVerdict, RobotsGate } from '../../src/robots/gate.js';
 import { html, type TestServer as Site, startServer as startSite } from '../support/http-server.js';
 import { tempDir } from '../support/tmp.js';
 

@@ -214,20 +214,41 @@ describe('sitemapkit parse over HTTP', () => {
     }
   });
 
-  it('--discover --recursive finds the sitemaps of a site and reads them', async () => {
+  /** A site whose robots.txt names an index of one sitemap of one URL. */
+  async function treeSite(): Promise<string> {
     const s = await startServer({}, { keepAlive: false });
     servers.push(s);
     const o = s.origin;
     s.route('/robots.txt', body(`Sitemap: ${o}/index.xml\n`, { 'content-type': 'text/plain' }));
     s.route('/index.xml', body(indexOf([`${o}/a.xml`])));
     s.route('/a.xml', body(urlsetOf([`${o}/1`])));
+    return o;
+  }
+
+  it('--discover --recursive finds the sitemaps of a site and reads them', async () => {
+    const o = await treeSite();
     const r = await cli(['parse', o, '--discover', '--recursive', '--format', 'txt']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(`${o}/1\n`);
     expect(r.stderr).toContain(`found ${o}/index.xml (robots)`);
   });
 
-  it('--discover without --recursive: a listed sitemap that is gone is a finding, the others are read', async () => {
+  it('follows the children of a fetched index and of discovered sitemaps by default, as validate does (issue 11)', async () => {
+    const o = await treeSite();
+    const url = await cli(['parse', `${o}/index.xml`, '--format', 'txt']);
+    expect([url.code, url.stdout]).toEqual([0, `${o}/1\n`]);
+    const discovered = await cli(['parse', o, '--discover', '--format', 'txt']);
+    expect([discovered.code, discovered.stdout]).toEqual([0, `${o}/1\n`]);
+    // --no-recursive reads the index alone; a local index is read alone unless -r asks to fetch.
+    const alone = await cli(['parse', `${o}/index.xml`, '--no-recursive', '--format', 'txt']);
+    expect([alone.code, alone.stdout]).toEqual([0, `${o}/a.xml\n`]);
+    const local = file(indexOf([`${o}/a.xml`]), 'index.xml');
+    expect((await cli(['parse', local, '--format', 'txt'])).stdout).toBe(`${o}/a.xml\n`);
+    expect((await cli(['parse', local, '-r', '--format', 'txt'])).stdout).toBe(`${o}/1\n`);
+  });
+
+  // --discover alone now reads trees (issue 11): --no-recursive keeps what this test checks.
+  it('--discover --no-recursive: a listed sitemap that is gone is a finding, the others are read', async () => {
     const s = await startServer({}, { keepAlive: false });
     servers.push(s);
     const o = s.origin;
@@ -236,7 +257,7 @@ describe('sitemapkit parse over HTTP', () => {
       body(`Sitemap: ${o}/gone.xml\nSitemap: ${o}/index.xml\n`, { 'content-type': 'text/plain' }),
     );
     s.route('/index.xml', body(indexOf([`${o}/a.xml`])));
-    const r = await cli(['parse', o, '--discover']);
+    const r = await cli(['parse', o, '--discover', '--no-recursive']);
     expect(r.code).toBe(1);
     expect(
       r.stdout

@@ -114,6 +114,41 @@ describe('sitemapkit robots check', () => {
     expect(missing.stderr).toMatch(/nope\.txt: no such file \[ERR_INPUT\]/);
   });
 
+  it('refuses an argument that is not an http(s) URL with exit 2 and one sentence (issue 11)', async () => {
+    for (const arg of ['not-a-url', '/private/x', 'ftp://e.com/private/x', 'https:///private/x', 'e.com/a']) {
+      const r = await cli(['robots', 'check', robotsFile, '--agent', 'Bot', 'https://e.com/', arg]);
+      expect([arg, r.code, r.stdout]).toEqual([arg, 2, '']);
+      // One sentence that says what to give, and never a stack trace.
+      expect(r.stderr).toContain(`"${arg}" is not an http(s) URL: give each URL to check in full`);
+      expect(r.stderr).not.toMatch(/^\s+at /m);
+    }
+    const path = await cli(['robots', 'check', robotsFile, '--agent', 'Bot', '/private/x']);
+    expect(path.stderr).toMatch(/such as https:\/\/www\.example\.com\/private\/x/);
+  });
+
+  it('warns when a raw non-ASCII URL and its percent-encoded form are judged differently (issue 11)', async () => {
+    const rules = 'User-agent: *\nDisallow: /caf%C3%A9/\nDisallow: /größe\n';
+    const raw = await cli(['robots', 'check', '-', '--agent', 'Bot', 'https://e.com/café/x'], rules);
+    // As written the octets are not %C3%A9, so no rule matches; crawlers request the encoded form.
+    expect(raw.code).toBe(0);
+    expect(raw.stdout).toMatch(/^allowed/);
+    expect(raw.stderr).toBe(
+      'warning: https://e.com/café/x has raw non-ASCII characters and is allowed as written, but https://e.com/caf%C3%A9/x, the percent-encoded form crawlers request, is disallowed (line 2: Disallow: /caf%C3%A9/); check the form your crawler sends\n',
+    );
+    // The pattern is percent-encoded by the matcher, so the raw URL misses it too.
+    const json = await cli(
+      ['robots', 'check', '-', '--agent', 'Bot', '--json', 'https://e.com/größe'],
+      rules,
+    );
+    expect(JSON.parse(json.stdout)).toMatchObject({ allowed: true });
+    expect(json.stderr).toMatch(
+      /^warning: .*gr%C3%B6%C3%9Fe, the percent-encoded form .* is disallowed \(line 3/,
+    );
+    // Judged alike: no warning.
+    const same = await cli(['robots', 'check', '-', '--agent', 'Bot', 'https://e.com/ok/ü'], rules);
+    expect([same.code, same.stderr]).toEqual([0, '']);
+  });
+
   it('--help documents the exit codes', async () => {
     const r = await cli(['robots', 'check', '--help']);
     expect(r.code).toBe(0);

@@ -32,6 +32,13 @@ describe('lintRobotsTxt', () => {
       ['robots-invalid-line', 5, 'warning'],
     ]);
     expect(d[1]?.message).toMatch(/2019/);
+    // Unsupported directives, not typos: the fix says so and what to use instead (issue 11).
+    for (const x of [d[1]!, d[2]!]) {
+      expect(x.fix).not.toMatch(/spelling/i);
+      expect(x.fix).toMatch(/unsupported directive, not a typo/);
+    }
+    expect(d[1]!.fix).toMatch(/<meta name="robots" content="noindex">.*X-Robots-Tag/);
+    expect(d[2]!.fix).toMatch(/redirect.*canonical/);
     expect(codes('User-agent: *\nFoo: bar\nSitemap: https://e.com/s.xml')).toEqual([
       ['robots-unknown-directive', 2],
     ]);
@@ -106,7 +113,7 @@ describe('lintRobotsTxt', () => {
     expect(d).toEqual([
       {
         code: 'robots-sitemap-disallowed',
-        severity: 'error',
+        severity: 'warning',
         message:
           'https://e.com/private/a is in the sitemap but disallowed for every crawler without a group of its own (*), Bingbot by Disallow: /private/ (line 2)',
         fix: ROBOTS_RULES['robots-sitemap-disallowed']!.fix,

@@ -61,6 +61,29 @@ beforeAll(async () => {
   dir = tempDir('sk-report-html');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'report.html'), formatHtml(result));
+  // A sitemap with a long path, whose pages were almost all modified in one month.
+  const months: Array<[string, number]> = [
+    ['2023-01', 1],
+    ['2023-04', 3],
+    ['2023-07', 8],
+    ['2023-10', 60],
+    ['2024-03', 2000],
+  ];
+  let k = 0;
+  const skewed = months
+    .flatMap(([month, count]) =>
+      Array.from(
+        { length: count },
+        () => `<url><loc>${o}/sitemaps/catalogue/2024/p${k++}</loc><lastmod>${month}-15</lastmod></url>`,
+      ),
+    )
+    .join('');
+  site.route('/sitemaps/catalogue/2024/products-00001.xml', {
+    headers: { 'content-type': 'application/xml' },
+    body: `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${skewed}</urlset>`,
+  });
+  const long = await validateSitemap(`${o}/sitemaps/catalogue/2024/products-00001.xml`, { robots: false });
+  writeFileSync(join(dir, 'skewed.html'), formatHtml(long));
   server = await startStaticServer(dir);
   chromium = await launchChromium();
 }, 60_000);
@@ -102,10 +125,11 @@ describe('the HTML report in headless Chromium', () => {
       expect(c.width, c.id).toBeGreaterThan(300);
       expect(c.height, c.id).toBeGreaterThan(20);
     }
-    // One bar per status: 200, 301, 404.
+    // One bar per status: 200, 301, 404, and the image under robots.txt's Disallow: /img/, which
+    // the live checks no longer fetch (issue 11; it used to count as one more 200).
     expect(
       await p.$$eval('#chart-status .bar', (bars) => bars.map((b) => b.querySelector('title')?.textContent)),
-    ).toEqual(['HTTP 200: 37', 'HTTP 301: 3', 'HTTP 404: 3']);
+    ).toEqual(['HTTP 200: 36', 'HTTP 301: 3', 'HTTP 404: 3', 'not fetched (robots.txt): 1']);
     const rows = await p.$$eval(
       '#findings tbody tr',
       (trs) => trs.filter((t) => t.getBoundingClientRect().height > 0).length,
@@ -131,6 +155,67 @@ describe('the HTML report in headless Chromium', () => {
     await saveScreenshot(p, 'validate-report');
     expect(watched.problems()).toEqual([]);
     expect(watched.log.externalRequests).toEqual([]);
+    await watched.context.close();
+  });
+});
+
+describe('the HTML report at 1280 px (issue 11)', () => {
+  it('no chart card scrolls sideways, and no bar label is cut at the left edge', async () => {
+    for (const name of ['report.html', 'skewed.html']) {
+      const watched = await chromium.newPage({ width: 1280, height: 900 });
+      const { page: p } = watched;
+      await p.goto(`${server.url}${name}`, { waitUntil: 'load' });
+      const figures = await p.$$eval('figure', (figs) =>
+        figs.map((f) => ({ id: f.id, scroll: f.scrollWidth, client: f.clientWidth })),
+      );
+      expect(figures.length, name).toBe(5);
+      for (const f of figures) expect(f.scroll, `${name} ${f.id}`).toBeLessThanOrEqual(f.client);
+      // Every label of a bar chart starts inside its drawing.
+      const starts = await p.$$eval('.bar text:not(.value)', (texts) =>
+        texts.map((t) => ({
+          text: t.textContent,
+          x: (t as unknown as { getBBox(): { x: number } }).getBBox().x,
+        })),
+      );
+      expect(starts.length, name).toBeGreaterThan(0);
+      for (const l of starts) expect(l.x, `${name} ${l.text}`).toBeGreaterThanOrEqual(0);
+      await watched.context.close();
+    }
+  });
+
+  it('labels sitemaps by their path: the start and the file name, shortened in the middle', async () => {
+    const watched = await chromium.newPage({ width: 1280, height: 900 });
+    const { page: p } = watched;
+    await p.goto(`${server.url}report.html`, { waitUntil: 'load' });
+    const labels = (): Promise<Array<string | null>> =>
+      p.$$eval('#chart-sitemaps .bar text:not(.value)', (texts) => texts.map((t) => t.textContent));
+    expect(await labels()).toEqual(['/s1.xml', '/s2.xml', '/index.xml']);
+    await p.goto(`${server.url}skewed.html`, { waitUntil: 'load' });
+    expect(await labels()).toEqual(['/sitemaps/…/products-00001.xml']);
+    await watched.context.close();
+  });
+
+  it('draws lastmod columns whose heights follow their counts, even when one month holds most URLs', async () => {
+    const watched = await chromium.newPage({ width: 1280, height: 900 });
+    const { page: p } = watched;
+    await p.goto(`${server.url}skewed.html`, { waitUntil: 'load' });
+    const cols = await p.$$eval('#chart-lastmod .col', (gs) =>
+      gs.flatMap((g) => {
+        const title = g.querySelector('title')?.textContent ?? '';
+        const count = Number(title.slice(title.indexOf(': ') + 2).replace(/,/g, ''));
+        const h = g.querySelector('rect')!.getBoundingClientRect().height;
+        return count > 0 ? [{ title, count, h }] : [];
+      }),
+    );
+    expect(cols.map((c) => c.count)).toEqual([1, 3, 8, 60, 2000]);
+    // Strictly taller for every larger count, and the smallest still visible.
+    const byCount = [...cols].sort((a, b) => a.count - b.count);
+    for (let i = 1; i < byCount.length; i++)
+      expect(byCount[i]!.h, byCount[i]!.title).toBeGreaterThan(byCount[i - 1]!.h + 1);
+    expect(byCount[0]!.h).toBeGreaterThanOrEqual(8);
+    expect(await p.getAttribute('#chart-lastmod svg', 'aria-label')).toMatch(/logarithmic scale/);
+    await saveScreenshot(p, 'validate-report-skewed');
+    expect(watched.problems()).toEqual([]);
     await watched.context.close();
   });
 });

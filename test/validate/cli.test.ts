@@ -197,6 +197,68 @@ describe('over HTTP', () => {
   });
 });
 
+describe('an index is validated with its children by default (issue 11)', () => {
+  let site: Site;
+  beforeAll(async () => {
+    site = await startServer();
+    const o = site.origin;
+    const xml = { 'content-type': 'application/xml' };
+    site.route('/sitemap_index.xml', {
+      headers: xml,
+      body: `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${o}/s1.xml</loc></sitemap></sitemapindex>`,
+    });
+    site.route('/s1.xml', {
+      headers: xml,
+      body: urlset(urls([`${o}/ok`, `${o}/gone`, `${o}/hidden`, `${o}/moved`])),
+    });
+    site.route('/ok', { body: '<!DOCTYPE html><title>ok</title>' });
+    site.route('/gone', { status: 404 });
+    site.route('/hidden', { body: '<!DOCTYPE html><meta name="robots" content="noindex"><title>x</title>' });
+    site.route('/moved', { status: 301, headers: { location: '/ok' } });
+    site.route('/robots.txt', {
+      headers: { 'content-type': 'text/plain' },
+      body: `Sitemap: ${o}/sitemap_index.xml\n`,
+    });
+  });
+  afterAll(() => site.close());
+
+  it('--live on an index URL checks the pages of its sitemaps; --no-recursive checks the index alone', async () => {
+    const r = await validateCli([`${site.origin}/sitemap_index.xml`, '--live', '--json']);
+    expect(r.code, r.stderr).toBe(1);
+    const json = JSON.parse(r.stdout);
+    expect(json.settings.recursive).toBe(true);
+    expect(json.diagnostics.map((d: { code: string; url: string }) => `${d.code} ${d.url}`).sort()).toEqual([
+      `live-client-error ${site.origin}/gone`,
+      `live-noindex ${site.origin}/hidden`,
+      `live-redirect ${site.origin}/moved`,
+    ]);
+    const alone = await validateCli([
+      `${site.origin}/sitemap_index.xml`,
+      '--live',
+      '--no-recursive',
+      '--json',
+    ]);
+    expect(alone.code).toBe(0);
+    const aloneJson = JSON.parse(alone.stdout);
+    expect(aloneJson.summary).toMatchObject({ sitemaps: 1, urls: 0 });
+    expect(aloneJson.diagnostics.map((d: { code: string }) => d.code)).toEqual(['index-not-followed']);
+  });
+
+  it('a local index without --sitemap-url is read alone (its children would be fetched from the live site)', async () => {
+    const local = join(dir, 'local-index.xml');
+    writeFileSync(
+      local,
+      `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${site.origin}/s1.xml</loc></sitemap></sitemapindex>`,
+    );
+    const before = site.requests.length;
+    const r = await validateCli([local, '--json']);
+    expect(JSON.parse(r.stdout).diagnostics.map((d: { code: string }) => d.code)).toEqual([
+      'index-not-followed',
+    ]);
+    expect(site.requests.length).toBe(before);
+  });
+});
+
 describe('a sample from the shared specs through the CLI, recursive with --sitemap-url', () => {
   it('reads an index whose children are missing on disk: one error per child, exit 1', async () => {
     const r = await validateCli([

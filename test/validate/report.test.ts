@@ -178,4 +178,15 @@ describe('HTML report', () => {
     expect(long.find((c) => c.label === '2000')).toEqual({ label: '2000', value: 2 });
     expect(timelineColumns({ none: 3 })).toEqual([]);
   });
+
+  it('the lastmod timeline: quarters from three years on, so that sparse months add up (issue 11)', () => {
+    const cols = timelineColumns({ '2018-02': 1, '2018-03': 2, '2019-07': 1, '2024-12': 4 });
+    expect(cols[0]).toEqual({ label: '2018-Q1', value: 3 });
+    expect(cols.find((c) => c.label === '2019-Q3')).toEqual({ label: '2019-Q3', value: 1 });
+    expect(cols.at(-1)).toEqual({ label: '2024-Q4', value: 4 });
+    expect(cols).toHaveLength(7 * 4);
+    expect(cols.reduce((a, c) => a + c.value, 0)).toBe(8);
+    // Just under three years: still months.
+    expect(timelineColumns({ '2022-01': 1, '2024-12': 1 })).toHaveLength(36);
+  });
 });

@@ -51,6 +51,16 @@ describe('the rule table (src/validate/rules.ts)', () => {
     }
   });
 
+  it('gives a robots.txt code the one severity robots lint reports it with (issue 11)', () => {
+    for (const [code, rule] of Object.entries(RULES)) {
+      if (rule.source !== 'robots') continue;
+      expect([code, rule.severity, rule.reportedAs]).toEqual([code, ROBOTS_RULES[code]!.severity, undefined]);
+    }
+    expect(RULES['robots-sitemap-disallowed']!.severity).toBe(
+      ROBOTS_RULES['robots-sitemap-disallowed']!.severity,
+    );
+  });
+
   it("includes every code the writer's entry normalisation reports", () => {
     const bad = [
       { loc: 'ftp://x.example/' },

@@ -183,8 +183,15 @@ export function registerParse(program: Command, ctx: CliContext): void {
       '<source>',
       'sitemap file, - for standard input, an http(s) URL, or a site root with --discover',
     )
-    .option('-r, --recursive', 'follow sitemap indexes (children are fetched over http(s))')
-    .option('--discover', 'SOURCE is a site: find its sitemaps in robots.txt and at well-known paths')
+    .option(
+      '-r, --recursive',
+      'follow sitemap indexes, fetching their children over http(s) (the default for an http(s) SOURCE and --discover)',
+    )
+    .option('--no-recursive', 'read SOURCE alone: an index gives its children as {"kind":"sitemap",…} rows')
+    .option(
+      '--discover',
+      'SOURCE is a site: find its sitemaps in robots.txt and at well-known paths, and read them as trees',
+    )
     .option('--sitemap-url <url>', 'public URL of a local sitemap file: applies the location rule')
     .addOption(
       new Option('--format <format>', 'output format for entries')
@@ -215,12 +222,13 @@ export function registerParse(program: Command, ctx: CliContext): void {
       `
 Output: entries on stdout, one a line. jsonl lines are the entry model (loc, lastmod, changefreq,
 priority, images, videos, news, alternates, mobile) plus "sitemap", the file or URL they came from;
-index children that are not followed (without --recursive) are {"kind":"sitemap","loc",...}.
+index children that are not followed (--no-recursive, or a local file or standard input without -r)
+are {"kind":"sitemap","loc",...}.
 Diagnostics go to stderr as FILE:LINE:COL: severity code: message.
 
 Examples:
-  sitemapkit parse https://www.example.com/sitemap_index.xml --recursive --format txt
-  sitemapkit parse https://www.example.com --discover --recursive --stats
+  sitemapkit parse https://www.example.com/sitemap_index.xml --format txt   (every URL of the tree)
+  sitemapkit parse https://www.example.com --discover --stats
   sitemapkit parse ./sitemap.xml.gz --sitemap-url https://www.example.com/sitemap.xml.gz
   curl -s https://www.example.com/sitemap.xml | sitemapkit parse - --format csv
 
@@ -240,8 +248,11 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
       }
       if (flags.discover && !isUrl)
         throw new UsageError('--discover needs the http(s) URL of a site, such as https://www.example.com/');
-      if (flags.recursive && source === '-')
+      if (flags.recursive === true && source === '-')
         throw new UsageError('--recursive needs a file or URL, not standard input');
+      // A fetched index's children are what a person means to read; a local file's children would
+      // be fetched from the live site, so they are followed only when -r asks for it.
+      const recursive = flags.recursive ?? (isUrl || flags.discover === true);
 
       const stats = flags.stats ? new Stats() : undefined;
       const progress = new Progress('parsing', { stream: ctx.stderr as NodeJS.WriteStream });
@@ -293,7 +304,7 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
         if (found.length === 0) errors++;
         roots = found.map((s) => s.url);
       }
-      if (flags.recursive && roots.length > 0) {
+      if (recursive && roots.length > 0) {
         await drain(parseSitemapTree(roots, options), source);
       } else {
         for (const root of roots) {

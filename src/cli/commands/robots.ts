@@ -68,6 +68,40 @@ async function loadRobots(
   return { robots: parseRobotsTxt(bytes, { mode }), where: source === '-' ? '<stdin>' : source };
 }
 
+/**
+ * Refuses an argument that is not an absolute http(s) URL: robots.txt matches the path of a URL
+ * of its own site, and anything else (`not-a-url`, `/private/x`) would be judged as some path.
+ */
+function checkUrlArgument(url: string, robotsSource: string): void {
+  let ok = /^https?:\/\/[^/?#\s\\]/i.test(url) && !/[\s\x00-\x1f\x7f]/.test(url);
+  if (ok) {
+    try {
+      new URL(url);
+    } catch {
+      ok = false;
+    }
+  }
+  if (ok) return;
+  const site = /^https?:\/\//i.test(robotsSource) ? new URL(robotsSource).origin : 'https://www.example.com';
+  const example = url.startsWith('/') ? `${site}${url}` : `${site}/…`;
+  throw new UsageError(
+    `"${url}" is not an http(s) URL: give each URL to check in full, as a crawler requests it, such as ${example}`,
+  );
+}
+
+/**
+ * The form a crawler requests for a URL written with raw non-ASCII characters: those characters
+ * percent-encoded as UTF-8 (RFC 3986 §2.5). undefined when the URL has none.
+ */
+function requestedForm(url: string): string | undefined {
+  if (!/[^\x00-\x7f]/.test(url)) return undefined;
+  try {
+    return url.replace(/[^\x00-\x7f]+/gu, (run) => encodeURI(run));
+  } catch {
+    return undefined; // a lone surrogate has no UTF-8 form to compare with
+  }
+}
+
 const modeOption = (): Option =>
   new Option('--mode <mode>', 'google: what Googlebot does (typos, missing colons…); rfc: strict RFC 9309')
     .choices(['google', 'rfc'])
@@ -94,7 +128,7 @@ Examples:
     .argument('<robots>', 'robots.txt file, - for standard input, or the http(s) URL of the site')
     .argument(
       '<url...>',
-      'URLs to check, percent-encoded as they will be requested (matched exactly as given)',
+      'absolute http(s) URLs to check, percent-encoded as they will be requested (matched exactly as given)',
     )
     .requiredOption('--agent <token>', 'product token of the crawler, e.g. Googlebot (case-insensitive)')
     .addOption(modeOption())
@@ -104,8 +138,11 @@ Examples:
     .addHelpText(
       'after',
       `
-Exit codes: 0 every URL allowed; 1 some URL disallowed; 2 usage error or ROBOTS unreadable.
-A robots.txt URL answering 4xx allows everything; 5xx, 429 or no answer disallows everything.`,
+Exit codes: 0 every URL allowed; 1 some URL disallowed; 2 usage error (an argument that is not an
+http(s) URL, such as a bare path) or ROBOTS unreadable.
+A robots.txt URL answering 4xx allows everything; 5xx, 429 or no answer disallows everything.
+A URL with raw non-ASCII characters is matched as written; a warning says when its percent-encoded
+form (what crawlers request) would be judged differently.`,
     )
     .action(async (source: string, urls: string[], flags: CheckFlags) => {
       if (flags.agent.trim() === '') throw new UsageError('--agent needs a product token, e.g. Googlebot');
@@ -114,6 +151,7 @@ A robots.txt URL answering 4xx allows everything; 5xx, 429 or no answer disallow
           `note: --agent "${flags.agent}" is not a product token ([a-zA-Z_-]+); groups name tokens such as Googlebot, so it may match none\n`,
         );
       }
+      for (const url of urls) checkUrlArgument(url, source);
       const json = flags.json === true || flags.format === 'json';
       const { robots: rules } = await loadRobots(source, flags.mode, ctx);
       let disallowed = 0;
@@ -121,6 +159,17 @@ A robots.txt URL answering 4xx allows everything; 5xx, 429 or no answer disallow
       for (const url of urls) {
         const e = rules.explain(url, flags.agent);
         if (!e.allowed) disallowed++;
+        // Matching is octet-exact: a raw non-ASCII path can be judged unlike the encoded one.
+        const encoded = requestedForm(url);
+        if (encoded !== undefined) {
+          const other = rules.explain(encoded, flags.agent);
+          if (other.allowed !== e.allowed) {
+            const by = other.line === null ? other.reason : `line ${other.line}: ${other.rule}`;
+            ctx.stderr.write(
+              `warning: ${url} has raw non-ASCII characters and is ${e.allowed ? 'allowed' : 'disallowed'} as written, but ${encoded}, the percent-encoded form crawlers request, is ${other.allowed ? 'allowed' : 'disallowed'} (${by}); check the form your crawler sends\n`,
+            );
+          }
+        }
         if (json) {
           await writeOut(
             ctx.stdout,

@@ -40,6 +40,7 @@ interface ValidateFlags extends AddressFlags {
   liveTimeout?: string;
   liveLimit?: string;
   liveMethod?: 'auto' | 'get';
+  ignoreRobots?: boolean;
   format?: ReportFormat;
   json?: boolean;
   out?: string;
@@ -90,8 +91,10 @@ function liveOptions(flags: ValidateFlags, config: ValidateConfig): ValidateOpti
   if (timeoutMs !== undefined) base.timeoutMs = timeoutMs;
   if (limit !== undefined) base.limit = limit;
   if (flags.liveMethod !== undefined) base.method = flags.liveMethod;
-  const tuned = concurrency ?? perHost ?? timeoutMs ?? limit ?? flags.liveMethod;
-  if (!on && tuned !== undefined) throw new UsageError('--concurrency, --per-host and --live-* need --live');
+  if (flags.ignoreRobots === true) base.ignoreRobots = true;
+  const tuned = concurrency ?? perHost ?? timeoutMs ?? limit ?? flags.liveMethod ?? flags.ignoreRobots;
+  if (!on && tuned !== undefined)
+    throw new UsageError('--concurrency, --per-host, --ignore-robots and --live-* need --live');
   return on ? base : false;
 }
 
@@ -100,17 +103,21 @@ export function registerValidate(program: Command, ctx: CliContext): void {
     .command('validate')
     .description('Validate sitemaps: protocol, quality, robots.txt and (with --live) every listed page')
     .argument('<source...>', 'sitemap files, http(s) URLs, or - for standard input')
-    .option('-r, --recursive', 'follow sitemap indexes and validate the whole tree')
+    .option(
+      '-r, --recursive',
+      'follow sitemap indexes and validate the whole tree (the default, except for a local file without --sitemap-url, whose children would be fetched from the live site)',
+    )
+    .option('--no-recursive', 'validate each SOURCE alone, without the sitemaps an index lists')
     .option(
       '--discover',
-      'SOURCE is a site: validate the sitemaps its robots.txt names (else /sitemap.xml…); implies -r',
+      'SOURCE is a site: validate the sitemaps its robots.txt names (else /sitemap.xml…), as trees',
     )
     .option(
       '--sitemap-url <url>',
-      'public URL of a local sitemap: the location rule, robots.txt, and (with --recursive) children read from beside it',
+      'public URL of a local sitemap: the location rule, robots.txt, and children read from beside it',
     )
     .option('--robots <url|file>', "robots.txt to check against (default: the site's, for an http(s) SOURCE)")
-    .option('--no-robots', 'do not read robots.txt')
+    .option('--no-robots', 'do not check the sitemap against robots.txt (--live still obeys it)')
     .option('--agent <name>', 'crawler for robots.txt rules and robots meta tags (default Googlebot)')
     .option('--allow-host <host>', 'a host that cross-submits to this sitemap (repeatable)', collect, [])
     .option('--live', 'fetch every listed page: status, redirects, noindex, canonical, Last-Modified, type')
@@ -121,6 +128,10 @@ export function registerValidate(program: Command, ctx: CliContext): void {
       `time allowed per page, such as 15s; a bare number is milliseconds (default ${seconds(LIVE_DEFAULTS.timeoutMs)})`,
     )
     .option('--live-limit <n>', 'fetch at most N pages (the first listed)')
+    .option(
+      '--ignore-robots',
+      'with --live: also fetch pages robots.txt disallows (only for a site you own, such as a staging build)',
+    )
     .addOption(
       new Option('--live-method <method>', 'auto: HEAD, then GET for HTML pages; get: GET only').choices([
         'auto',
@@ -155,12 +166,15 @@ Rules: every code, its severity and its fix are in docs/rules.md. Errors break t
 the XSDs check and more, without xmllint); warnings hurt quality (duplicates, mixed hosts, session
 IDs, assets as pages, lastmods search engines distrust, robots.txt); notes are advice. --live adds
 one error per page that should not be listed (4xx, 5xx, redirects, noindex, canonical elsewhere,
-stale lastmod, not HTML), politely: bounded concurrency, a per-host limit, Retry-After honoured.
+stale lastmod, not HTML), politely: bounded concurrency, a per-host limit, Retry-After honoured,
+and robots.txt obeyed as the crawler obeys it (a disallowed URL is reported, never fetched; on
+your own site, --ignore-robots fetches it anyway).
 
 Examples:
   sitemapkit validate https://www.example.com --discover --live
-  sitemapkit validate https://www.example.com/sitemap_index.xml --recursive
-  sitemapkit validate dist/sitemap.xml -r --sitemap-url https://www.example.com/sitemap.xml --robots dist/robots.txt
+  sitemapkit validate https://www.example.com/sitemap_index.xml --live      (the index and its sitemaps)
+  sitemapkit validate https://www.example.com/sitemap_index.xml --no-recursive   (the index alone)
+  sitemapkit validate dist/sitemap.xml --sitemap-url https://www.example.com/sitemap.xml --robots dist/robots.txt
   sitemapkit validate https://www.example.com/sitemap.xml --live --format html --out report.html
   sitemapkit validate sitemap.xml --format junit --out validate.xml --max-warnings 0
   sitemapkit validate sitemap.xml --disable priority-ignored --rule url-duplicate=error
@@ -174,8 +188,12 @@ warnings; 2 usage error, or SOURCE could not be read at all; 130 interrupted.`,
       if (flags.json === true && flags.format !== undefined && flags.format !== 'json')
         throw new UsageError('--json and --format disagree; give one of them');
       const maxWarnings = wholeNumber('--max-warnings', flags.maxWarnings, 0) ?? config.maxWarnings;
-      const recursive = flags.recursive === true || config.recursive === true;
       const sitemapUrl = flags.sitemapUrl ?? config.sitemapUrl;
+      // An index's children are what a person means to check, wherever they can be read as they
+      // are: fetched (URLs), or beside a local index whose public URL is known (--sitemap-url).
+      const followable =
+        sources.every((s) => /^https?:\/\//i.test(s)) || (sitemapUrl !== undefined && !sources.includes('-'));
+      const recursive = flags.recursive ?? config.recursive ?? followable;
       if (flags.discover === true && (sources.length !== 1 || !/^https?:\/\//i.test(sources[0]!)))
         throw new UsageError(
           '--discover needs the http(s) URL of one site, such as https://www.example.com/',

@@ -2,7 +2,8 @@
  * The live checks' fetching: a bounded queue (the parser waits when it is full), a global cap and
  * the HTTP layer's per-host scheduler, the run's client (User-Agent, headers, address policy), a
  * timeout per request, the HTTP layer's retry policy (Retry-After honoured by pausing the host),
- * HEAD first and GET only where the body matters, and a cap on page bytes.
+ * HEAD first and GET only where the body matters, and a cap on page bytes. robots.txt is obeyed
+ * before any request (live-robots.ts), as the crawler obeys it.
  */
 import { SitemapkitError } from '../../core/errors.js';
 import type { HttpClient, HttpResponse } from '../../http/client.js';
@@ -10,6 +11,7 @@ import { HttpError } from '../../http/errors.js';
 import { decideRetry, type RetryPolicy } from '../../http/retry.js';
 import { HostScheduler, hostKey } from '../../http/scheduler.js';
 import type { ResolvedLiveOptions } from '../options.js';
+import type { LiveRobots } from './live-robots.js';
 import { isHtmlPage, judgePage, type PageFacts, type PageFinding } from './page-verdict.js';
 
 /** One listed URL to check. */
@@ -18,11 +20,15 @@ export interface LiveJob {
   lastmod: string | undefined;
   sitemap: string;
   line: number | undefined;
+  /** The offline robots.txt check already reported the URL as disallowed for the agent. */
+  robotsReported?: boolean;
 }
 
 export interface LiveHttp {
   client: HttpClient;
   signal: AbortSignal | undefined;
+  /** robots.txt, obeyed before any request for a URL; undefined with `ignoreRobots`. */
+  robots: LiveRobots | undefined;
 }
 
 interface Task {
@@ -184,7 +190,11 @@ export class LiveChecker {
 
   async #run(task: Task, q: HostQueue): Promise<void> {
     try {
-      const outcome = await this.#check(task.job, task.attempt + 1);
+      const robots = await this.#http.robots?.decide(task.job.url, task.job.robotsReported === true);
+      const outcome =
+        robots === undefined || robots.fetch
+          ? await this.#check(task.job, task.attempt + 1)
+          : { kind: 'done' as const, status: robots.status, findings: robots.findings };
       if (outcome.kind === 'retry') {
         task.attempt++;
         this.#scheduler.pause(q.host, Date.now() + outcome.delayMs);

@@ -4,8 +4,9 @@
  * from disk, from a CI artifact or from a mail attachment alike.
  */
 import type { Severity } from '../../core/diagnostics.js';
+import { ROBOTS_STATUS } from '../live/live-robots.js';
 import type { ValidationResult } from '../types.js';
-import { barChart, type Column, columnChart, donutChart, esc } from './svg.js';
+import { barChart, type Column, columnChart, columnScale, donutChart, esc } from './svg.js';
 import { countsLine, scopeLine, whereOf } from './text.js';
 
 /** Options of {@link formatHtml}. */
@@ -33,8 +34,20 @@ function statusColor(status: string): string {
 }
 
 /**
- * lastmod counts as chart columns: one a month when the span is ten years or less, else one a
- * year (the oldest years folded into the first column), gaps filled with zeros.
+ * Chart labels for sitemaps: without the origin they all share (it is in the header), so that the
+ * label holds the path, whose end tells them apart.
+ */
+export function sitemapLabels(names: readonly string[]): string[] {
+  const origins = new Set(names.map((s) => /^https?:\/\/[^/]+/i.exec(s)?.[0] ?? ''));
+  const only = origins.size === 1 ? [...origins][0]! : '';
+  return names.map((s) => (only !== '' && s.length > only.length ? s.slice(only.length) : s));
+}
+
+/**
+ * lastmod counts as chart columns: one a month when the span is under three years, one a quarter
+ * when it is ten years or less, else one a year (the oldest years folded into the first column),
+ * gaps filled with zeros. Fewer, fuller columns: 40 URLs over seven years drawn by month are 84
+ * columns of 0 or 1, which says nothing.
  */
 export function timelineColumns(byMonth: Readonly<Record<string, number>>): Column[] {
   const months: Array<[number, number, number]> = [];
@@ -47,12 +60,19 @@ export function timelineColumns(byMonth: Readonly<Record<string, number>>): Colu
   const first = Math.min(...months.map(([y, mo]) => index(y, mo)));
   const last = Math.max(...months.map(([y, mo]) => index(y, mo)));
   if (last - first < 120) {
+    // Months, or quarters (3 months) for spans of three years and more.
+    const size = last - first < 36 ? 1 : 3;
     const cols: Column[] = [];
-    const counts = new Map(months.map(([y, mo, c]) => [index(y, mo), c]));
-    for (let i = first; i <= last; i++) {
-      const y = Math.floor(i / 12);
-      const mo = (i % 12) + 1;
-      cols.push({ label: `${y}-${String(mo).padStart(2, '0')}`, value: counts.get(i) ?? 0 });
+    const counts = new Map<number, number>();
+    for (const [y, mo, c] of months) {
+      const at = Math.floor(index(y, mo) / size);
+      counts.set(at, (counts.get(at) ?? 0) + c);
+    }
+    for (let i = Math.floor(first / size); i <= Math.floor(last / size); i++) {
+      const y = Math.floor((i * size) / 12);
+      const within = ((i * size) % 12) / size;
+      const label = size === 1 ? `${y}-${String(within + 1).padStart(2, '0')}` : `${y}-Q${within + 1}`;
+      cols.push({ label, value: counts.get(i) ?? 0 });
     }
     return cols;
   }
@@ -85,11 +105,12 @@ h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid var(--line);padding-
 .card{border:1px solid var(--line);border-radius:8px;padding:10px 14px;background:var(--bg)}
 .card b{display:block;font-size:22px}
 .card.error b{color:var(--error)}.card.warning b{color:var(--warning)}.card.info b{color:var(--info)}
-.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(560px,1fr));gap:16px}
-figure{margin:0;border:1px solid var(--line);border-radius:8px;padding:12px;overflow-x:auto}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,480px),1fr));gap:16px}
+figure{margin:0;border:1px solid var(--line);border-radius:8px;padding:12px;min-width:0}
+svg.chart{display:block;max-width:100%;height:auto}
 figcaption{font-weight:600;margin-bottom:8px}
 .chart text{font-size:12px;fill:var(--fg)}.chart .value{fill:var(--muted)}.chart .total{font-size:20px;font-weight:600}
-.chart .axis{stroke:var(--line)}
+.chart .axis{stroke:var(--line)}.chart .grid{stroke:var(--line);stroke-dasharray:2 3}
 .chart .bar:hover rect,.chart .col:hover rect{opacity:.75}
 .empty{color:var(--muted);padding:24px 0}
 table{border-collapse:collapse;width:100%;font-size:13px}
@@ -160,19 +181,25 @@ export function formatHtml(r: ValidationResult, options: HtmlReportOptions = {})
       ? `<p class="empty">${r.settings.live ? 'No page was fetched.' : 'Pages were not fetched: run with --live to see their status codes.'}</p>`
       : barChart(
           statuses.map(([status, count]) => ({
-            label: status === 'failed' ? 'no answer' : `HTTP ${status}`,
+            label:
+              status === 'failed'
+                ? 'no answer'
+                : status === ROBOTS_STATUS
+                  ? 'not fetched (robots.txt)'
+                  : `HTTP ${status}`,
             value: count,
             color: statusColor(status),
           })),
           { label: 'Live status codes' },
         );
   const perSitemap = [...r.sitemaps].sort((a, b) => b.entries + b.sitemaps - (a.entries + a.sitemaps));
+  const labels = sitemapLabels(perSitemap.slice(0, 30).map((m) => m.sitemap));
   const sitemapChart =
     perSitemap.length === 0
       ? '<p class="empty">No sitemap could be read.</p>'
       : `${barChart(
-          perSitemap.slice(0, 30).map((m) => ({
-            label: m.sitemap,
+          perSitemap.slice(0, 30).map((m, i) => ({
+            label: labels[i]!,
             value: m.format === 'sitemapindex' ? m.sitemaps : m.entries,
             color: m.format === 'sitemapindex' ? '#6d4c9f' : '#0f766e',
             title: `${m.sitemap}: ${m.format === 'sitemapindex' ? `${n(m.sitemaps)} sitemaps (index)` : `${n(m.entries)} URLs`}`,
@@ -181,10 +208,18 @@ export function formatHtml(r: ValidationResult, options: HtmlReportOptions = {})
         )}${perSitemap.length > 30 ? `<p class="muted">the 30 largest of ${n(perSitemap.length)} sitemaps</p>` : ''}`;
   const columns = timelineColumns(r.stats.lastmodByMonth);
   const without = r.stats.lastmodByMonth['none'] ?? 0;
+  const unit = /Q\d$/.test(columns[0]?.label ?? '')
+    ? 'quarter'
+    : /-\d\d$/.test(columns[0]?.label ?? '')
+      ? 'month'
+      : 'year';
+  const logScale = columnScale(columns.map((c) => c.value)).log
+    ? '<p class="muted">Heights on a logarithmic scale: one period holds most URLs (the exact counts are in each column’s tooltip).</p>'
+    : '';
   const timelineChart =
     columns.length === 0
       ? '<p class="empty">No URL has a lastmod.</p>'
-      : `${columnChart(columns, { label: 'URLs by lastmod month', color: '#0f766e' })}${without > 0 ? `<p class="muted">${n(without)} URL(s) without lastmod</p>` : ''}`;
+      : `${columnChart(columns, { label: `URLs by lastmod ${unit}`, color: '#0f766e' })}${logScale}${without > 0 ? `<p class="muted">${n(without)} URL(s) without lastmod</p>` : ''}`;
 
   const ruleRows = r.rules
     .map(

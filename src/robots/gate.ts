@@ -1,13 +1,14 @@
 /**
- * The crawler's robots.txt gate: a thin, synchronous layer over `RobotsCache`, which alone decides
- * how long an outcome lasts (24 h for a file, a short retry for an unreachable one, the previous
- * rules kept when a refresh fails). The crawl loop must decide without awaiting, so the gate asks
- * the cache for a fresh outcome (`peek`), starts a fetch when there is none (`undefined`: wait),
- * and hands every new outcome once to `onRules` (Crawl-delay, warnings) before any URL of its
- * origin is judged by it.
+ * The robots.txt gate of every part that fetches pages (the crawler, the validator's live checks):
+ * a thin layer over `RobotsCache`, which alone decides how long an outcome lasts (24 h for a file,
+ * a short retry for an unreachable one, the previous rules kept when a refresh fails). The crawl
+ * loop must decide without awaiting, so `verdict` asks the cache for a fresh outcome (`peek`),
+ * starts a fetch when there is none (`undefined`: wait), and hands every new outcome once to
+ * `onRules` (Crawl-delay, warnings) before any URL of its origin is judged by it. Callers that may
+ * await (the live checks) use `check`.
  */
 import { HttpError } from '../http/errors.js';
-import type { RobotsCache, RobotsFetchResult } from '../robots/fetch.js';
+import type { RobotsCache, RobotsFetchResult } from './fetch.js';
 
 /**
  * `allowed: false` with `address`: the host is at an address the policy refuses (its robots.txt
@@ -56,7 +57,16 @@ export class RobotsGate {
   verdict(origin: string, url: string): GateVerdict | undefined {
     if (!this.#o.enabled) return ALLOWED;
     const r = this.#rules(origin);
-    if (r === undefined) return undefined;
+    return r === undefined ? undefined : this.#judge(r, url);
+  }
+
+  /** Whether `url` (of `origin`) may be fetched, waiting for its robots.txt when needed. */
+  async check(origin: string, url: string): Promise<GateVerdict> {
+    if (!this.#o.enabled) return ALLOWED;
+    return this.#judge(await this.prime(origin), url);
+  }
+
+  #judge(r: RobotsFetchResult, url: string): GateVerdict {
     if (r.status === 'unreachable') {
       const refused = addressRefusal(r);
       if (refused !== undefined) return { allowed: false, reason: refused, address: true };
