@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { type Command, Option } from 'commander';
 import type { Diagnostic } from '../../core/diagnostics.js';
@@ -389,11 +390,8 @@ async function runCrawl(
       else ctx.stderr.write(`sitemapkit: no page could be listed: ${error.message}\n`);
       return EXIT_FINDINGS;
     }
-    if (isSitemapkitError(error, 'ERR_ABORTED') || (ctx.signal.aborted && !isSitemapkitError(error))) {
-      const where = options.state === undefined ? 'the crawl state' : `the crawl state (${options.state})`;
-      ctx.stderr.write(
-        `sitemapkit: interrupted: ${where} is saved and the previous sitemaps are untouched; to continue, run from this folder:\n  ${resumeCommand(argv)}\n`,
-      );
+    if (isSitemapkitError(error, 'ERR_ABORTED') || ctx.signal.aborted) {
+      ctx.stderr.write(`sitemapkit: ${interrupted(options.state, argv)}\n`);
       return EXIT_INTERRUPTED;
     }
     if (isSitemapkitError(error, 'ERR_OPTIONS')) {
@@ -431,6 +429,14 @@ async function runCrawl(
   if (flags.updateRobots !== undefined) lines.push(`  robots.txt updated: ${flags.updateRobots}`);
   ctx.stdout.write(`${lines.join('\n')}\n`);
   return EXIT_OK;
+}
+
+/** What Ctrl-C left behind, and the exact command that goes on from there. */
+function interrupted(state: string | undefined, argv: readonly string[]): string {
+  if (state === undefined || !existsSync(state)) {
+    return 'interrupted before the crawl started: nothing was saved and the previous sitemaps are untouched; run the same command again';
+  }
+  return `interrupted: the crawl state is saved in ${state} and the previous sitemaps are untouched; to continue, run from this folder:\n  ${resumeCommand(argv)}`;
 }
 
 function printHidden(hidden: Map<string, number>, ctx: CliContext): void {
