@@ -213,8 +213,7 @@ async function crawlWith(
     recorder.report({
       code: 'crawl-state-restarted',
       severity: 'info',
-      message: `the crawl in this state had finished: starting it over (resume writes a finished crawl's output again without fetching)`,
-      url: start.path,
+      message: `the crawl saved in ${start.path} had finished: it is started over (to write a finished crawl's output again without fetching, resume it instead)`,
     });
   }
   let complete: boolean;

@@ -387,7 +387,14 @@ async function runCrawl(
     if (isSitemapkitError(error) && error.code === 'ERR_NO_URLS') {
       if (json)
         ctx.stdout.write(`${JSON.stringify({ ok: false, code: error.code, message: error.message })}\n`);
-      else ctx.stderr.write(`sitemapkit: no page could be listed: ${error.message}\n`);
+      else {
+        // The crawl itself finished: output options corrected, --resume writes again without fetching.
+        const again =
+          options.state !== undefined && existsSync(options.state)
+            ? ` (if --base-url or --public-origin was wrong, run again with them corrected and --resume: nothing is fetched again)`
+            : '';
+        ctx.stderr.write(`sitemapkit: no page could be listed: ${error.message}${again}\n`);
+      }
       return EXIT_FINDINGS;
     }
     if (isSitemapkitError(error, 'ERR_ABORTED') || ctx.signal.aborted) {
