@@ -245,8 +245,10 @@ Examples:
   sitemapkit crawl https://example.com/ --out dist/ --resume            # after Ctrl-C or a crash
 
 Exit codes: 0 the crawl completed and the sitemaps were written (even if some pages were broken);
-1 nothing could be listed (the previous sitemaps stay); 2 usage error or the crawl could not run
-(robots.txt unreachable, state missing or locked); 130 interrupted (state saved, continue with --resume).`,
+1 nothing could be listed (the previous sitemaps stay); 2 usage error (a start URL that --public-origin
+and --base-url cannot publish is found before any request) or the crawl could not run (robots.txt
+unreachable, state missing, unfinished or locked); 130 interrupted (state saved; the message prints
+the command that resumes).`,
     )
     .action(async (urls: string[], flags: CrawlFlags, cmd: Command) => {
       // commander keeps the arguments it parsed (untyped): the resume command repeats them.
