@@ -94,6 +94,8 @@ describe('start URL, publicOrigin and baseUrl are checked against each other bef
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('nothing was fetched');
     expect(r.stderr).toContain('--resume');
+    expect(r.stderr).toContain(`outside --base-url's folder https://example.com/docs/15/`);
+    expect(r.stderr).toContain('pass --public-origin "https://example.com/docs/15/"');
     expect(r.stderr.trim().split('\n')[0]).not.toMatch(/^\s+at /);
     expect(s.requests).toEqual([]);
   });

@@ -405,7 +405,7 @@ async function runCrawl(
     }
     if (isSitemapkitError(error, 'ERR_OPTIONS')) {
       const text = `${error.message}${error.hint ? ` (${error.hint})` : ''}`;
-      throw new UsageError(text.replaceAll('`resume: true`', '--resume'));
+      throw new UsageError(cliNames(text));
     }
     throw error;
   }
@@ -438,6 +438,14 @@ async function runCrawl(
   if (flags.updateRobots !== undefined) lines.push(`  robots.txt updated: ${flags.updateRobots}`);
   ctx.stdout.write(`${lines.join('\n')}\n`);
   return EXIT_OK;
+}
+
+/** The crawl's own library names in its option errors, as a CLI user wrote them. */
+function cliNames(text: string): string {
+  return text
+    .replaceAll('`resume: true`', '--resume')
+    .replace(/\bbaseUrl\b/g, '--base-url')
+    .replace(/\bpublicOrigin\b/g, '--public-origin');
 }
 
 /** What Ctrl-C left behind, and the exact command that goes on from there. */
