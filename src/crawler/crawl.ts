@@ -14,6 +14,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { EntryInput } from '../core/entry.js';
 import { SitemapkitError } from '../core/errors.js';
 import { HostScheduler } from '../http/scheduler.js';
 import type { RobotsFetchResult } from '../robots/fetch.js';
@@ -22,6 +23,7 @@ import { SqliteFrontier } from './frontier-sqlite.js';
 import { type CrawlNetwork, openNetwork } from './network.js';
 import { originOf } from './normalize-url.js';
 import { type CrawlOptions, type ResolvedCrawlOptions, resolveCrawlOptions } from './options.js';
+import { crawlLastmod } from './page-outcome.js';
 import { checkPublication, namedByPage } from './publish.js';
 import { Recorder } from './recorder.js';
 import type { CrawlStats } from './records.js';
@@ -310,7 +312,7 @@ async function crawlWith(
         generatedAt: new Date(o.now()),
       });
     }
-    const named = namedByPage(sitemapEntries(state, o));
+    const named = namedByPage(oneLastmodForm(sitemapEntries(state, o)));
     const sitemaps = await writeSitemaps(named.entries, {
       outDir: o.outDir,
       baseUrl: o.baseUrl,
@@ -323,5 +325,13 @@ async function crawlWith(
     return { state: state.path, complete, stats, sitemaps, report, counts: { ...recorder.counts } };
   } finally {
     state.close();
+  }
+}
+
+/** A state written by an earlier release may hold lastmods in other forms: one form on output too. */
+function* oneLastmodForm(entries: Iterable<EntryInput>): Generator<EntryInput> {
+  for (const e of entries) {
+    if (typeof e.lastmod === 'string') e.lastmod = crawlLastmod(e.lastmod);
+    yield e;
   }
 }

@@ -113,13 +113,15 @@ export function pageOutcome(
   return { outcome, diagnostics, found: follow(lease, res, outcome, robots, rules) };
 }
 
+const UTC_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
 /**
  * One form for every lastmod of a crawl: a date with a time becomes UTC to the second
  * (`2024-05-01T08:00:00Z`), whether it came from `Last-Modified` or a page's own `+02:00`; a plain
  * date stays a date (a time would be invented). A sitemap then never mixes `Z` and `+00:00`.
  */
 export function crawlLastmod(value: string): string {
-  if (!value.includes('T')) return value;
+  if (!value.includes('T') || UTC_SECONDS.test(value)) return value;
   const ms = Date.parse(value);
   return Number.isNaN(ms) ? value : formatUtc(new Date(Math.floor(ms / 1000) * 1000));
 }

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { isSitemapkitError } from '../../src/core/errors.js';
@@ -244,5 +245,13 @@ describe('findings name their page', () => {
       c: '2024-02-03T04:05:06Z',
       d: '2024-02-03',
     });
+    // A state written by an earlier release holds the page's own form: resuming writes one form too.
+    const db = new Database(o.state as string);
+    db.prepare("UPDATE urls SET lastmod = '2024-02-03T04:05:06+00:00' WHERE url LIKE '%/a'").run();
+    db.close();
+    await crawl({ ...o, resume: true });
+    expect(readFileSync(join(o.outDir, 'sitemap.xml'), 'utf8')).toContain(
+      `<loc>${s.origin}/a</loc><lastmod>2024-02-03T04:05:06Z</lastmod>`,
+    );
   });
 });
