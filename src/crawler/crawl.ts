@@ -7,8 +7,14 @@
  * normalize-url.ts), the seeds (seed.ts), the sitemap entries and the report.
  *
  * Output is written only after the frontier is exhausted (or `maxPages` is reached): an
- * interrupted crawl keeps its state for `resume` and never touches the previous sitemaps.
+ * interrupted crawl keeps its state for `resume` and never touches the previous sitemaps. Resuming
+ * a crawl that had finished makes no request: it writes the output again, with the options given
+ * now.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EntryInput } from '../core/entry.js';
 import { SitemapkitError } from '../core/errors.js';
 import { HostScheduler } from '../http/scheduler.js';
 import type { RobotsFetchResult } from '../robots/fetch.js';
@@ -18,6 +24,8 @@ import { SqliteFrontier } from './frontier-sqlite.js';
 import { type CrawlNetwork, openNetwork } from './network.js';
 import { originOf } from './normalize-url.js';
 import { type CrawlOptions, type ResolvedCrawlOptions, resolveCrawlOptions } from './options.js';
+import { crawlLastmod } from './page-outcome.js';
+import { checkPublication, namedByPage } from './publish.js';
 import { Recorder } from './recorder.js';
 import type { CrawlStats } from './records.js';
 import { type CrawlReportFiles, writeCrawlReport } from './report.js';
@@ -25,14 +33,14 @@ import { Scheduler } from './scheduler.js';
 import { Scope } from './scope.js';
 import { type SeedContext, seedSitemaps, seedStarts } from './seed.js';
 import { otherHosts, sitemapEntries } from './sitemap-entries.js';
-import { CrawlState } from './state.js';
+import { CrawlState, type StateMode } from './state.js';
 
 export type { CrawlStats } from './records.js';
 
 /** What {@link crawl} returns. */
 export interface CrawlResult {
-  /** The state database. */
-  state: string;
+  /** The state database; undefined when the crawl kept a temporary one (deleted by now). */
+  state: string | undefined;
   /** The frontier was exhausted (false when `maxPages` stopped it; `resume` continues). */
   complete: boolean;
   stats: CrawlStats;
@@ -47,7 +55,11 @@ export interface CrawlResult {
 /**
  * Crawls a site and writes its sitemaps (and the HTML site map and the report).
  *
- * Throws `ERR_OPTIONS` for bad options, `ERR_STATE` for a missing, existing or locked state,
+ * Writes only where it is told: `outDir`, and `state` and `report` when given (without `state`,
+ * a temporary state is deleted on return).
+ *
+ * Throws `ERR_OPTIONS` for bad options (a start URL that cannot be published under `baseUrl`
+ * included, before any request), `ERR_STATE` for a missing, unfinished or locked state,
  * `ERR_HTTP` when a start site's robots.txt is unreachable (nothing is crawled: RFC 9309 says
  * complete disallow), `ERR_ABORTED` when `signal` aborts (state kept, sitemaps untouched) and
  * `ERR_NO_URLS` when no page can be listed (the previous sitemaps stay).
@@ -57,10 +69,47 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   if (o.signal?.aborted === true) {
     throw new SitemapkitError('ERR_ABORTED', 'the crawl was interrupted before it started');
   }
-  CrawlState.check(o.state, o.mode);
+  checkPublication(o);
+  if (o.state === undefined) {
+    const dir = await mkdtemp(join(tmpdir(), 'sitemapkit-crawl-'));
+    try {
+      const result = await run(o, {
+        path: join(dir, 'state.db'),
+        mode: 'new',
+        restarted: false,
+        rewrite: false,
+      });
+      return { ...result, state: undefined };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  return run(o, await stateStart(o.state, o.mode));
+}
+
+/** How this run treats its state file. */
+interface StateStart {
+  path: string;
+  mode: StateMode;
+  /** A finished crawl's state was found without resume or fresh: it is started over. */
+  restarted: boolean;
+  /** Resuming a finished crawl: no request, only the output is written again. */
+  rewrite: boolean;
+}
+
+/** Decides from what is on disk (before any network work) how the state is opened. */
+async function stateStart(path: string, mode: StateMode): Promise<StateStart> {
+  const disk = await CrawlState.onDisk(path);
+  const complete = disk?.status === 'complete';
+  if (mode === 'new' && complete) return { path, mode: 'fresh', restarted: true, rewrite: false };
+  CrawlState.check(path, mode);
+  return { path, mode, restarted: false, rewrite: mode === 'resume' && complete };
+}
+
+async function run(o: ResolvedCrawlOptions, start: StateStart): Promise<CrawlResult> {
   const net = openNetwork(o);
   try {
-    return await crawlWith(o, net);
+    return await crawlWith(o, net, start);
   } finally {
     await net.close();
   }
@@ -101,10 +150,15 @@ function applyRobots(
   hosts.setCrawlDelay(origin, ms);
 }
 
-async function crawlWith(o: ResolvedCrawlOptions, net: CrawlNetwork): Promise<CrawlResult> {
+async function crawlWith(
+  o: ResolvedCrawlOptions,
+  net: CrawlNetwork,
+  start: StateStart,
+): Promise<CrawlResult> {
   // robots.txt of every start origin first: when one is unreachable nothing may be crawled there,
-  // and a crawl that cannot start should not leave a state behind.
-  if (o.robots) {
+  // and a crawl that cannot start should not leave a state behind. A finished crawl that is only
+  // written again asks nothing (its site may be gone by now).
+  if (o.robots && !start.rewrite) {
     for (const origin of o.origins) {
       const r = await net.robots.get(`${origin}/`);
       const refused = addressRefusal(r);
@@ -130,7 +184,7 @@ async function crawlWith(o: ResolvedCrawlOptions, net: CrawlNetwork): Promise<Cr
       }
     }
   }
-  const state = await CrawlState.open(o.state, o.mode);
+  const state = await CrawlState.open(start.path, start.mode);
   const frontier = new SqliteFrontier(state, { maxDepth: o.maxDepth });
   const scope = new Scope({
     origins: o.origins,
@@ -157,9 +211,16 @@ async function crawlWith(o: ResolvedCrawlOptions, net: CrawlNetwork): Promise<Cr
       scheduler?.wake();
     },
   });
+  if (start.restarted) {
+    recorder.report({
+      code: 'crawl-state-restarted',
+      severity: 'info',
+      message: `the crawl saved in ${start.path} had finished: it is started over (to write a finished crawl's output again without fetching, resume it instead)`,
+    });
+  }
   let complete: boolean;
   try {
-    if (o.robots) for (const origin of o.origins) await gate.prime(origin);
+    if (o.robots && !start.rewrite) for (const origin of o.origins) await gate.prime(origin);
     const seeds: SeedContext = {
       frontier,
       starts: o.starts,
@@ -170,7 +231,7 @@ async function crawlWith(o: ResolvedCrawlOptions, net: CrawlNetwork): Promise<Cr
       committed: (c) => recorder.committed(c),
     };
     await seedStarts(seeds);
-    if (o.seedSitemaps) {
+    if (o.seedSitemaps && !start.rewrite) {
       await seedSitemaps(seeds, {
         origins: o.origins,
         httpClient: net.client,
@@ -208,8 +269,10 @@ async function crawlWith(o: ResolvedCrawlOptions, net: CrawlNetwork): Promise<Cr
       c.fetched,
     );
     scheduler = s;
-    await frontier.setMeta('status', 'running');
-    await s.run();
+    if (!start.rewrite) {
+      await frontier.setMeta('status', 'running');
+      await s.run();
+    }
     complete = (await frontier.counts()).queued === 0;
     await frontier.setMeta('status', complete ? 'complete' : 'partial');
     if (!complete) {
@@ -249,17 +312,26 @@ async function crawlWith(o: ResolvedCrawlOptions, net: CrawlNetwork): Promise<Cr
         generatedAt: new Date(o.now()),
       });
     }
-    const sitemaps = await writeSitemaps(sitemapEntries(state, o), {
+    const named = namedByPage(oneLastmodForm(sitemapEntries(state, o)));
+    const sitemaps = await writeSitemaps(named.entries, {
       outDir: o.outDir,
       baseUrl: o.baseUrl,
       onInvalid: 'skip',
       allowHosts: otherHosts(state, o),
       ...o.sitemaps,
-      onDiagnostic: (d) => recorder.report(d),
+      onDiagnostic: (d) => recorder.report(named.name(d)),
       ...(o.signal === undefined ? {} : { signal: o.signal }),
     });
     return { state: state.path, complete, stats, sitemaps, report, counts: { ...recorder.counts } };
   } finally {
     state.close();
+  }
+}
+
+/** A state written by an earlier release may hold lastmods in other forms: one form on output too. */
+function* oneLastmodForm(entries: Iterable<EntryInput>): Generator<EntryInput> {
+  for (const e of entries) {
+    if (typeof e.lastmod === 'string') e.lastmod = crawlLastmod(e.lastmod);
+    yield e;
   }
 }

@@ -68,24 +68,40 @@ export interface CrawlOptions {
   /** Folder the sitemaps go into (the writer's file names; only its own files are replaced). */
   outDir: string;
   /**
-   * Public URL of `outDir`, e.g. `https://example.com/`.
+   * Public URL of `outDir`, e.g. `https://example.com/`. Every listed URL (as published) must lie
+   * under its folder; a crawl whose start URL cannot is refused before the first request.
    * @default `publicOrigin` (or the first start URL's origin) + `/`
    */
   baseUrl?: string;
   /**
-   * The published origin: crawled URLs of the first start origin are rewritten to it before
-   * writing (crawl a staging or localhost build, publish for the real site), e.g. `https://example.com`.
+   * Where the crawled site is published: an origin (`https://example.com`) or a base URL with a
+   * path (`https://example.com/docs/15/`). URLs of the first start origin are rewritten to it
+   * before writing (`http://localhost:8080/a` → `https://example.com/docs/15/a`: crawl a staging or
+   * localhost build, publish for the real site), and links on the crawled pages that name the
+   * published site are mapped back to the crawled copy.
    */
   publicOrigin?: string;
-  /** The state database. @default `./.sitemapkit/crawl-HOST.db` (HOST of the first start URL) */
+  /**
+   * The state database. Without it the crawl keeps its state in a temporary folder that is
+   * deleted when `crawl()` returns or throws (nothing to resume then).
+   * @default a temporary file (the CLI: `./.sitemapkit/crawl-HOST.db`)
+   */
   state?: string;
-  /** Continue the crawl of an existing state (throws `ERR_STATE` when there is none). @default false */
+  /**
+   * Continue the crawl of an existing `state` (throws `ERR_STATE` when there is none). A state
+   * whose crawl had finished fetches nothing: the output is written again with the options given
+   * now (a corrected `baseUrl` or `publicOrigin`, say). @default false
+   */
   resume?: boolean;
-  /** Delete an existing state and start over (without it, an existing state is refused). @default false */
+  /**
+   * Delete an existing state and start over. Without it, the state of an unfinished crawl is
+   * refused (resume it, or start over with `fresh`), and that of a finished one is started over.
+   * @default false
+   */
   fresh?: boolean;
   /**
    * Folder of the crawl report (`report.html`, `urls.jsonl`, `urls.csv`); never inside `outDir`.
-   * `false` writes none. @default './sitemapkit-report'
+   * @default none (the CLI: `./sitemapkit-report`)
    */
   report?: string | false;
   /** Requests in flight at once, over all hosts. @default 4 */
@@ -201,8 +217,10 @@ export interface ResolvedCrawlOptions {
   headers: Record<string, string>;
   outDir: string;
   baseUrl: string;
+  /** The published base URL without its trailing slash (`https://example.com/docs/15`), or undefined. */
   publicOrigin: string | undefined;
-  state: string;
+  /** Undefined: a temporary state, deleted when the crawl returns. */
+  state: string | undefined;
   mode: 'new' | 'resume' | 'fresh';
   report: string | undefined;
   concurrency: number;
@@ -328,17 +346,18 @@ export function resolveCrawlOptions(o: CrawlOptions, cwd: string = process.cwd()
     } catch {
       throw bad(
         `publicOrigin "${o.publicOrigin}" is not an absolute URL`,
-        'give an origin such as https://www.example.com',
+        'give an origin such as https://www.example.com, or a base URL such as https://example.com/docs/',
       );
     }
     if (p.protocol !== 'http:' && p.protocol !== 'https:')
       throw bad(`publicOrigin "${o.publicOrigin}" is not http(s)`);
-    if ((p.pathname !== '/' && p.pathname !== '') || p.search !== '' || p.hash !== '' || p.username !== '') {
+    if (p.search !== '' || p.hash !== '' || p.username !== '' || p.password !== '') {
       throw bad(
-        `publicOrigin "${o.publicOrigin}" must be an origin only (scheme, host, port), without a path`,
+        `publicOrigin "${o.publicOrigin}" must be an origin or a base URL (scheme, host, port and path), without a query, fragment or credentials`,
       );
     }
-    publicOrigin = `${p.protocol}//${p.host}`;
+    // A base URL names a folder: "/docs/15" and "/docs/15/" publish the same place.
+    publicOrigin = `${p.protocol}//${p.host}${p.pathname.replace(/\/+$/, '')}`;
   }
   const baseUrl = o.baseUrl ?? `${publicOrigin ?? origins[0]!}/`;
   try {
@@ -355,8 +374,8 @@ export function resolveCrawlOptions(o: CrawlOptions, cwd: string = process.cwd()
     throw bad(`rate must be 0 or more requests a second, got ${rate}`);
   const outDir = resolve(cwd, o.outDir);
   let report: string | undefined;
-  if (o.report !== false) {
-    report = resolve(cwd, o.report ?? 'sitemapkit-report');
+  if (o.report !== false && o.report !== undefined) {
+    report = resolve(cwd, o.report);
     const inside = report === outDir || report.startsWith(`${outDir}/`) || report.startsWith(`${outDir}\\`);
     if (inside) {
       throw bad(
@@ -386,7 +405,13 @@ export function resolveCrawlOptions(o: CrawlOptions, cwd: string = process.cwd()
   if (o.changefreq !== undefined && !(CHANGEFREQS as readonly string[]).includes(o.changefreq)) {
     throw bad(`changefreq must be one of ${CHANGEFREQS.join(', ')}, got ${o.changefreq}`);
   }
-  const state = resolve(cwd, o.state ?? `.sitemapkit/${stateNameFor(starts[0]!)}`);
+  if (o.state === undefined && (o.resume === true || o.fresh === true)) {
+    throw bad(
+      `${o.resume === true ? 'resume' : 'fresh'} needs state: the file of the crawl`,
+      'without state a crawl keeps its state in a temporary folder that is deleted when it returns',
+    );
+  }
+  const state = o.state === undefined ? undefined : resolve(cwd, o.state);
   return {
     starts,
     origins,

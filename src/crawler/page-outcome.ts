@@ -7,6 +7,7 @@
  */
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { EntryInput } from '../core/entry.js';
+import { formatUtc } from '../core/lastmod.js';
 import { MAX_IMAGES_PER_URL } from '../core/limits.js';
 import { normalizeEntry } from '../core/normalize.js';
 import { absoluteHttpUrl, type PageMeta, resolvePageBase } from '../page/page-meta.js';
@@ -112,6 +113,19 @@ export function pageOutcome(
   return { outcome, diagnostics, found: follow(lease, res, outcome, robots, rules) };
 }
 
+const UTC_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
+/**
+ * One form for every lastmod of a crawl: a date with a time becomes UTC to the second
+ * (`2024-05-01T08:00:00Z`), whether it came from `Last-Modified` or a page's own `+02:00`; a plain
+ * date stays a date (a time would be invented). A sitemap then never mixes `Z` and `+00:00`.
+ */
+export function crawlLastmod(value: string): string {
+  if (!value.includes('T') || UTC_SECONDS.test(value)) return value;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? value : formatUtc(new Date(Math.floor(ms / 1000) * 1000));
+}
+
 function notOk(common: Common, status: number): Outcome {
   return { ...common, verdict: 'not-ok', reason: `HTTP ${status}: only pages that answer 200 are listed` };
 }
@@ -173,7 +187,7 @@ function judgePage(
     ...withTitle,
     verdict: 'listed',
     reason: lastmod === undefined ? null : `lastmod from ${lastmod.source}`,
-    lastmod: lastmod?.value ?? null,
+    lastmod: lastmod === undefined ? null : crawlLastmod(lastmod.value),
     ...extra,
   };
 }

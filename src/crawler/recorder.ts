@@ -63,13 +63,16 @@ export class Recorder {
 
   /**
    * Normalises a reference found on a page. With `publicOrigin`, absolute links to the published
-   * site name the crawled copy (a staging build often links to production): they are mapped back.
+   * site name the crawled copy (a staging build often links to production): they are mapped back,
+   * a base URL's path included (`https://example.com/docs/15/a` → `http://localhost:8080/a`).
    */
   normalize(raw: string, base: string | undefined): string | undefined {
     const url = normalizeCrawlUrl(raw, base, this.#o.params);
     const pub = this.#o.publicOrigin;
     if (url === undefined || pub === undefined) return url;
-    return rewriteOrigin(url, pub, this.#o.origins[0]);
+    const back = rewriteOrigin(url, pub, this.#o.origins[0]);
+    // The base URL itself without its slash maps to the bare origin: normalised again, it gets "/".
+    return back === url ? url : normalizeCrawlUrl(back, undefined, this.#o.params);
   }
 
   /** What a URL found by a link (or a sitemap) becomes when it is new. */
@@ -157,6 +160,8 @@ export class Recorder {
 
   #after(item: Item, outcome: Outcome, ms: number | null): void {
     this.done++;
+    // The URL was counted as queued when it was found: it is not waiting any more.
+    this.queued = Math.max(0, this.queued - 1);
     if (outcome.verdict === 'listed') this.listed++;
     if (outcome.verdict === 'broken' || outcome.verdict === 'error') this.errors++;
     const o = this.#o;

@@ -52,10 +52,57 @@ export function checkState(path: string, mode: StateMode): void {
     });
   }
   if (mode === 'new' && exists) {
-    throw new SitemapkitError('ERR_STATE', 'a crawl state already exists here', {
+    throw new SitemapkitError('ERR_STATE', 'the state of an unfinished crawl is here', {
       where: path,
-      hint: 'pass --resume to continue that crawl, or --fresh to delete it and start over',
+      hint: 'pass --resume to continue that crawl, or --fresh to delete it and start over (the state of a finished crawl is started over without asking)',
     });
+  }
+}
+
+/** What an existing state file says about its crawl: `status` is `complete` once it finished. */
+export interface StateOnDisk {
+  status: string | undefined;
+}
+
+async function loadSqlite(): Promise<typeof BetterSqlite3> {
+  try {
+    return (await import('better-sqlite3')).default;
+  } catch (cause) {
+    throw new SitemapkitError('ERR_STATE', 'the SQLite binding (better-sqlite3) cannot be loaded', {
+      cause,
+      hint: 'reinstall with `npm ci` (better-sqlite3 builds from source when no prebuilt binary is available; it needs python3, make and a C++ compiler)',
+    });
+  }
+}
+
+/**
+ * Reads the status of the state at `path` without keeping it open: undefined when there is no
+ * file, `status: undefined` for a file that is not a readable state (or a crawl that never ran).
+ * Throws `ERR_STATE` when another crawl holds it.
+ */
+export async function readStateOnDisk(path: string): Promise<StateOnDisk | undefined> {
+  if (!existsSync(path)) return undefined;
+  const Database = await loadSqlite();
+  let db: Db | undefined;
+  try {
+    db = new Database(path, { fileMustExist: true, timeout: 200 });
+    const meta = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
+    if (meta === undefined) return { status: undefined };
+    const get = (key: string): string | undefined =>
+      (db!.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+    if (get('format') !== FORMAT) return { status: undefined };
+    return { status: get('status') };
+  } catch (cause) {
+    if ((cause as { code?: string }).code?.startsWith('SQLITE_BUSY') === true) {
+      throw new SitemapkitError('ERR_STATE', 'the crawl state is in use by another crawl', {
+        cause,
+        where: path,
+        hint: 'wait for the other crawl to end, or pass --state FILE',
+      });
+    }
+    return { status: undefined };
+  } finally {
+    db?.close();
   }
 }
 
@@ -65,15 +112,7 @@ export function checkState(path: string, mode: StateMode): void {
  */
 export async function openStateDb(path: string, mode: StateMode): Promise<Db> {
   checkState(path, mode);
-  let Database: typeof BetterSqlite3;
-  try {
-    Database = (await import('better-sqlite3')).default;
-  } catch (cause) {
-    throw new SitemapkitError('ERR_STATE', 'the SQLite binding (better-sqlite3) cannot be loaded', {
-      cause,
-      hint: 'reinstall with `npm ci` (better-sqlite3 builds from source when no prebuilt binary is available; it needs python3, make and a C++ compiler)',
-    });
-  }
+  const Database = await loadSqlite();
   mkdirSync(dirname(path), { recursive: true });
   const lock = (): Db => {
     const db = new Database(path, { timeout: 200 });

@@ -9,7 +9,15 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { type Outcome, SEED_DEPTH, type UrlRecord, type UrlSource, type Verdict } from './records.js';
-import { checkState, FORMAT, openStateDb, type StateMode, VERSION } from './state-open.js';
+import {
+  checkState,
+  FORMAT,
+  openStateDb,
+  readStateOnDisk,
+  type StateMode,
+  type StateOnDisk,
+  VERSION,
+} from './state-open.js';
 
 export type { Outcome, UrlRecord, UrlSource, Verdict } from './records.js';
 export { SEED_DEPTH } from './records.js';
@@ -126,6 +134,11 @@ export class CrawlState {
   /** Throws `ERR_STATE` when `mode` does not fit what is on disk (before any network work). */
   static check(path: string, mode: StateMode): void {
     checkState(path, mode);
+  }
+
+  /** The status of the state at `path` (undefined: no file), read without keeping it open. */
+  static onDisk(path: string): Promise<StateOnDisk | undefined> {
+    return readStateOnDisk(path);
   }
 
   /**

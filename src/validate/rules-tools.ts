@@ -150,6 +150,14 @@ export const TOOL_RULES: ReadonlyArray<[string, Rule]> = [
     'Exclude the pattern, or raise --max-per-pattern if the URLs are real pages.',
   ),
   own(
+    'crawl-state-restarted',
+    'info',
+    'crawler',
+    'crawler',
+    'The state of a crawl that had finished was found: the crawl started over (a state blocks a new crawl only while it is unfinished).',
+    'Nothing to do; pass --resume instead to write a finished crawl’s output again without fetching.',
+  ),
+  own(
     'charset-unknown',
     'warning',
     'crawler',

@@ -179,4 +179,50 @@ describe('sitemapkit crawl', () => {
     expect(xml.match(/<url>/g)).toHaveLength(41);
     expect(xml).not.toContain('/previous');
   });
+
+  it('Ctrl-C says the state is saved and prints the exact command that resumes; that command finishes the crawl', async () => {
+    const routes: Record<string, Route> = { '/robots.txt': ROBOTS };
+    routes['/'] = html('Home', Array.from({ length: 30 }, (_, i) => `<a href="/p${i}">${i}</a>`).join(''));
+    let pages = 0;
+    let child: ChildProcess | undefined;
+    for (let i = 0; i < 30; i++) {
+      // The sixth page request interrupts the crawl while it is under way, and is never answered:
+      // the window is hit on purpose, at the same point on a loaded machine as on an idle one.
+      routes[`/p${i}`] = (_req, res) => {
+        pages++;
+        if (pages === 6) child!.kill('SIGINT');
+        if (pages >= 6) return;
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(`<title>Page ${i}</title>`);
+      };
+    }
+    const s = await startServer(routes);
+    sites.push(s);
+    const dir = tempDir('sk-crawl-int');
+    const args = [
+      'crawl',
+      `${s.origin}/`,
+      '--out',
+      'out',
+      '--state',
+      'state.db',
+      '--concurrency',
+      '1',
+      '--fresh',
+    ];
+    const run = start(args, dir);
+    child = run.child;
+    const stopped = await run.done;
+    expect(stopped.code).toBe(130);
+    expect(stopped.stderr).toContain('interrupted: the crawl state is saved in state.db');
+    const shown = /to continue, run from this folder:\n {2}(.*)\n/.exec(stopped.stderr)?.[1];
+    expect(shown).toBe(`sitemapkit crawl ${s.origin}/ --out out --state state.db --concurrency 1 --resume`);
+    expect(existsSync(join(dir, 'out/sitemap.xml'))).toBe(false);
+    // The pages from here on answer: the printed command (without "sitemapkit") finishes the crawl.
+    for (let i = 0; i < 30; i++) routes[`/p${i}`] = html(`Page ${i}`);
+    const resumed = await runBin(shown!.split(' ').slice(1), { cwd: dir });
+    expect(resumed.code).toBe(0);
+    expect(readFileSync(join(dir, 'out/sitemap.xml'), 'utf8').match(/<url>/g)).toHaveLength(31);
+    expect(s.hits('/p0')).toBe(1);
+  });
 });

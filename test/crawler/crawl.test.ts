@@ -539,12 +539,13 @@ describe('extensions and origins', () => {
 });
 
 describe('state', () => {
-  it('refuses an existing state without resume, and resume without a state', async () => {
-    const s = await site({ '/robots.txt': ROBOTS, '/': html('Home') });
+  it("refuses an unfinished crawl's state without resume, and resume without a state", async () => {
+    const s = await site({ '/robots.txt': ROBOTS, '/': html('Home', '<a href="/a">a</a>'), '/a': html('A') });
     const o = setup({ start: `${s.origin}/` });
     const missing = await crawl({ ...o, resume: true }).catch((e: unknown) => e);
     expect(isSitemapkitError(missing, 'ERR_STATE')).toBe(true);
-    await crawl(o);
+    // Stopped by maxPages: unfinished, so a new crawl on its state is refused.
+    await crawl({ ...o, maxPages: 1 });
     const again = await crawl(o).catch((e: unknown) => e);
     expect(isSitemapkitError(again, 'ERR_STATE')).toBe(true);
     expect((again as { hint?: string }).hint).toMatch(/--resume.*--fresh/);

@@ -1,13 +1,15 @@
-import { relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
 import { type Command, Option } from 'commander';
-import { type Diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
 import type { Changefreq } from '../../core/entry.js';
 import { isSitemapkitError } from '../../core/errors.js';
 import { CHANGEFREQS } from '../../core/limits.js';
 import { type CrawlResult, crawl } from '../../crawler/crawl.js';
-import type { CrawlOptions, CrawlProgress } from '../../crawler/options.js';
+import { type CrawlOptions, type CrawlProgress, stateNameFor } from '../../crawler/options.js';
 import type { CliContext } from '../context.js';
-import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
+import { diagnosticLine, progressText, resumeCommand } from '../crawl-lines.js';
+import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, UsageError } from '../exit.js';
 import {
   type AddressFlags,
   ALLOW_PRIVATE_HELP,
@@ -18,7 +20,7 @@ import {
   STRICT_ADDRESSES_HELP,
   wholeNumberArg,
 } from '../flags.js';
-import { Progress } from '../progress.js';
+import { Progress, RateWindow } from '../progress.js';
 
 interface CrawlFlags extends AddressFlags {
   out: string;
@@ -114,11 +116,17 @@ export function registerCrawl(program: Command, ctx: CliContext): void {
     .option('--base-url <url>', 'public URL of --out (default: --public-origin or the start origin, plus /)')
     .option(
       '--public-origin <url>',
-      'rewrite crawled URLs to this origin before writing (crawl staging, publish for production)',
+      'rewrite crawled URLs to this origin or base URL before writing, e.g. https://example.com/docs/15/ (crawl staging, publish for production)',
     )
     .option('--state <file>', 'crawl state database (default: ./.sitemapkit/crawl-HOST.db)')
-    .option('--resume', 'continue an interrupted crawl from its state')
-    .option('--fresh', 'delete an existing state and start over')
+    .option(
+      '--resume',
+      'continue an interrupted crawl from its state (a finished one is not fetched again: its output is rewritten with the options given now)',
+    )
+    .option(
+      '--fresh',
+      "delete an unfinished crawl's state and start over (a finished one starts over by itself)",
+    )
     .option('--report <dir>', 'crawl report folder, never inside --out', 'sitemapkit-report')
     .option('--no-report', 'write no crawl report')
     .option('--concurrency <n>', 'requests in flight at once (default 4)', wholeNumberArg('--concurrency', 1))
@@ -232,15 +240,20 @@ Examples:
   sitemapkit crawl https://example.com/ --out dist/
   sitemapkit crawl https://example.com/ --out dist/ --concurrency 8 --max-pages 50000 --gzip
   sitemapkit crawl http://localhost:8080/ --out dist/ --public-origin https://www.example.com
+  sitemapkit crawl http://localhost:8080/ --out dist/ --public-origin https://example.com/docs/15/
   sitemapkit crawl https://user:pass@staging.example.com/ --out dist/ --header "X-Preview: 1"
   sitemapkit crawl https://example.com/ --out dist/ --resume            # after Ctrl-C or a crash
 
 Exit codes: 0 the crawl completed and the sitemaps were written (even if some pages were broken);
-1 nothing could be listed (the previous sitemaps stay); 2 usage error or the crawl could not run
-(robots.txt unreachable, state missing or locked); 130 interrupted (state saved, continue with --resume).`,
+1 nothing could be listed (the previous sitemaps stay); 2 usage error (a start URL that --public-origin
+and --base-url cannot publish is found before any request) or the crawl could not run (robots.txt
+unreachable, state missing, unfinished or locked); 130 interrupted (state saved; the message prints
+the command that resumes).`,
     )
-    .action(async (urls: string[], flags: CrawlFlags) => {
-      ctx.exitCode = await runCrawl(urls, flags, ctx);
+    .action(async (urls: string[], flags: CrawlFlags, cmd: Command) => {
+      // commander keeps the arguments it parsed (untyped): the resume command repeats them.
+      const argv = (cmd.parent ?? cmd) as unknown as { rawArgs: string[] };
+      ctx.exitCode = await runCrawl(urls, flags, ctx, argv.rawArgs);
     });
 }
 
@@ -261,7 +274,9 @@ function toOptions(urls: string[], flags: CrawlFlags): CrawlOptions {
   };
   if (flags.baseUrl !== undefined) o.baseUrl = flags.baseUrl;
   if (flags.publicOrigin !== undefined) o.publicOrigin = flags.publicOrigin;
-  if (flags.state !== undefined) o.state = flags.state;
+  // The library keeps no state unless told; the CLI keeps one per site so that Ctrl-C can resume.
+  const state = flags.state ?? defaultState(urls[0]);
+  if (state !== undefined) o.state = state;
   if (flags.resume === true) o.resume = true;
   if (flags.fresh === true) o.fresh = true;
   if (flags.concurrency !== undefined) o.concurrency = flags.concurrency;
@@ -298,6 +313,14 @@ function toOptions(urls: string[], flags: CrawlFlags): CrawlOptions {
   return o;
 }
 
+function defaultState(url: string | undefined): string | undefined {
+  try {
+    return url === undefined ? undefined : join('.sitemapkit', stateNameFor(url));
+  } catch {
+    return undefined; // Not a URL: the crawl refuses it with its own words.
+  }
+}
+
 function plural(n: number, word: string): string {
   return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 }
@@ -307,7 +330,12 @@ function shortPath(p: string): string {
   return r === '' ? '.' : r.startsWith('..') ? p : r;
 }
 
-async function runCrawl(urls: string[], flags: CrawlFlags, ctx: CliContext): Promise<number> {
+async function runCrawl(
+  urls: string[],
+  flags: CrawlFlags,
+  ctx: CliContext,
+  argv: readonly string[],
+): Promise<number> {
   if (flags.keepParams !== undefined && flags.dropParams !== undefined) {
     throw new UsageError('--keep-params and --drop-params exclude each other');
   }
@@ -327,24 +355,17 @@ async function runCrawl(urls: string[], flags: CrawlFlags, ctx: CliContext): Pro
     }
     shown.set(d.code, n);
     progress.stop();
-    ctx.stderr.write(`${formatDiagnostic(d)}\n`);
+    ctx.stderr.write(`${diagnosticLine(d)}\n`);
   };
   const progress = new Progress('crawl:', { stream: stderr, enabled: tty && flags.quiet !== true });
+  const rates = new RateWindow();
   let lastLog = Date.now();
   const onProgress = (p: CrawlProgress): void => {
-    const secs = Math.max(p.elapsedMs / 1000, 0.001);
-    const rate = p.requests / secs;
-    const eta = rate > 0 ? Math.round(p.queued / rate) : 0;
-    if (tty) {
-      progress.update(
-        p.done,
-        `done · ${p.queued.toLocaleString('en-US')} queued · ${p.listed.toLocaleString('en-US')} listed · ${p.errors} errors · ETA ${eta}s`,
-      );
-    } else if (flags.quiet !== true && !json && Date.now() - lastLog >= LOG_EVERY_MS) {
+    rates.add({ at: p.elapsedMs, done: p.done });
+    if (tty) progress.show(progressText(p, rates.estimate(p.queued), 'tty'));
+    else if (flags.quiet !== true && !json && Date.now() - lastLog >= LOG_EVERY_MS) {
       lastLog = Date.now();
-      ctx.stderr.write(
-        `crawl progress done=${p.done} queued=${p.queued} listed=${p.listed} errors=${p.errors} requests=${p.requests} rate=${rate.toFixed(1)}/s eta=${eta}s\n`,
-      );
+      ctx.stderr.write(`${progressText(p, rates.estimate(p.queued), 'log')}\n`);
     }
   };
   const options = toOptions(urls, flags);
@@ -368,11 +389,24 @@ async function runCrawl(urls: string[], flags: CrawlFlags, ctx: CliContext): Pro
     if (isSitemapkitError(error) && error.code === 'ERR_NO_URLS') {
       if (json)
         ctx.stdout.write(`${JSON.stringify({ ok: false, code: error.code, message: error.message })}\n`);
-      else ctx.stderr.write(`sitemapkit: no page could be listed: ${error.message}\n`);
+      else {
+        // The crawl itself finished: output options corrected, --resume writes again without fetching.
+        const again =
+          options.state !== undefined && existsSync(options.state)
+            ? ` (if --base-url or --public-origin was wrong, run again with them corrected and --resume: nothing is fetched again)`
+            : '';
+        ctx.stderr.write(`sitemapkit: no page could be listed: ${error.message}${again}\n`);
+      }
       return EXIT_FINDINGS;
     }
-    if (isSitemapkitError(error, 'ERR_OPTIONS'))
-      throw new UsageError(`${error.message}${error.hint ? ` (${error.hint})` : ''}`);
+    if (isSitemapkitError(error, 'ERR_ABORTED') || ctx.signal.aborted) {
+      ctx.stderr.write(`sitemapkit: ${interrupted(options.state, argv)}\n`);
+      return EXIT_INTERRUPTED;
+    }
+    if (isSitemapkitError(error, 'ERR_OPTIONS')) {
+      const text = `${error.message}${error.hint ? ` (${error.hint})` : ''}`;
+      throw new UsageError(cliNames(text));
+    }
     throw error;
   }
   progress.stop();
@@ -390,19 +424,36 @@ async function runCrawl(urls: string[], flags: CrawlFlags, ctx: CliContext): Pro
     `Crawled ${plural(s.requests, 'request')} in ${s.seconds.toFixed(1)} s (${s.pagesPerSecond.toFixed(0)}/s): ${plural(s.listed, 'page')} in the sitemap, ${plural(s.found - s.listed, 'URL')} left out${broken > 0 ? `, ${broken} broken or failing` : ''}${result.complete ? '' : ` (stopped at --max-pages; ${s.queued.toLocaleString('en-US')} queued: --resume with a larger --max-pages to go on)`}`,
     `  sitemaps: ${shortPath(result.sitemaps.entry.path)} (${result.sitemaps.entry.url}), ${plural(result.sitemaps.files.length, 'file')}`,
   ];
-  if (result.sitemaps.html.length > 0) {
-    lines.push(
-      `  HTML site map: ${shortPath(result.sitemaps.html[0]!.path)} (${plural(result.sitemaps.html.length, 'page')})`,
-    );
+  const pages = result.sitemaps.html;
+  // The entry page people open is sitemap.html, whatever the order the pages were written in.
+  const entryPage = pages.find((f) => basename(f.path) === 'sitemap.html') ?? pages.at(-1);
+  if (entryPage !== undefined) {
+    lines.push(`  HTML site map: ${shortPath(entryPage.path)} (${plural(pages.length, 'page')})`);
   }
   if (result.report !== undefined)
     lines.push(`  report: ${shortPath(result.report.html)} (with urls.csv and urls.jsonl)`);
-  lines.push(`  state: ${shortPath(result.state)}`);
+  if (result.state !== undefined) lines.push(`  state: ${shortPath(result.state)}`);
   if (leftOut.length > 0)
     lines.push(`  left out: ${leftOut.map(([v, n]) => `${v} ${n.toLocaleString('en-US')}`).join(', ')}`);
   if (flags.updateRobots !== undefined) lines.push(`  robots.txt updated: ${flags.updateRobots}`);
   ctx.stdout.write(`${lines.join('\n')}\n`);
   return EXIT_OK;
+}
+
+/** The crawl's own library names in its option errors, as a CLI user wrote them. */
+function cliNames(text: string): string {
+  return text
+    .replaceAll('`resume: true`', '--resume')
+    .replace(/\bbaseUrl\b/g, '--base-url')
+    .replace(/\bpublicOrigin\b/g, '--public-origin');
+}
+
+/** What Ctrl-C left behind, and the exact command that goes on from there. */
+function interrupted(state: string | undefined, argv: readonly string[]): string {
+  if (state === undefined || !existsSync(state)) {
+    return 'interrupted before the crawl started: nothing was saved and the previous sitemaps are untouched; run the same command again';
+  }
+  return `interrupted: the crawl state is saved in ${state} and the previous sitemaps are untouched; to continue, run from this folder:\n  ${resumeCommand(argv)}`;
 }
 
 function printHidden(hidden: Map<string, number>, ctx: CliContext): void {

@@ -1,0 +1,36 @@
+/**
+ * The crawl command's lines for people: the progress line (terminal) and log line (pipes, CI), a
+ * finding named by its page, and the command that resumes an interrupted crawl. Pure, for tests.
+ */
+import { type Diagnostic, formatDiagnostic } from '../core/diagnostics.js';
+import type { CrawlProgress } from '../crawler/options.js';
+import { formatEta, type RateEstimate } from './progress.js';
+
+/**
+ * The progress of a crawl: pages done, queued now, in the sitemap, errors, the rate over the last
+ * seconds and the ETA at that rate, as a terminal line (`tty`) or a log line of `key=value` fields.
+ */
+export function progressText(p: CrawlProgress, est: RateEstimate, form: 'tty' | 'log'): string {
+  const n = (v: number): string => v.toLocaleString('en-US');
+  if (form === 'log') {
+    const eta = est.etaSeconds === undefined ? '?' : `${Math.round(est.etaSeconds)}s`;
+    return `crawl progress done=${p.done} queued=${p.queued} listed=${p.listed} errors=${p.errors} requests=${p.requests} rate=${est.rate.toFixed(1)}/s eta=${eta}`;
+  }
+  return `${n(p.done)} done · ${n(p.queued)} queued · ${n(p.listed)} listed · ${n(p.errors)} errors · ${est.rate.toFixed(est.rate < 10 ? 1 : 0)}/s · ETA ${formatEta(est.etaSeconds)}`;
+}
+
+/** The command that continues an interrupted crawl: the one given, with --resume instead of --fresh. */
+export function resumeCommand(argv: readonly string[]): string {
+  const args = argv.filter((a) => a !== '--fresh' && a !== '--resume');
+  return ['sitemapkit', ...args, '--resume'].map(shellWord).join(' ');
+}
+
+function shellWord(w: string): string {
+  return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A diagnostic line that names the page it is about (the crawl's findings are about pages). */
+export function diagnosticLine(d: Diagnostic): string {
+  const line = formatDiagnostic(d);
+  return d.url === undefined || line.includes(d.url) ? line : `${d.url}: ${line}`;
+}
