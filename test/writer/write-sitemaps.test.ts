@@ -51,6 +51,25 @@ describe('writeSitemaps: one file', () => {
     expect(r.entry.bytes).toBe(Buffer.byteLength(xml));
   });
 
+  it('writes UTC one way throughout a set: +00:00 and -00:00 become Z, other offsets stay', async () => {
+    const r = await writeSitemaps(
+      [
+        { loc: `${BASE}a`, lastmod: '2024-01-02T03:04:05Z' },
+        { loc: `${BASE}b`, lastmod: '2024-01-02T03:04:05+00:00' },
+        { loc: `${BASE}c`, lastmod: '2024-01-02T03:04-00:00' },
+        { loc: `${BASE}d`, lastmod: '2024-01-02T03:04:05+02:00' },
+      ],
+      { output: 'memory', baseUrl: BASE },
+    );
+    const xml = new TextDecoder().decode(r.memory!.get('sitemap.xml'));
+    expect([...xml.matchAll(/<lastmod>([^<]*)<\/lastmod>/g)].map((m) => m[1])).toEqual([
+      '2024-01-02T03:04:05Z',
+      '2024-01-02T03:04:05Z',
+      '2024-01-02T03:04:00Z',
+      '2024-01-02T03:04:05+02:00',
+    ]);
+  });
+
   it("never modifies the caller's options or entries", async () => {
     const out = tempDir();
     const options = Object.freeze({
