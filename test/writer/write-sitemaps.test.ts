@@ -537,6 +537,17 @@ describe('rebuilds, manifest and robots.txt', () => {
   });
 });
 
+describe('the HTML site map beside the set', () => {
+  it('a section named Pages or PAGES and entries without a section get two different headings', async () => {
+    const r = await writeSitemaps(
+      [{ loc: `${BASE}a`, section: 'Pages' }, { loc: `${BASE}b` }, { loc: `${BASE}c`, section: 'PAGES' }],
+      { output: 'memory', baseUrl: BASE, html: true },
+    );
+    const html = new TextDecoder().decode(r.memory!.get('sitemap.html'));
+    expect([...html.matchAll(/<h2[^>]*>([^<]*)<\/h2>/g)].map((m) => m[1])).toEqual(['Other pages', 'Pages']);
+  });
+});
+
 describe('hreflang groups across records', () => {
   const group = (langs: Record<string, string>) =>
     Object.entries(langs).map(([hreflang, href]) => ({ hreflang, href }));
