@@ -78,6 +78,7 @@ export async function writeSitemaps(
   try {
     run = new Run(o, sink, gzip);
     await consume(run, source);
+    await run.release();
     judge(run);
     done = await finish(run, start);
   } catch (error) {

@@ -587,7 +587,7 @@ describe('hreflang groups across records', () => {
     ).toEqual([de, en, fr]);
   });
 
-  it('under skip the same findings are warnings and the build is written', async () => {
+  it('under skip the build is written without the one-sided group, with a warning', async () => {
     const r = await writeSitemaps([{ loc: en, alternates: group({ en, de }) }, { loc: de }], {
       outDir: tempDir(),
       baseUrl: BASE,
@@ -595,6 +595,8 @@ describe('hreflang groups across records', () => {
     });
     expect(r.urls).toBe(2);
     expect(r.counts.warning).toBe(1);
+    // The group used to be written as it was, which `validate` then failed (issue 11, defect 3).
+    expect(readSitemapText(r.entry.path)).not.toContain('xhtml:link');
   });
 
   it('alternates on other hosts cannot be checked here and are not flagged', async () => {
