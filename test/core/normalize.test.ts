@@ -15,3 +15,45 @@ describe('normalizeEntry never throws', () => {
     }
   });
 });
+
+describe('normalizeEntry with dropFields', () => {
+  it('keeps the entry without each bad optional part; a part is kept whole or not at all', () => {
+    const r = normalizeEntry(
+      {
+        loc: `${BASE}a`,
+        lastmod: '2024-02-30',
+        priority: 'high',
+        images: [`${BASE}i.jpg`, { loc: `${BASE}j.jpg`, caption: '\u0007' }],
+        videos: [{ ...video, duration: 0 }, video],
+        alternates: [
+          { hreflang: 'en', href: `${BASE}a` },
+          { hreflang: 'de', href: 'relative' },
+        ],
+      },
+      { dropFields: true, legacy: true },
+    );
+    expect(r.ok).toBe(true);
+    expect(r.ok && r.entry).toEqual({
+      loc: `${BASE}a`,
+      images: [{ loc: `${BASE}i.jpg` }],
+      videos: [video],
+    });
+    expect(r.warnings.map((w) => w.field)).toEqual([
+      'lastmod',
+      'priority',
+      'images[1].caption',
+      'videos[0].duration',
+      'alternates[1].href',
+    ]);
+  });
+
+  it('still refuses a record whose loc, section or mobile is bad', () => {
+    for (const bad of [
+      { loc: 'relative' },
+      { loc: `${BASE}a`, section: 'a b' },
+      { loc: `${BASE}a`, mobile: 'y' },
+    ]) {
+      expect(normalizeEntry({ ...bad, lastmod: 'never' }, { dropFields: true }).ok).toBe(false);
+    }
+  });
+});
