@@ -50,6 +50,6 @@ describe('generate --on-invalid: what is written passes validate', () => {
 
   it('lists drop-field in --help', async () => {
     const r = await runBin(['generate', '--help']);
-    expect(r.stdout.replace(/\s+/g, " ")).toMatch(/choices: "fail", "skip", "drop-field"/);
+    expect(r.stdout.replace(/\s+/g, ' ')).toMatch(/choices: "fail", "skip", "drop-field"/);
   });
 });
