@@ -11,7 +11,7 @@ import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { isSitemapkitError } from '../../src/core/errors.js';
 import { validateSitemap } from '../../src/validate/validate.js';
 import type { OnInvalid } from '../../src/writer/options.js';
-import { writeSitemaps } from '../../src/writer/write-sitemaps.js';
+import { untypedRecords, writeSitemaps } from '../../src/writer/write-sitemaps.js';
 import { badRecordsArb } from '../support/bad-records.js';
 import { tempDir } from '../support/tmp.js';
 import { assertXmllint, readSitemapText, xmllint } from '../support/xmllint.js';
@@ -116,7 +116,7 @@ describe("onInvalid 'drop-field'", () => {
     const dir = tempDir();
     const diags: Diagnostic[] = [];
     const r = await writeSitemaps(
-      [
+      untypedRecords([
         {
           loc: `${BASE}a`,
           lastmod: 'yesterday',
@@ -133,7 +133,7 @@ describe("onInvalid 'drop-field'", () => {
         },
         { loc: 'relative/b', lastmod: '2024-01-01' },
         { loc: `${BASE}c`, lastmod: '2024-01-02T03:04:05' },
-      ],
+      ]),
       { outDir: dir, baseUrl: BASE, onInvalid: 'drop-field', onDiagnostic: (d) => diags.push(d) },
     );
     expect(r.urls).toBe(2);
@@ -180,7 +180,7 @@ describe('property: what skip and drop-field write passes validate and the XSDs'
         async (records, onInvalid, small) => {
           run++;
           const dir = tempDir('sk-oninvalid');
-          const r = await writeSitemaps(records, {
+          const r = await writeSitemaps(untypedRecords(records), {
             outDir: dir,
             baseUrl: BASE,
             onInvalid,

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { EntryInput } from '../../src/core/entry.js';
 import { isSitemapkitError } from '../../src/core/errors.js';
 import { readManifestEntries, readManifestHeader } from '../../src/writer/manifest.js';
-import { writeSitemaps } from '../../src/writer/write-sitemaps.js';
+import { untypedRecords, writeSitemaps } from '../../src/writer/write-sitemaps.js';
 import { tempDir } from '../support/tmp.js';
 import { assertXmllint, readSitemapText, XSD_DIR, xmllint } from '../support/xmllint.js';
 
@@ -365,7 +365,7 @@ describe('bad input', () => {
     await writeSitemaps(urls(2), { outDir: out, baseUrl: BASE });
     const before = readFileSync(join(out, 'sitemap.xml'));
     const diags: Array<{ code: string; record?: number; field?: string }> = [];
-    const err = await writeSitemaps([...urls(3, 100), entry], {
+    const err = await writeSitemaps(untypedRecords([...urls(3, 100), entry]), {
       outDir: out,
       baseUrl: BASE,
       onDiagnostic: (d) => diags.push(d),
@@ -643,14 +643,14 @@ describe('legacy video fields', () => {
   it('bad ones are errors naming the field', async () => {
     const diags: Array<{ field?: string }> = [];
     const err = await writeSitemaps(
-      [
+      untypedRecords([
         {
           loc: `${BASE}v`,
           videos: [
             { ...video, tvshow: { season_number: 1 }, id: [{ value: 'x' }], content_segment_loc: ['/rel'] },
           ],
         },
-      ],
+      ]),
       { outDir: tempDir(), baseUrl: BASE, legacy: true, onDiagnostic: (d) => diags.push(d) },
     ).catch((e) => e);
     expect(isSitemapkitError(err, 'ERR_INVALID_ENTRY')).toBe(true);
