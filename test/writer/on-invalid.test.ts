@@ -4,7 +4,7 @@
  * arbitrary records (bad URLs, dates, numbers, extensions, hreflang groups, duplicates).
  */
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
@@ -22,10 +22,13 @@ const NOW = Date.parse('2024-08-16T12:00:00Z');
 beforeAll(() => assertXmllint());
 
 /** Validates a written folder as `sitemapkit validate --recursive` would, offline. */
-async function validateFolder(dir: string): Promise<{ errors: Diagnostic[]; urls: number }> {
-  const r = await validateSitemap(join(dir, 'sitemap.xml'), {
+async function validateFolder(
+  dir: string,
+  entry = 'sitemap.xml',
+): Promise<{ errors: Diagnostic[]; urls: number }> {
+  const r = await validateSitemap(join(dir, entry), {
     recursive: true,
-    sitemapUrl: `${BASE}sitemap.xml`,
+    sitemapUrl: `${BASE}${entry}`,
     now: () => NOW,
     fetch: async (u) => {
       throw new Error(`network: ${u}`);
@@ -177,13 +180,17 @@ describe('property: what skip and drop-field write passes validate and the XSDs'
         // fail too: what it writes (when it writes at all) must pass as well.
         fc.constantFrom<OnInvalid>('skip', 'drop-field', 'fail'),
         fc.boolean(),
-        async (records, onInvalid, small) => {
+        fc.constantFrom<'xml' | 'txt'>('xml', 'xml', 'txt'),
+        fc.boolean(),
+        async (records, onInvalid, small, format, gzip) => {
           run++;
           const dir = tempDir('sk-oninvalid');
           const r = await writeSitemaps(untypedRecords(records), {
             outDir: dir,
             baseUrl: BASE,
             onInvalid,
+            format,
+            gzip,
             // Small files now and then, so that groups and news span several files.
             ...(small ? { maxUrlsPerFile: 3 } : {}),
           }).catch((e: unknown) => {
@@ -192,12 +199,12 @@ describe('property: what skip and drop-field write passes validate and the XSDs'
             throw e;
           });
           if (r === undefined) return;
-          const v = await validateFolder(dir);
+          const v = await validateFolder(dir, basename(r.entry.path));
           expect(v.errors, JSON.stringify(records)).toEqual([]);
           expect(v.urls).toBe(r.urls);
           // xmllint is a process per file: a sample of runs is enough.
           if (run % 4 === 0) {
-            for (const f of readdirSync(dir).filter((n) => n.endsWith('.xml'))) {
+            for (const f of readdirSync(dir).filter((n) => /\.xml(?:\.gz)?$/.test(n))) {
               const check = xmllint(join(dir, f));
               expect(check.ok, `${check.output}\n${JSON.stringify(records)}`).toBe(true);
             }
