@@ -152,6 +152,10 @@
     <xsl:variable name="alternates" select="boolean(s:url/xhtml:link)"/>
     <xsl:variable name="news" select="boolean(s:url/news:news)"/>
     <xsl:variable name="mobile" select="boolean(s:url/mobile:mobile)"/>
+    <!-- A column only when some URL has a value for it: many sitemaps give no changefreq or priority. -->
+    <xsl:variable name="lastmods" select="boolean(s:url/s:lastmod[normalize-space()])"/>
+    <xsl:variable name="changefreqs" select="boolean(s:url/s:changefreq[normalize-space()])"/>
+    <xsl:variable name="priorities" select="boolean(s:url/s:priority[normalize-space()])"/>
     <header>
       <h1>Sitemap</h1>
       <p class="lead">
@@ -170,9 +174,9 @@
             <tr>
               <th scope="col" class="num" data-type="number">#</th>
               <th scope="col">URL</th>
-              <th scope="col" data-type="date">Last modified</th>
-              <th scope="col">Change frequency</th>
-              <th scope="col" class="num" data-type="number">Priority</th>
+              <xsl:if test="$lastmods"><th scope="col" data-type="date">Last modified</th></xsl:if>
+              <xsl:if test="$changefreqs"><th scope="col">Change frequency</th></xsl:if>
+              <xsl:if test="$priorities"><th scope="col" class="num" data-type="number">Priority</th></xsl:if>
               <xsl:if test="$images"><th scope="col" class="num" data-type="number">Images</th></xsl:if>
               <xsl:if test="$videos"><th scope="col" class="num" data-type="number">Videos</th></xsl:if>
               <xsl:if test="$alternates"><th scope="col" class="num" data-type="number">Alternates</th></xsl:if>
@@ -185,9 +189,9 @@
               <tr>
                 <td class="num n"><xsl:value-of select="position()"/></td>
                 <td class="url"><xsl:call-template name="link"><xsl:with-param name="href" select="s:loc"/></xsl:call-template></td>
-                <td><xsl:value-of select="normalize-space(s:lastmod)"/></td>
-                <td><xsl:value-of select="normalize-space(s:changefreq)"/></td>
-                <td class="num"><xsl:value-of select="normalize-space(s:priority)"/></td>
+                <xsl:if test="$lastmods"><td><xsl:value-of select="normalize-space(s:lastmod)"/></td></xsl:if>
+                <xsl:if test="$changefreqs"><td><xsl:value-of select="normalize-space(s:changefreq)"/></td></xsl:if>
+                <xsl:if test="$priorities"><td class="num"><xsl:value-of select="normalize-space(s:priority)"/></td></xsl:if>
                 <xsl:if test="$images"><td class="num"><xsl:value-of select="count(image:image)"/></td></xsl:if>
                 <xsl:if test="$videos">
                   <td class="num">
@@ -217,6 +221,7 @@
   </xsl:template>
 
   <xsl:template match="s:sitemapindex">
+    <xsl:variable name="lastmods" select="boolean(s:sitemap/s:lastmod[normalize-space()])"/>
     <header>
       <h1>Sitemap index</h1>
       <p class="lead">
@@ -232,7 +237,7 @@
             <tr>
               <th scope="col" class="num" data-type="number">#</th>
               <th scope="col">Sitemap</th>
-              <th scope="col" data-type="date">Last modified</th>
+              <xsl:if test="$lastmods"><th scope="col" data-type="date">Last modified</th></xsl:if>
             </tr>
           </thead>
           <tbody>
@@ -240,7 +245,7 @@
               <tr>
                 <td class="num n"><xsl:value-of select="position()"/></td>
                 <td class="url"><xsl:call-template name="link"><xsl:with-param name="href" select="s:loc"/></xsl:call-template></td>
-                <td><xsl:value-of select="normalize-space(s:lastmod)"/></td>
+                <xsl:if test="$lastmods"><td><xsl:value-of select="normalize-space(s:lastmod)"/></td></xsl:if>
               </tr>
             </xsl:for-each>
           </tbody>

@@ -16,6 +16,7 @@ export type {
   ImageEntry,
   NewsEntry,
   SitemapEntry,
+  SitemapEntryInput,
   SitemapReference,
   VideoEntry,
 } from './core/entry.js';
@@ -102,6 +103,7 @@ export {
 } from './validate/index.js';
 // Writing sitemaps.
 export {
+  type EntrySource,
   type Sink,
   type WriterOutput,
   type WriteSitemapsOptions,

@@ -158,14 +158,18 @@ export interface SitemapReference {
 }
 
 /**
- * What callers may pass to the writer: the entry model, with shorthand where it is unambiguous
- * (strings for images and object-valued elements, Date or epoch numbers for dates, numeric strings
- * for numbers). `normalizeEntry` turns it into a {@link SitemapEntry}.
+ * What callers may pass to the writer (`writeSitemaps`' source yields these): the entry model,
+ * with the shorthand the README documents where it is unambiguous: an image as its URL,
+ * `player_loc` and `uploader` as strings, a `Date` or epoch seconds or milliseconds for any date,
+ * numeric strings for numbers, any letter case for enumerations. Every {@link SitemapEntry} (what
+ * the parser reports) is one. `normalizeEntry` turns it into a {@link SitemapEntry}.
  */
-export interface EntryInput {
+export interface SitemapEntryInput {
   loc: string;
   lastmod?: string | number | Date;
+  /** `daily`, `Daily`, `DAILY`, … */
   changefreq?: string;
+  /** 0.0 to 1.0, or its text (`"0.8"`). */
   priority?: number | string;
   images?: Array<string | ImageEntry>;
   videos?: VideoInput[];
@@ -176,11 +180,20 @@ export interface EntryInput {
   title?: string;
 }
 
+/** The same type under its first name. */
+export type EntryInput = SitemapEntryInput;
+
+/** An enumeration's value in lower, upper or capitalised case (what the writer accepts). */
+type AnyCase<T extends string> = T | Uppercase<T> | Capitalize<T>;
+
 /** yes/no fields also take booleans and any letter case. */
-type YesNoInput = YesNo | 'YES' | 'NO' | 'Yes' | 'No' | boolean;
+type YesNoInput = AnyCase<YesNo> | boolean;
 
 export type VideoInput = Omit<
   VideoEntry,
+  | 'restriction'
+  | 'platform'
+  | 'tvshow'
   | 'player_loc'
   | 'uploader'
   | 'publication_date'
@@ -193,6 +206,14 @@ export type VideoInput = Omit<
   | 'requires_subscription'
   | 'live'
 > & {
+  restriction?: { relationship: AnyCase<VideoRestriction['relationship']>; countries: string };
+  platform?: { relationship: AnyCase<VideoPlatform['relationship']>; platforms: string };
+  /** @deprecated legacy */
+  tvshow?: Omit<VideoTvshow, 'season_number' | 'episode_number' | 'premier_date'> & {
+    season_number?: number | string;
+    episode_number?: number | string;
+    premier_date?: string | number | Date;
+  };
   family_friendly?: YesNoInput;
   requires_subscription?: YesNoInput;
   live?: YesNoInput;

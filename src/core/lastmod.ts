@@ -91,9 +91,16 @@ function fastValid(m: RegExpExecArray | null): boolean {
   return Number(m[4]) <= 23 && Number(m[5]) <= 59 && Number(m[6]) <= 59 && validZone(m[7]);
 }
 
+// A zero offset is written as `Z`, so one set never mixes `Z` and `+00:00` (W3C allows both).
+const ZERO_OFFSET = /[+-]00:00$/;
+
 /** Whether a string is a lastmod the writer keeps exactly as written (the fast path of {@link normalizeLastmod}). */
 export function isFinalLastmod(s: string): boolean {
-  return s.length === 10 ? isPlainDate(s) : fastValid(FAST_FORMS.exec(s));
+  return s.length === 10 ? isPlainDate(s) : fastValid(FAST_FORMS.exec(s)) && !ZERO_OFFSET.test(s);
+}
+
+function utcAsZ(value: string): LastmodResult {
+  return { ok: true, value: ZERO_OFFSET.test(value) ? `${value.slice(0, -6)}Z` : value };
 }
 
 export type LastmodInput = string | number | Date;
@@ -121,7 +128,8 @@ const HTTP_DATE =
 
 /**
  * The writer's lastmod normalisation (the only place it is defined):
- * - a string both W3C and the XSD accept is kept as written;
+ * - a string both W3C and the XSD accept is kept as written, except that a zero offset
+ *   (`+00:00`, `-00:00`) becomes `Z`: one spelling of UTC throughout a set;
  * - `YYYY-MM-DDThh:mmTZD` (W3C, refused by the XSD) gains `:00` seconds;
  * - an HTTP date (`Mon, 15 Aug 2024 09:12:00 GMT`) becomes UTC `YYYY-MM-DDThh:mm:ssZ`;
  * - a `Date`, or a number of epoch seconds (below 1e11) or milliseconds, becomes UTC;
@@ -133,13 +141,12 @@ export function normalizeLastmod(input: LastmodInput): LastmodResult {
   if (typeof input !== 'string')
     return { ok: false, message: `expected a string, number or Date, got ${typeof input}` };
   // The common forms, checked without the two general regexes (this runs once per URL).
-  if (input.length === 10 ? isPlainDate(input) : fastValid(FAST_FORMS.exec(input)))
-    return { ok: true, value: input };
+  if (input.length === 10 ? isPlainDate(input) : fastValid(FAST_FORMS.exec(input))) return utcAsZ(input);
   const s = input.trim();
   if (isW3cDatetime(s)) {
-    if (isXsdLastmod(s)) return { ok: true, value: s };
+    if (isXsdLastmod(s)) return utcAsZ(s);
     const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(Z|[+-]\d{2}:\d{2})$/.exec(s);
-    if (m !== null) return { ok: true, value: `${m[1]}:00${m[2]}` };
+    if (m !== null) return utcAsZ(`${m[1]}:00${m[2]}`);
     return {
       ok: false,
       message: `"${s}" is a year or month only; give a full date (YYYY-MM-DD), which search engines and the XSD accept`,

@@ -17,6 +17,14 @@ function relationship(c: Collector, field: string, v: unknown): 'allow' | 'deny'
   return undefined;
 }
 
+/** An object-valued field (restriction, platform, …): undefined when absent, an error when not an object. */
+function part(c: Collector, field: string, v: unknown): Record<string, unknown> | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
+  c.error('video-invalid', field, `${field} must be an object, got ${JSON.stringify(v)}`);
+  return undefined;
+}
+
 export function normalizeVideo(
   c: Collector,
   i: number,
@@ -101,9 +109,10 @@ export function normalizeVideo(
     const yn = yesNo(c, `${f}.family_friendly`, o.family_friendly);
     if (yn !== undefined) out.family_friendly = yn;
   }
-  if (o.restriction !== undefined) {
-    const rel = relationship(c, `${f}.restriction`, o.restriction.relationship);
-    const countries = str(o.restriction.countries)?.trim().toUpperCase() ?? '';
+  const restriction = part(c, `${f}.restriction`, o.restriction);
+  if (restriction !== undefined) {
+    const rel = relationship(c, `${f}.restriction`, restriction['relationship']);
+    const countries = str(restriction['countries'])?.trim().toUpperCase() ?? '';
     if (!/^(?:[A-Z]{2}(?: [A-Z]{2})*)?$/.test(countries)) {
       c.error(
         'video-invalid',
@@ -112,9 +121,10 @@ export function normalizeVideo(
       );
     } else if (rel !== undefined) out.restriction = { relationship: rel, countries };
   }
-  if (o.platform !== undefined) {
-    const rel = relationship(c, `${f}.platform`, o.platform.relationship);
-    const platforms = str(o.platform.platforms)?.trim().toLowerCase() ?? '';
+  const platform = part(c, `${f}.platform`, o.platform);
+  if (platform !== undefined) {
+    const rel = relationship(c, `${f}.platform`, platform['relationship']);
+    const platforms = str(platform['platforms'])?.trim().toLowerCase() ?? '';
     if (!/^(?:(?:web|mobile|tv)(?: (?:web|mobile|tv))*)?$/.test(platforms)) {
       c.error(
         'video-invalid',
@@ -155,11 +165,11 @@ export function normalizeVideo(
     if (t !== undefined) out.category = t;
   }
   if (legacyDrop(c, legacy, `${f}.gallery_loc`, o.gallery_loc !== undefined)) {
-    const g = o.gallery_loc!;
-    const u = uri(c, `${f}.gallery_loc.loc`, g.loc);
-    if (u !== undefined) {
+    const g = part(c, `${f}.gallery_loc`, o.gallery_loc);
+    const u = g === undefined ? undefined : uri(c, `${f}.gallery_loc.loc`, g['loc']);
+    if (g !== undefined && u !== undefined) {
       out.gallery_loc = { loc: u };
-      if (g.title !== undefined) out.gallery_loc.title = String(g.title);
+      if (g['title'] !== undefined) out.gallery_loc.title = String(g['title']);
     }
   }
   if (legacyDrop(c, legacy, `${f}.price`, o.price !== undefined)) {

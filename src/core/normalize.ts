@@ -33,6 +33,11 @@ export interface NormalizeOptions {
   scope?: LocationScope;
   /** Keep the tags Google dropped in 2022 (image caption/title/…, video category/price/…). @default false */
   legacy?: boolean;
+  /**
+   * Keep a record whose loc is good without its bad optional fields (lastmod, changefreq,
+   * priority, an image, a video, news, the alternates): their errors become warnings. @default false
+   */
+  dropFields?: boolean;
 }
 
 export type { EntryProblem } from './normalize-fields.js';
@@ -42,6 +47,8 @@ export type NormalizeResult =
   | { ok: false; errors: EntryProblem[]; warnings: EntryProblem[] };
 
 const CHANGEFREQ_SET: ReadonlySet<string> = new Set(CHANGEFREQS);
+// The fields a record can do without: under dropFields a problem in one leaves that part out.
+const OPTIONAL_FIELD = /^(?:lastmod|changefreq|priority|images|videos|news|alternates)(?:$|[.[])/;
 const SECTION = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 // BCP 47 as Google uses it: language (2–3 letters), optional script, optional region; or x-default.
 const HREFLANG = /^(?:x-default|[a-z]{2,3}(?:-[a-z]{4})?(?:-(?:[a-z]{2}|\d{3}))?)$/i;
@@ -243,6 +250,7 @@ export function normalizeEntryFully(input: unknown, options: NormalizeOptions = 
   }
   const o = input as EntryInput & Record<string, unknown>;
   const legacy = options.legacy === true;
+  const drop = options.dropFields === true;
   let loc: string | undefined;
   if (typeof o.loc !== 'string') {
     c.error('url-invalid', 'loc', o.loc === undefined ? 'loc is missing' : 'loc must be a string');
@@ -286,7 +294,7 @@ export function normalizeEntryFully(input: unknown, options: NormalizeOptions = 
       );
     } else if (o.images.length > 0) {
       const imgs = o.images
-        .map((v, i) => normalizeImage(c, i, v, legacy))
+        .map((v, i) => whole(c, drop, () => normalizeImage(c, i, v, legacy)))
         .filter((x): x is ImageEntry => x !== undefined);
       if (imgs.length > 0) entry.images = imgs;
     }
@@ -295,17 +303,17 @@ export function normalizeEntryFully(input: unknown, options: NormalizeOptions = 
     if (!Array.isArray(o.videos)) c.error('video-invalid', 'videos', 'videos must be a list');
     else if (o.videos.length > 0) {
       const vids = o.videos
-        .map((v, i) => normalizeVideo(c, i, v, loc, legacy))
+        .map((v, i) => whole(c, drop, () => normalizeVideo(c, i, v, loc, legacy)))
         .filter((x): x is VideoEntry => x !== undefined);
       if (vids.length > 0) entry.videos = vids;
     }
   }
   if (o.news !== undefined && o.news !== null) {
-    const n = normalizeNews(c, o.news, legacy);
+    const n = whole(c, drop, () => normalizeNews(c, o.news, legacy));
     if (n !== undefined) entry.news = n;
   }
   if (o.alternates !== undefined && o.alternates !== null) {
-    const a = normalizeAlternates(c, o.alternates, loc);
+    const a = whole(c, drop, () => normalizeAlternates(c, o.alternates, loc));
     if (a !== undefined && a.length > 0) entry.alternates = a;
   }
   if (o.mobile === true) entry.mobile = true;
@@ -335,6 +343,21 @@ export function normalizeEntryFully(input: unknown, options: NormalizeOptions = 
       );
     }
   }
-  if (c.errors.length > 0) return { ok: false, errors: c.errors, warnings: c.warnings };
-  return { ok: true, entry, warnings: c.warnings };
+  if (c.errors.length === 0) return { ok: true, entry, warnings: c.warnings };
+  if (drop && loc !== undefined && c.errors.every((p) => OPTIONAL_FIELD.test(p.field))) {
+    // Each bad part was left out of the entry above (see whole()); what stays is valid.
+    const dropped = c.errors.map((p) => ({ ...p, message: `${p.message}; left out, the URL is kept` }));
+    return { ok: true, entry, warnings: [...c.warnings, ...dropped] };
+  }
+  return { ok: false, errors: c.errors, warnings: c.warnings };
+}
+
+/**
+ * A part (an image, a video, the news block, the alternates) as normalised, or nothing when it
+ * had an error and fields are dropped: a part is kept whole or not at all, never half-checked.
+ */
+function whole<T>(c: Collector, drop: boolean, read: () => T | undefined): T | undefined {
+  const before = c.errors.length;
+  const v = read();
+  return drop && c.errors.length > before ? undefined : v;
 }

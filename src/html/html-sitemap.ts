@@ -105,9 +105,14 @@ function listName(section: string, level: number, n: number): string {
   return `${prefix}.pages${level === 1 ? '' : level}-${pad(n)}.html`;
 }
 
-/** How a section is named for people: `products` → `Products` (the file names keep the section as given). */
-function groupLabel(section: string): string {
-  return section === '' ? 'Pages' : section.charAt(0).toUpperCase() + section.slice(1);
+/**
+ * How a section is named for people: `products` → `Products` (the file names keep the section as
+ * given). Entries without a section are `Pages`, or `Other pages` on a site map that also has a
+ * section called `pages`: no two headings may read the same, and a section name has no space.
+ */
+function groupLabel(section: string, sections: ReadonlyMap<string, unknown>): string {
+  if (section === '') return sections.has('pages') ? 'Other pages' : 'Pages';
+  return section.charAt(0).toUpperCase() + section.slice(1);
 }
 
 function anchor(section: string): string {
@@ -288,7 +293,13 @@ export class HtmlSitemapBuilder {
 
   #crumbs(group: Group, here: string): Crumb[] {
     const crumbs: Crumb[] = [{ text: 'Site map', href: ENTRY_PAGE }];
-    crumbs.push({ text: groupLabel(group.section), href: `${ENTRY_PAGE}#${anchor(group.section)}` });
+    // Pages without a section are written before it is known whether a section called `pages`
+    // follows, so they never name their group (see groupLabel): they belong to the site map.
+    if (group.section !== '')
+      crumbs.push({
+        text: groupLabel(group.section, this.#groups),
+        href: `${ENTRY_PAGE}#${anchor(group.section)}`,
+      });
     crumbs.push({ text: here });
     return crumbs;
   }
@@ -299,10 +310,13 @@ export class HtmlSitemapBuilder {
     group.pages += 1;
     const n = group.pages;
     const first = (n - 1) * this.#o.perPage + 1;
-    const label = groupLabel(group.section);
+    const label = group.section === '' ? 'the site map' : groupLabel(group.section, this.#groups);
     const here = `Page ${formatCount(n)}`;
     const shell: PageShell = {
-      title: `${label} \u2013 page ${formatCount(n)} \u2013 ${this.#o.siteName} site map`,
+      title:
+        group.section === ''
+          ? `Page ${formatCount(n)} \u2013 ${this.#o.siteName} site map`
+          : `${label} \u2013 page ${formatCount(n)} \u2013 ${this.#o.siteName} site map`,
       heading:
         group.section === ''
           ? `${this.#o.siteName}: page ${formatCount(n)}`
@@ -346,13 +360,13 @@ export class HtmlSitemapBuilder {
         const here = range(from, to);
         const count = Math.ceil(level.length / per);
         const shell: PageShell = {
-          title: `${groupLabel(group.section)} \u2013 ${here.toLowerCase()} \u2013 ${this.#o.siteName} site map`,
-          heading: `${groupLabel(group.section)}: ${here.toLowerCase()}`,
+          title: `${groupLabel(group.section, this.#groups)} \u2013 ${here.toLowerCase()} \u2013 ${this.#o.siteName} site map`,
+          heading: `${groupLabel(group.section, this.#groups)}: ${here.toLowerCase()}`,
           crumbs: this.#crumbs(group, here),
           summaryHtml: `${plural(chunk.length, 'list', 'lists')} of links.`,
           bodyHtml: `<ul class="pages">\n${chunk.map((c) => `<li><a href="${escapeHtml(c.href)}">${escapeHtml(c.text)}</a></li>\n`).join('')}</ul>\n`,
           pager: {
-            label: `Lists of ${groupLabel(group.section)}`,
+            label: `Lists of ${groupLabel(group.section, this.#groups)}`,
             here,
             ...(n > 1 ? { prev: listName(group.section, depth, n - 1) } : {}),
             ...(n < count ? { next: listName(group.section, depth, n + 1) } : {}),
@@ -372,7 +386,7 @@ export class HtmlSitemapBuilder {
       .map((t) => `<li><a href="${escapeHtml(t.href)}">${escapeHtml(t.text)}</a></li>\n`)
       .join('');
     return (
-      `<section aria-labelledby="${id}">\n<h2 id="${id}">${escapeHtml(groupLabel(group.section))}</h2>\n` +
+      `<section aria-labelledby="${id}">\n<h2 id="${id}">${escapeHtml(groupLabel(group.section, this.#groups))}</h2>\n` +
       `<p class="summary">${plural(group.links, 'link', 'links')} on ${plural(group.pages, 'page', 'pages')}.</p>\n` +
       `<ul class="pages">\n${links}</ul>\n</section>\n`
     );

@@ -55,19 +55,46 @@ export function batchedSource<T>(produce: () => AsyncIterable<RecordBatch<T>>): 
   };
 }
 
-/** Chains sources; the result keeps the fast lane when every part has it. */
-export function chainSources<T>(sources: ReadonlyArray<AsyncIterable<T>>): AsyncIterable<T> {
-  if (sources.length === 1) return sources[0]!;
-  if (sources.every((s) => batchesOf(s) !== undefined)) {
-    return batchedSource(async function* () {
-      for (const s of sources) yield* batchesOf(s)!;
-    });
-  }
-  return {
-    async *[Symbol.asyncIterator]() {
-      for (const s of sources) yield* s;
-    },
-  };
+/**
+ * Chains sources into one batched source (which `writeSitemaps` takes as records checked at run
+ * time): the parts that have the fast lane keep it, the others come a record a batch.
+ */
+export function chainSources<T>(sources: ReadonlyArray<AsyncIterable<T>>): BatchedSource<T> {
+  if (sources.length === 1 && batchesOf(sources[0]) !== undefined) return sources[0] as BatchedSource<T>;
+  return batchedSource(async function* () {
+    for (const s of sources) {
+      const batches = batchesOf<T>(s);
+      if (batches !== undefined) yield* batches;
+      else for await (const item of s) yield { items: [item] };
+    }
+  });
+}
+
+/** Records of a sync source handed to the writer this many at a time. */
+const SYNC_BATCH = 1024;
+
+/**
+ * Records whose shape is known only at run time (parsed JSON, CSV rows, a database's rows, the
+ * readers of `sitemapkit/sources`), for `writeSitemaps`: the explicit way past its compile-time
+ * check. Each record is still checked when it is read, under `onInvalid`.
+ */
+export type UntypedRecords = BatchedSource<unknown>;
+
+/** Marks a source of records of unknown shape for `writeSitemaps` (see {@link UntypedRecords}). */
+export function untypedRecords(source: Iterable<unknown> | AsyncIterable<unknown>): UntypedRecords {
+  if (batchesOf(source) !== undefined) return source as UntypedRecords;
+  if (Symbol.asyncIterator in source) return chainSources([source]);
+  return batchedSource(async function* () {
+    let items: unknown[] = [];
+    for (const item of source) {
+      items.push(item);
+      if (items.length === SYNC_BATCH) {
+        yield { items };
+        items = [];
+      }
+    }
+    if (items.length > 0) yield { items };
+  });
 }
 
 export function batchesOf<T>(source: unknown): AsyncIterable<RecordBatch<T>> | undefined {

@@ -1,6 +1,7 @@
 import type { Diagnostic, DiagnosticHandler } from '../core/diagnostics.js';
 import type { EntryProblem } from '../core/normalize.js';
 import type { RecordOrigin } from './batches.js';
+import type { OnInvalid } from './options.js';
 
 /** A run's findings: counted by severity, the first 1,000 kept, every one passed on. */
 export class Findings {
@@ -14,8 +15,8 @@ export class Findings {
   readonly #skip: boolean;
   readonly #onDiagnostic: DiagnosticHandler | undefined;
 
-  constructor(onInvalid: 'fail' | 'skip', onDiagnostic: DiagnosticHandler | undefined) {
-    this.#skip = onInvalid === 'skip';
+  constructor(onInvalid: OnInvalid, onDiagnostic: DiagnosticHandler | undefined) {
+    this.#skip = onInvalid !== 'fail';
     this.#onDiagnostic = onDiagnostic;
   }
 

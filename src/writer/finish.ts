@@ -37,22 +37,19 @@ export interface Finished {
 export function judge(run: Run): void {
   const o = run.o;
   const f = run.findings;
-  if (run.hreflang.size > 0 && f.writing) {
-    // Reciprocity spans records, so it is judged once all are in. Under `skip` the records are
-    // already written: the finding is a warning then, since nothing can be left out any more.
-    const severity = o.onInvalid === 'fail' ? 'error' : 'warning';
-    for (const p of run.hreflang.check((url) => run.dedupe?.has(url) ?? false)) {
+  if (o.onInvalid === 'fail' && run.hreflang.size > 0 && f.writing) {
+    // Reciprocity spans records, so it is judged once all are in. Under skip and drop-field the
+    // pages of a broken group were held back and written without their alternates (Run.release).
+    for (const p of run.reciprocity()) {
       f.report({
         code: 'hreflang-not-reciprocal',
-        severity,
+        severity: 'error',
         message: p.message,
         url: p.url,
         field: 'alternates',
       });
-      if (severity === 'error') {
-        f.invalid++;
-        f.firstProblem ??= `${p.url} (alternates): ${p.message}`;
-      }
+      f.invalid++;
+      f.firstProblem ??= `${p.url} (alternates): ${p.message}`;
     }
   }
   if (o.onInvalid === 'fail' && f.invalid > 0) {

@@ -11,10 +11,24 @@ export interface ReciprocityProblem {
   url: string;
   /** The group member that lists it. */
   listedBy: string;
+  /** The group's signature (see {@link groupSignature}). */
+  group: string;
   message: string;
 }
 
-function signature(alternates: readonly AlternateEntry[]): string {
+/** What a build knows about a URL beyond its alternates. */
+export interface BuildMembership {
+  /** Whether the URL was written (or is to be written) in this build. */
+  inBuild(url: string): boolean;
+  /**
+   * Whether the URL could be in this build (the location rule): such a page that is not in it
+   * leaves its group one-sided. Pages elsewhere (other hosts) cannot be checked here.
+   */
+  inScope(url: string): boolean;
+}
+
+/** The same text for every page that lists the same set of alternates, in any order. */
+export function groupSignature(alternates: readonly AlternateEntry[]): string {
   return alternates
     .map((a) => `${a.hreflang.toLowerCase()} ${a.href}`)
     .sort()
@@ -25,11 +39,13 @@ export class HreflangGroups {
   readonly #groups = new Map<string, { hrefs: string[]; first: string }>();
   readonly #groupOf = new Map<number, string>();
 
-  add(loc: string, alternates: readonly AlternateEntry[]): void {
-    const sig = signature(alternates);
+  /** Records a page's group; returns its signature. */
+  add(loc: string, alternates: readonly AlternateEntry[]): string {
+    const sig = groupSignature(alternates);
     if (!this.#groups.has(sig))
       this.#groups.set(sig, { hrefs: [...new Set(alternates.map((a) => a.href))], first: loc });
     this.#groupOf.set(hashKey(loc), sig);
+    return sig;
   }
 
   get size(): number {
@@ -37,32 +53,54 @@ export class HreflangGroups {
   }
 
   /**
-   * Checks every group member that is part of this build: it must carry the same set of
-   * alternates. Members outside the build (other hosts, other sitemaps) cannot be checked here.
-   * `inBuild` says whether a URL was written in this build at all.
+   * Checks every group member: it must carry the same set of alternates. A member that is not
+   * in the build is a problem when it could have been (see {@link BuildMembership.inScope}).
    */
-  check(inBuild: (url: string) => boolean, limit = 1000): ReciprocityProblem[] {
+  check(build: BuildMembership, limit = 1000): ReciprocityProblem[] {
     const problems: ReciprocityProblem[] = [];
     for (const [sig, group] of this.#groups) {
       for (const href of group.hrefs) {
-        const theirs = this.#groupOf.get(hashKey(href));
-        if (theirs === sig) continue;
-        if (theirs !== undefined) {
-          problems.push({
-            url: href,
-            listedBy: group.first,
-            message: `${href} lists a different set of hreflang alternates than ${group.first}, which names it as an alternate; every page of a group must list the same set, itself included`,
-          });
-        } else if (inBuild(href)) {
-          problems.push({
-            url: href,
-            listedBy: group.first,
-            message: `${href} is an hreflang alternate of ${group.first} but lists no alternates itself; Google ignores links that are not reciprocal`,
-          });
-        }
+        const why = this.#mismatch(sig, href, build);
+        if (why === undefined) continue;
+        problems.push({ url: href, listedBy: group.first, group: sig, message: why(group.first) });
         if (problems.length >= limit) return problems;
       }
     }
     return problems;
+  }
+
+  /**
+   * The first problem of each group that has one, by signature. Its members lose their
+   * alternates; groups without a problem are unaffected by that (all their members share them).
+   */
+  broken(build: BuildMembership): Map<string, ReciprocityProblem> {
+    const out = new Map<string, ReciprocityProblem>();
+    for (const [sig, group] of this.#groups) {
+      for (const href of group.hrefs) {
+        const why = this.#mismatch(sig, href, build);
+        if (why === undefined) continue;
+        out.set(sig, { url: href, listedBy: group.first, group: sig, message: why(group.first) });
+        break;
+      }
+    }
+    return out;
+  }
+
+  #mismatch(sig: string, href: string, build: BuildMembership): ((first: string) => string) | undefined {
+    const theirs = this.#groupOf.get(hashKey(href));
+    if (theirs === sig) return undefined;
+    if (theirs !== undefined) {
+      return (first) =>
+        `${href} lists a different set of hreflang alternates than ${first}, which names it as an alternate; every page of a group must list the same set, itself included`;
+    }
+    if (build.inBuild(href)) {
+      return (first) =>
+        `${href} is an hreflang alternate of ${first} but lists no alternates itself; Google ignores links that are not reciprocal`;
+    }
+    if (build.inScope(href)) {
+      return (first) =>
+        `${href} is an hreflang alternate of ${first} but is not in this build, so it cannot list ${first} back; Google ignores links that are not reciprocal`;
+    }
+    return undefined;
   }
 }

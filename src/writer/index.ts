@@ -29,9 +29,12 @@ export type { Extension } from './serialize.js';
 export type { CommitFile, CommitPlan, RobotsUpdate, Sink, SinkFile, SinkStart } from './sink.js';
 export { type StreamFactory, WebStreamSink } from './web-stream-sink.js';
 export {
+  type EntrySource,
   ORIGIN,
   type RecordOrigin,
   UnreadableRecord,
+  type UntypedRecords,
+  untypedRecords,
   type WriteSitemapsResult,
   type WrittenFile,
   writeSitemaps,

@@ -83,7 +83,11 @@ export async function consume(
 ): Promise<void> {
   const o = run.o;
   const findings = run.findings;
-  const norm = { scope: { prefix: o.prefix, allowHosts: o.allowHosts }, legacy: o.legacy };
+  const norm = {
+    scope: { prefix: o.prefix, allowHosts: o.allowHosts },
+    legacy: o.legacy,
+    dropFields: o.onInvalid === 'drop-field',
+  };
   const held: Held[] = [];
   let holding = o.format === 'xml' && o.extensions === undefined;
   if (!holding) run.declare(o.extensions ?? []);

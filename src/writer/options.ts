@@ -13,6 +13,9 @@ import type { StreamFactory } from './web-stream-sink.js';
  */
 export type WriterOutput = 'memory' | { streams: StreamFactory } | Sink;
 
+/** What the writer does with an invalid record (see {@link WriteSitemapsOptions.onInvalid}). */
+export type OnInvalid = 'fail' | 'skip' | 'drop-field';
+
 /** Options of {@link writeSitemaps}. The caller's object is never modified. */
 export interface WriteSitemapsOptions {
   /**
@@ -39,8 +42,15 @@ export interface WriteSitemapsOptions {
   maxBytesPerFile?: number;
   /** Children per index file, 1 to 50,000 (extra indexes are `sitemap-index-2.xml`, …). @default 50000 */
   maxSitemapsPerIndex?: number;
-  /** What an invalid or duplicate record does: `fail` writes nothing and throws; `skip` leaves it out and counts it. @default 'fail' */
-  onInvalid?: 'fail' | 'skip';
+  /**
+   * What an invalid or duplicate record does: `fail` writes nothing and throws; `skip` leaves it
+   * out and counts it; `drop-field` keeps a record whose `loc` is good without its bad optional
+   * fields (lastmod, changefreq, priority, an image, a video, news, its alternates), with a
+   * warning each, and leaves out the rest like `skip`. Under both, a one-sided or inconsistent
+   * hreflang group loses its alternates (with a warning), so the set passes `validate`.
+   * @default 'fail'
+   */
+  onInvalid?: OnInvalid;
   /** Hosts that cross-submit to this sitemap (their robots.txt names it): their URLs pass the location rule. @default [] */
   allowHosts?: readonly string[];
   /** Keep the tags Google dropped in 2022. @default false */
@@ -81,7 +91,7 @@ export interface ResolvedWriterOptions {
   maxUrlsPerFile: number;
   maxBytesPerFile: number;
   maxSitemapsPerIndex: number;
-  onInvalid: 'fail' | 'skip';
+  onInvalid: OnInvalid;
   allowHosts: readonly string[];
   legacy: boolean;
   extensions: readonly Extension[] | undefined;
@@ -162,8 +172,8 @@ export function resolveWriterOptions(o: WriteSitemapsOptions): ResolvedWriterOpt
   else if (typeof o.gzip === 'object' && o.gzip !== null)
     gzip = { level: wholeNumber('gzip.level', o.gzip.level, 6, { min: 0, max: 9 }) };
   const onInvalid = o.onInvalid ?? 'fail';
-  if (onInvalid !== 'fail' && onInvalid !== 'skip')
-    throw bad(`onInvalid must be fail or skip, got ${String(onInvalid)}`);
+  if (onInvalid !== 'fail' && onInvalid !== 'skip' && onInvalid !== 'drop-field')
+    throw bad(`onInvalid must be fail, skip or drop-field, got ${String(onInvalid)}`);
   let xsl: ResolvedWriterOptions['xsl'] = false;
   if (o.xsl === true) xsl = { bundled: true };
   else if (typeof o.xsl === 'string') {

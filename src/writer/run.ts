@@ -5,6 +5,7 @@
  * of URLs a promise per record costs more than the serialising does.
  */
 import type { SitemapEntry } from '../core/entry.js';
+import { inScope } from '../core/url.js';
 import { changeHash } from './change-hash.js';
 import { Dedupe } from './dedupe.js';
 import type { ClosedFile, EngineEvents, EngineFile } from './engine.js';
@@ -12,7 +13,7 @@ import { SitemapEngine } from './engine.js';
 import { FileWriter } from './file-writer.js';
 import { Findings } from './findings.js';
 import type { Gzipper } from './gzip.js';
-import { HreflangGroups } from './hreflang.js';
+import { type BuildMembership, HreflangGroups, type ReciprocityProblem } from './hreflang.js';
 import { buildHtmlSitemap } from './html-pages.js';
 import { originFor } from './intake.js';
 import { MANIFEST_NAME, MANIFEST_OPEN, manifestEntryLine } from './manifest.js';
@@ -23,6 +24,16 @@ import { PendingFile, type Sink, type SinkFile } from './sink.js';
 /** A child file once closed: what the engine counted and what the bytes hashed to. */
 export interface Child extends ClosedFile {
   sha256: string;
+}
+
+interface Held {
+  e: SitemapEntry;
+  record: number;
+  item: unknown;
+  file: string | undefined;
+  line: number | undefined;
+  /** The signature of its hreflang group. */
+  group: string;
 }
 
 export class Run implements EngineEvents<FileWriter> {
@@ -47,6 +58,8 @@ export class Run implements EngineEvents<FileWriter> {
   /** The gzip layer, when the set is gzipped. */
   readonly gzipper: Gzipper | undefined;
   readonly #writers = new Set<FileWriter>();
+  /** Pages with alternates, held until every record is in (not under fail). */
+  #held: Held[] = [];
   #opened = 0;
   #waits: Array<Promise<void>> = [];
 
@@ -90,6 +103,71 @@ export class Run implements EngineEvents<FileWriter> {
     file: string | undefined,
     line: number | undefined,
   ): Promise<void> | undefined {
+    if (e.alternates !== undefined && this.o.onInvalid !== 'fail') {
+      // Whether a group is one-sided is known only once every record is in; under skip its
+      // pages must then be written without their alternates, so they wait (see release()).
+      const problem = this.engine.check(e);
+      if (problem !== undefined) {
+        this.findings.invalidRecord([problem], record, originFor(item, file, line), e.loc);
+        return undefined;
+      }
+      this.#held.push({ e, record, item, file, line, group: this.hreflang.add(e.loc, e.alternates) });
+      return undefined;
+    }
+    return this.#write(e, record, item, file, line);
+  }
+
+  /**
+   * Writes the pages held for their alternates (under skip and drop-field): a group that is
+   * one-sided or disagrees loses its alternates on every page, with a warning naming the page
+   * and the member that breaks the group, so that the set passes `validate`.
+   */
+  async release(): Promise<void> {
+    if (this.#held.length === 0) return;
+    const broken = this.hreflang.broken(this.#membership());
+    const held = this.#held;
+    this.#held = [];
+    for (const h of held) {
+      let e = h.e;
+      const p = broken.get(h.group);
+      if (p !== undefined) {
+        const { alternates: _dropped, ...rest } = e;
+        e = rest;
+        this.findings.report({
+          code: 'hreflang-not-reciprocal',
+          severity: 'warning',
+          message: `the hreflang alternates of ${e.loc} are left out: ${p.message}`,
+          url: e.loc,
+          field: 'alternates',
+          record: h.record,
+        });
+      }
+      const wait = this.#write(e, h.record, h.item, h.file, h.line);
+      if (wait !== undefined) await wait;
+    }
+  }
+
+  /** What the build holds, for the reciprocity check. */
+  #membership(): BuildMembership {
+    const scope = { prefix: this.o.prefix, allowHosts: this.o.allowHosts };
+    return {
+      inBuild: (url) => this.dedupe?.has(url) ?? false,
+      inScope: (url) => inScope(url, scope),
+    };
+  }
+
+  /** The reciprocity problems of the whole build (under fail, where nothing is held). */
+  reciprocity(): ReciprocityProblem[] {
+    return this.hreflang.check(this.#membership());
+  }
+
+  #write(
+    e: SitemapEntry,
+    record: number,
+    item: unknown,
+    file: string | undefined,
+    line: number | undefined,
+  ): Promise<void> | undefined {
     const problem = this.findings.writing ? this.engine.add(e) : this.engine.check(e);
     if (problem !== undefined) {
       this.findings.invalidRecord([problem], record, originFor(item, file, line), e.loc);
@@ -106,7 +184,7 @@ export class Run implements EngineEvents<FileWriter> {
       const w = this.manifest.write(entryLine, Buffer.byteLength(entryLine));
       if (w !== undefined) this.#waits.push(w);
     }
-    if (e.alternates !== undefined) this.hreflang.add(e.loc, e.alternates);
+    if (e.alternates !== undefined && this.o.onInvalid === 'fail') this.hreflang.add(e.loc, e.alternates);
     if (this.html !== undefined) this.#waits.push(this.html.add(e));
     return this.#waits.length === 0 ? undefined : this.settle();
   }

@@ -6,6 +6,8 @@
  * chunk per open file, the look-ahead of 1,000 entries, and the hashed duplicate set.
  */
 import type { Diagnostic } from '../core/diagnostics.js';
+import type { SitemapEntryInput } from '../core/entry.js';
+import type { UntypedRecords } from './batches.js';
 import { type Finished, finish, judge, type WrittenFile } from './finish.js';
 import { loadGzip } from './gzip.js';
 import { checkAbort, consume, UnreadableRecord } from './intake.js';
@@ -16,7 +18,18 @@ import { Run } from './run.js';
 import type { Sink } from './sink.js';
 import { WebStreamSink } from './web-stream-sink.js';
 
-export { ORIGIN, type RecordOrigin } from './batches.js';
+export { ORIGIN, type RecordOrigin, type UntypedRecords, untypedRecords } from './batches.js';
+
+/**
+ * What {@link writeSitemaps} reads: entries it can check at compile time (any sync or async
+ * iterable of {@link SitemapEntryInput}, which also takes the documented shorthand and every
+ * parsed {@link SitemapEntry}), or records of unknown shape marked with `untypedRecords()`.
+ * `UnreadableRecord`s stand for records a source could not decode.
+ */
+export type EntrySource =
+  | Iterable<SitemapEntryInput | UnreadableRecord>
+  | AsyncIterable<SitemapEntryInput | UnreadableRecord>
+  | UntypedRecords;
 export { UnreadableRecord, type WrittenFile };
 
 export interface WriteSitemapsResult {
@@ -65,7 +78,7 @@ async function sinkFor(o: ResolvedWriterOptions): Promise<Sink> {
  * `ERR_NO_URLS` (zero entries: the previous set stays); both leave the previous output as it was.
  */
 export async function writeSitemaps(
-  source: Iterable<unknown> | AsyncIterable<unknown>,
+  source: EntrySource,
   options: WriteSitemapsOptions,
 ): Promise<WriteSitemapsResult> {
   const o = resolveWriterOptions(options);
@@ -78,6 +91,7 @@ export async function writeSitemaps(
   try {
     run = new Run(o, sink, gzip);
     await consume(run, source);
+    await run.release();
     judge(run);
     done = await finish(run, start);
   } catch (error) {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isW3cDatetime, isXsdLastmod, normalizeLastmod } from '../../src/core/lastmod.js';
+import { isFinalLastmod, isW3cDatetime, isXsdLastmod, normalizeLastmod } from '../../src/core/lastmod.js';
 import { SPEC_DIR } from '../support/xmllint.js';
 
 const cases = JSON.parse(readFileSync(`${SPEC_DIR}data/lastmod-cases.json`, 'utf8')).cases as Array<{
@@ -34,6 +34,28 @@ describe('normalizeLastmod', () => {
       value: '1997-07-16T19:20:30.45+01:00',
     });
     expect(normalizeLastmod('2024-08-15T09:12Z')).toEqual({ ok: true, value: '2024-08-15T09:12:00Z' });
+  });
+
+  it('writes a zero offset as Z, so a set never mixes two spellings of UTC', () => {
+    expect(normalizeLastmod('2024-08-15T09:12:00+00:00')).toEqual({
+      ok: true,
+      value: '2024-08-15T09:12:00Z',
+    });
+    expect(normalizeLastmod('2024-08-15T09:12:00.5-00:00')).toEqual({
+      ok: true,
+      value: '2024-08-15T09:12:00.5Z',
+    });
+    expect(normalizeLastmod(' 2024-08-15T09:12+00:00 ')).toEqual({ ok: true, value: '2024-08-15T09:12:00Z' });
+    expect(normalizeLastmod('2024-08-15T09:12:00+02:00')).toEqual({
+      ok: true,
+      value: '2024-08-15T09:12:00+02:00',
+    });
+    expect(normalizeLastmod('2024-08-15T09:12:00+10:00')).toEqual({
+      ok: true,
+      value: '2024-08-15T09:12:00+10:00',
+    });
+    expect(isFinalLastmod('2024-08-15T09:12:00+00:00')).toBe(false);
+    expect(isFinalLastmod('2024-08-15T09:12:00Z')).toBe(true);
   });
 
   it('converts Dates, epoch seconds, epoch milliseconds and HTTP dates to UTC', () => {

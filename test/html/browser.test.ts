@@ -82,6 +82,17 @@ beforeAll(async () => {
     ...(i === 1 ? {} : { lastmod: `2024-0${i + 1}-10` }),
   }));
   await writeFile(join(root, 'sitemap-index.xml'), withStylesheet(sitemapIndex(children)));
+  // What the writer makes from a plain URL list: lastmod on some URLs, no changefreq, no priority.
+  await writeFile(
+    join(root, 'sparse.xml'),
+    withStylesheet(
+      urlset([{ loc: 'https://example.com/', lastmod: '2024-03-01' }, { loc: 'https://example.com/a' }]),
+    ),
+  );
+  await writeFile(
+    join(root, 'sparse-index.xml'),
+    withStylesheet(sitemapIndex([{ loc: `${server.url}sparse.xml` }])),
+  );
   // What remains when browsers drop XSLT: the same view made ahead of time by xsltproc.
   await writeFile(join(root, 'sortable.html'), await xsltproc(join(root, 'sortable.xml')));
   chromium = await launchChromium();
@@ -233,6 +244,31 @@ describe('the XSL view in Chromium (native XSLT over loopback http)', () => {
     ]);
     await page.waitForSelector('#urls');
     expect((await rows(page)).map((r) => r[1])).toEqual(SORTABLE.map((r) => r.loc));
+    expect(w.problems()).toEqual([]);
+    await w.context.close();
+  });
+});
+
+describe('the XSL view hides the columns no URL fills', () => {
+  it('a urlset without changefreq and priority, an index without lastmods', async () => {
+    const w = await open('sparse.xml', '#urls');
+    const { page } = w;
+    expect(await page.$$eval('#urls thead th', (ths) => ths.map((th) => th.textContent))).toEqual([
+      '#',
+      'URL',
+      'Last modified',
+    ]);
+    expect(await rows(page)).toEqual([
+      ['1', 'https://example.com/', '2024-03-01'],
+      ['2', 'https://example.com/a', ''],
+    ]);
+    await page.goto(`${server.url}sparse-index.xml`);
+    await page.waitForSelector('#sitemaps');
+    expect(await page.$$eval('#sitemaps thead th', (ths) => ths.map((th) => th.textContent))).toEqual([
+      '#',
+      'Sitemap',
+    ]);
+    expect(await rows(page, '#sitemaps')).toEqual([['1', `${server.url}sparse.xml`]]);
     expect(w.problems()).toEqual([]);
     await w.context.close();
   });

@@ -160,6 +160,31 @@ describe('HtmlSitemapBuilder: files and pagination', () => {
     );
   });
 
+  it('never shows two groups under one heading: a section called pages and entries without one', async () => {
+    const headings = async (): Promise<string[]> => {
+      const html = await readFile(join(dir, 'sitemap.html'), 'utf8');
+      return [...html.matchAll(/<h2[^>]*>([^<]*)<\/h2>/g)].map((m) => m[1]!);
+    };
+    // Entries without a section both before and after the section's: their pages are written
+    // before the section is seen, so no page may name the group.
+    await build([...urls(150), ...urls(3, 'pages'), ...urls(2, 'pagesx')]);
+    expect(await headings()).toEqual(['Other pages', 'Pages', 'Pagesx']);
+    for (const name of ['sitemap-00001.html', 'sitemap-00002.html']) {
+      const page = await readPage(dir, name);
+      expect(page.title).toBe(`Page ${name.endsWith('1.html') ? 1 : 2} \u2013 example.com site map`);
+      expect(page.anchors.filter((a) => a.list === '' && a.text.includes('ages')).map((a) => a.text)).toEqual(
+        [],
+      );
+    }
+    const section = await readPage(dir, 'sitemap-pages-00001.html');
+    expect(section.anchors.find((a) => a.text === 'Pages')?.href).toBe('sitemap.html#section-pages');
+    // Without a section called pages, the rest keeps its name.
+    await rm(dir, { recursive: true, force: true });
+    dir = await mkdtemp(join(tmpdir(), 'sitemapkit-html-'));
+    await build([...urls(3), ...urls(2, 'blog')]);
+    expect(await headings()).toEqual(['Pages', 'Blog']);
+  });
+
   it('adds lists of pages when a section has more pages than fit on one page', async () => {
     // 3 links a page: 40 links → 14 pages → 5 lists → 2 lists of lists on sitemap.html.
     const files = await build(urls(40, 'big'), { linksPerPage: 3 });

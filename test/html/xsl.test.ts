@@ -89,6 +89,26 @@ describe('assets/sitemap.xsl with xsltproc', () => {
     expect(mobile).toContain('>Mobile</th>');
   });
 
+  it('shows a column only when some URL fills it', async () => {
+    const heads = (html: string): string[] => [...html.matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map((m) => m[1]!);
+    const bare = await transform('bare.xml', urlset([{ loc: 'https://example.com/' }]));
+    expect(heads(bare)).toEqual(['#', 'URL']);
+    expect(tableOf(bare).rows).toBe(1);
+    expect(bare).toContain(
+      '<td class="url"><a href="https://example.com/">https://example.com/</a></td></tr>',
+    );
+    const some = await transform(
+      'some.xml',
+      urlset([
+        { loc: 'https://example.com/', priority: '0.5' },
+        { loc: 'https://example.com/a', changefreq: ' ' },
+      ]),
+    );
+    expect(heads(some)).toEqual(['#', 'URL', 'Priority']);
+    const index = await transform('bare-index.xml', sitemapIndex([{ loc: 'https://example.com/s.xml' }]));
+    expect(heads(index)).toEqual(['#', 'Sitemap']);
+  });
+
   it('keeps hostile content as text and links only http(s) locations', async () => {
     const xml = urlset([
       { loc: 'javascript:alert(document.domain)' },

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { EntryInput } from '../../src/core/entry.js';
 import { isSitemapkitError } from '../../src/core/errors.js';
 import { readManifestEntries, readManifestHeader } from '../../src/writer/manifest.js';
-import { writeSitemaps } from '../../src/writer/write-sitemaps.js';
+import { untypedRecords, writeSitemaps } from '../../src/writer/write-sitemaps.js';
 import { tempDir } from '../support/tmp.js';
 import { assertXmllint, readSitemapText, XSD_DIR, xmllint } from '../support/xmllint.js';
 
@@ -49,6 +49,25 @@ describe('writeSitemaps: one file', () => {
     expect(xml).not.toContain('xmlns:image');
     expectValid(r.entry.path);
     expect(r.entry.bytes).toBe(Buffer.byteLength(xml));
+  });
+
+  it('writes UTC one way throughout a set: +00:00 and -00:00 become Z, other offsets stay', async () => {
+    const r = await writeSitemaps(
+      [
+        { loc: `${BASE}a`, lastmod: '2024-01-02T03:04:05Z' },
+        { loc: `${BASE}b`, lastmod: '2024-01-02T03:04:05+00:00' },
+        { loc: `${BASE}c`, lastmod: '2024-01-02T03:04-00:00' },
+        { loc: `${BASE}d`, lastmod: '2024-01-02T03:04:05+02:00' },
+      ],
+      { output: 'memory', baseUrl: BASE },
+    );
+    const xml = new TextDecoder().decode(r.memory!.get('sitemap.xml'));
+    expect([...xml.matchAll(/<lastmod>([^<]*)<\/lastmod>/g)].map((m) => m[1])).toEqual([
+      '2024-01-02T03:04:05Z',
+      '2024-01-02T03:04:05Z',
+      '2024-01-02T03:04:00Z',
+      '2024-01-02T03:04:05+02:00',
+    ]);
   });
 
   it("never modifies the caller's options or entries", async () => {
@@ -346,7 +365,7 @@ describe('bad input', () => {
     await writeSitemaps(urls(2), { outDir: out, baseUrl: BASE });
     const before = readFileSync(join(out, 'sitemap.xml'));
     const diags: Array<{ code: string; record?: number; field?: string }> = [];
-    const err = await writeSitemaps([...urls(3, 100), entry], {
+    const err = await writeSitemaps(untypedRecords([...urls(3, 100), entry]), {
       outDir: out,
       baseUrl: BASE,
       onDiagnostic: (d) => diags.push(d),
@@ -518,6 +537,17 @@ describe('rebuilds, manifest and robots.txt', () => {
   });
 });
 
+describe('the HTML site map beside the set', () => {
+  it('a section named Pages or PAGES and entries without a section get two different headings', async () => {
+    const r = await writeSitemaps(
+      [{ loc: `${BASE}a`, section: 'Pages' }, { loc: `${BASE}b` }, { loc: `${BASE}c`, section: 'PAGES' }],
+      { output: 'memory', baseUrl: BASE, html: true },
+    );
+    const html = new TextDecoder().decode(r.memory!.get('sitemap.html'));
+    expect([...html.matchAll(/<h2[^>]*>([^<]*)<\/h2>/g)].map((m) => m[1])).toEqual(['Other pages', 'Pages']);
+  });
+});
+
 describe('hreflang groups across records', () => {
   const group = (langs: Record<string, string>) =>
     Object.entries(langs).map(([hreflang, href]) => ({ hreflang, href }));
@@ -557,7 +587,7 @@ describe('hreflang groups across records', () => {
     ).toEqual([de, en, fr]);
   });
 
-  it('under skip the same findings are warnings and the build is written', async () => {
+  it('under skip the build is written without the one-sided group, with a warning', async () => {
     const r = await writeSitemaps([{ loc: en, alternates: group({ en, de }) }, { loc: de }], {
       outDir: tempDir(),
       baseUrl: BASE,
@@ -565,6 +595,8 @@ describe('hreflang groups across records', () => {
     });
     expect(r.urls).toBe(2);
     expect(r.counts.warning).toBe(1);
+    // The group used to be written as it was, which `validate` then failed (issue 11, defect 3).
+    expect(readSitemapText(r.entry.path)).not.toContain('xhtml:link');
   });
 
   it('alternates on other hosts cannot be checked here and are not flagged', async () => {
@@ -611,14 +643,14 @@ describe('legacy video fields', () => {
   it('bad ones are errors naming the field', async () => {
     const diags: Array<{ field?: string }> = [];
     const err = await writeSitemaps(
-      [
+      untypedRecords([
         {
           loc: `${BASE}v`,
           videos: [
             { ...video, tvshow: { season_number: 1 }, id: [{ value: 'x' }], content_segment_loc: ['/rel'] },
           ],
         },
-      ],
+      ]),
       { outDir: tempDir(), baseUrl: BASE, legacy: true, onDiagnostic: (d) => diags.push(d) },
     ).catch((e) => e);
     expect(isSitemapkitError(err, 'ERR_INVALID_ENTRY')).toBe(true);

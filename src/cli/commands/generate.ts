@@ -30,7 +30,7 @@ interface GenerateFlags {
   siteName?: string;
   linksPerPage?: number;
   updateRobots?: string;
-  onInvalid: 'fail' | 'skip';
+  onInvalid: 'fail' | 'skip' | 'drop-field';
   legacy?: boolean;
   dedupe: boolean;
   json?: boolean;
@@ -88,8 +88,11 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
     )
     .option('--update-robots <file>', 'add or replace the Sitemap: lines in this robots.txt')
     .addOption(
-      new Option('--on-invalid <policy>', 'an invalid or duplicate record: fail (write nothing) or skip it')
-        .choices(['fail', 'skip'])
+      new Option(
+        '--on-invalid <policy>',
+        'an invalid or duplicate record: fail (write nothing), skip it, or drop-field (keep the URL without its bad lastmod, changefreq, priority, image, video, news or alternates; skip it when its loc is bad)',
+      )
+        .choices(['fail', 'skip', 'drop-field'])
         .default('fail'),
     )
     .option('--legacy', 'keep the image/video/news tags Google dropped in 2022')
