@@ -155,14 +155,22 @@ export class HreflangGroups {
     }
   }
 
-  /** One finding per page whose alternate does not list it back. */
+  /**
+   * One finding per page whose alternate does not list it back. An alternate on a host none of the
+   * checked pages is on (example.de beside example.com) is left alone: its own site's sitemap
+   * lists its group, which this tree cannot see, so calling it one-sided would fail every
+   * multi-domain set the writer rightly writes.
+   */
   findings(): TreeFinding[] {
     const out: TreeFinding[] = [];
+    const hosts = new Set<string>();
+    for (const loc of this.#pages.keys()) hosts.add(originOf(loc));
     for (const [loc, page] of this.#pages) {
       const missing: string[] = [];
       for (const a of page.alternates) {
         if (a.href === loc) continue;
         const other = this.#pages.get(a.href);
+        if (other === undefined && !hosts.has(originOf(a.href))) continue;
         if (other === undefined)
           missing.push(`${a.href} (${a.hreflang}) is not listed with alternates of its own`);
         else if (!other.alternates.some((b) => b.href === loc))
@@ -179,5 +187,14 @@ export class HreflangGroups {
       });
     }
     return out;
+  }
+}
+
+/** The origin of a URL, or the text itself when it is not one (it then matches no page's). */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
   }
 }

@@ -248,6 +248,20 @@ describe('protocol and extension rules the parser does not check', () => {
       ['https://example.com/xx', 'alternates[0].hreflang'],
     ]);
     for (const d of bad.diagnostics) expect(d.severity).toBe('error');
+    // An alternate on a host no checked page is on is its own site's business, listed in its own
+    // sitemap: not one-sided here (the writer writes such groups, and its output must pass).
+    const otherHost = await check(
+      urlset(
+        [
+          `<url><loc>https://example.com/en</loc>${link('en', 'https://example.com/en')}${link('de', 'https://example.de/de')}</url>`,
+          `<url><loc>https://example.com/fr</loc>${link('fr', 'https://example.com/fr')}${link('es', 'https://example.com/es')}</url>`,
+        ].join('\n'),
+        XHTML_NS,
+      ),
+    );
+    expect(only(otherHost.diagnostics, 'hreflang-not-reciprocal').map((d) => d.message)).toEqual([
+      'https://example.com/es (es) is not listed with alternates of its own',
+    ]);
   });
 
   it("video and news field rules of the writer's normalisation (title length, language)", async () => {

@@ -171,6 +171,16 @@ describe("onInvalid 'drop-field'", () => {
   });
 });
 
+describe('a group reaching another host', () => {
+  it('is written as given and validates: the other host lists its own side', async () => {
+    const dir = tempDir();
+    const alternates = group({ en, de: 'https://example.de/de/' });
+    await writeSitemaps([{ loc: en, alternates }], { outDir: dir, baseUrl: BASE, onInvalid: 'skip' });
+    expect(written(dir)).toContain('href="https://example.de/de/"');
+    expect((await validateFolder(dir)).errors).toEqual([]);
+  });
+});
+
 describe('property: what skip and drop-field write passes validate and the XSDs', () => {
   it('for arbitrary records, valid or not', async () => {
     let run = 0;
