@@ -68,7 +68,7 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
         .default('mtime'),
     )
     .option('--no-images', "with --from-dir: leave the pages' images out")
-    // How inputs are read (src/cli/input-flags.ts; docs/generate-inputs.md).
+    // How inputs are read (src/cli/input-flags.ts; docs/inputs.md).
     .option(
       '--encoding <label>',
       'encoding of the input files when they have no BOM (default utf-8), e.g. windows-1252',
