@@ -72,13 +72,13 @@ export interface InputFlags {
   encoding?: string;
   delimiter?: string;
   columns?: Record<string, string>;
-  ignoreColumns: string[];
+  ignoreColumns?: string[];
   extraColumns: 'fail' | 'ignore';
 }
 
 export interface ImageFlags {
   imageMaxShare?: number;
-  excludeImages: string[];
+  excludeImages?: string[];
 }
 
 /** The readers' options from the flags. */
@@ -87,7 +87,7 @@ export function inputOptions(f: InputFlags): InputOptions {
     ...(f.encoding !== undefined && { encoding: f.encoding }),
     ...(f.delimiter !== undefined && { delimiter: f.delimiter }),
     ...(f.columns !== undefined && { columns: f.columns }),
-    ignoreColumns: f.ignoreColumns,
+    ignoreColumns: f.ignoreColumns ?? [],
     extraColumns: f.extraColumns,
   };
 }
@@ -96,8 +96,13 @@ export function inputOptions(f: InputFlags): InputOptions {
 export function imageFilterOptions(f: ImageFlags): ImageFilterOptions {
   return {
     ...(f.imageMaxShare !== undefined && { maxShare: f.imageMaxShare }),
-    exclude: f.excludeImages,
+    exclude: f.excludeImages ?? [],
   };
+}
+
+/** A repeatable flag (no default, so --help shows none). A glob may hold commas (`{a,b}`): not split. */
+export function appendArg(raw: string, previous: string[] = []): string[] {
+  return [...previous, raw];
 }
 
 /** A repeatable list flag whose value may also hold several items separated by commas. */

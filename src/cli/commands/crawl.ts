@@ -18,7 +18,7 @@ import {
   STRICT_ADDRESSES_HELP,
   wholeNumberArg,
 } from '../flags.js';
-import { type ImageFlags, imageFilterOptions, shareArg } from '../input-flags.js';
+import { appendArg, type ImageFlags, imageFilterOptions, shareArg } from '../input-flags.js';
 import { Progress } from '../progress.js';
 
 interface CrawlFlags extends AddressFlags, ImageFlags {
@@ -218,7 +218,7 @@ export function registerCrawl(program: Command, ctx: CliContext): void {
       'leave out images on more than this share of the pages, e.g. a logo (default 0.5; 1 keeps all)',
       shareArg,
     )
-    .option('--exclude-images <glob>', 'leave out images whose URL or path matches (repeatable)', collect, [])
+    .option('--exclude-images <glob>', 'leave out images whose URL or path matches (repeatable)', appendArg)
     .option('--gzip', 'compress the sitemaps (.gz)')
     .option('--xsl [url]', 'reference an XSL stylesheet: the bundled one (copied into --out) or URL')
     .option('--no-html', 'do not write the HTML site map (sitemap.html)')

@@ -11,6 +11,7 @@ import type { CliContext } from '../context.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
 import { collect, wholeNumberArg } from '../flags.js';
 import {
+  appendArg,
   columnsArg,
   delimiterArg,
   encodingArg,
@@ -88,7 +89,6 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
       '--ignore-columns <names>',
       'CSV: leave these columns out, e.g. Price,Stock (repeatable)',
       listArg,
-      [],
     )
     .addOption(
       new Option('--extra-columns <policy>', 'CSV: a column that is no field: fail, or ignore it')
@@ -103,8 +103,7 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
     .option(
       '--exclude-images <glob>',
       'with --from-dir: leave out images whose URL or path matches (repeatable)',
-      collect,
-      [],
+      appendArg,
     )
     .option('--gzip', 'compress the files (.gz)')
     .addOption(new Option('--format <format>', 'output format').choices(['xml', 'txt']).default('xml'))
