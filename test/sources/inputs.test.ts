@@ -1,6 +1,7 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { columnsArg } from '../../src/cli/input-flags.js';
 import { readCsv, readJsonl, readStaticSite } from '../../src/sources/index.js';
 import { UnreadableRecord } from '../../src/writer/write-sitemaps.js';
 import { cli } from '../support/cli.js';
@@ -91,6 +92,16 @@ describe('generate: the encoding of text inputs', () => {
     expect(c.code).toBe(2);
     expect(c.stderr).toContain('FIELD=HEADER');
     expect((await cli([...base, '--image-max-share', '2'])).code).toBe(2);
+  });
+});
+
+describe('--columns', () => {
+  it('reads FIELD=HEADER pairs, quoted or as the shell leaves them, and adds repeated flags up', () => {
+    expect(columnsArg('loc=URL,lastmod="Last Modified"')).toEqual({ loc: 'URL', lastmod: 'Last Modified' });
+    // `--columns loc=URL,lastmod="Last Modified"` typed in a shell arrives without the quotes.
+    expect(columnsArg('loc=URL,lastmod=Last Modified')).toEqual({ loc: 'URL', lastmod: 'Last Modified' });
+    expect(columnsArg('title="Name, short"', { loc: 'URL' })).toEqual({ loc: 'URL', title: 'Name, short' });
+    expect(() => columnsArg('loc')).toThrow(/FIELD=HEADER/);
   });
 });
 
