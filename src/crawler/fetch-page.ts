@@ -6,10 +6,10 @@
  * reader. Anything else is not downloaded. Network failures are results, not exceptions; only an
  * abort of the crawl throws.
  */
-import { TextDecoder } from 'node:util';
 import type { HttpClient, HttpResponse } from '../http/client.js';
 import { HttpError, type HttpFailureReason } from '../http/errors.js';
 import type { ResponseHeaders as HttpHeaders } from '../http/types.js';
+import { PageDecoder } from '../page/page-decoder.js';
 import { type PageMeta, PageMetaReader } from '../page/page-meta.js';
 
 /** The response headers a page's verdict reads. */
@@ -47,109 +47,27 @@ export type PageResponse =
     }
   | { ok: false; error: string; reason: HttpFailureReason };
 
-const PRESCAN = 1024;
+// The decoder is the page layer's, shared with `generate --from-dir`; these stay importable here.
+export { charsetFromBom, charsetFromContentType, charsetFromPrescan } from '../page/page-decoder.js';
 
-/** The charset a Content-Type names, lower-cased. */
-export function charsetFromContentType(contentType: string): string | undefined {
-  const m = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType);
-  return m === null ? undefined : m[1]!.toLowerCase();
-}
-
-/** The charset of a byte order mark at the start of `bytes`. */
-export function charsetFromBom(bytes: Uint8Array): string | undefined {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
-  return undefined;
-}
-
-/** The charset a `<meta>` in the first bytes declares (the HTML prescan, simplified). */
-export function charsetFromPrescan(bytes: Uint8Array): string | undefined {
-  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, PRESCAN)).toString(
-    'latin1',
-  );
-  const m =
-    /<meta\s[^>]*?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)/i.exec(head) ??
-    /<meta\s[^>]*?content\s*=\s*["'][^"']*charset=([A-Za-z0-9_.:-]+)/i.exec(head);
-  if (m === null) return undefined;
-  const label = m[1]!.toLowerCase();
-  // A meta tag read as ASCII cannot be declaring UTF-16 truthfully (HTML §13.2.3.2).
-  return label.startsWith('utf-16') ? 'utf-8' : label;
-}
-
-function decoderFor(label: string): TextDecoder | undefined {
-  try {
-    return new TextDecoder(label);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The body side of an exchange: bytes in, decoded text into the page reader, the charset decided
- * on the first 1,024 bytes, a stop at the size cap.
- */
+/** The body side of an exchange: bytes in, decoded text into the page reader. */
 class BodySink {
   readonly page = new PageMetaReader();
-  readonly #contentType: string;
-  decoder: TextDecoder | undefined;
-  charset: string | undefined;
-  unknownCharset: string | undefined;
-  #head: Uint8Array[] = [];
-  #headBytes = 0;
+  readonly decoder: PageDecoder;
   bytes = 0;
 
   constructor(contentType: string) {
-    this.#contentType = contentType;
-  }
-
-  #start(first: Uint8Array): TextDecoder {
-    const label =
-      charsetFromBom(first) ??
-      charsetFromContentType(this.#contentType) ??
-      charsetFromPrescan(first) ??
-      'utf-8';
-    let decoder = decoderFor(label);
-    if (decoder === undefined) {
-      this.unknownCharset = label;
-      decoder = new TextDecoder('utf-8');
-    }
-    this.charset = decoder.encoding;
-    this.decoder = decoder;
-    return decoder;
-  }
-
-  #flushHead(): void {
-    const parts = this.#head;
-    let first: Uint8Array;
-    if (parts.length === 1) first = parts[0]!;
-    else {
-      first = new Uint8Array(this.#headBytes);
-      let at = 0;
-      for (const p of parts) {
-        first.set(p, at);
-        at += p.length;
-      }
-    }
-    this.#head = [];
-    this.page.write(this.#start(first).decode(first, { stream: true }));
+    this.decoder = new PageDecoder(contentType);
   }
 
   /** Takes the next chunk (the client applies the size cap). */
   push(chunk: Uint8Array): void {
     this.bytes += chunk.length;
-    if (this.decoder === undefined) {
-      this.#head.push(chunk);
-      this.#headBytes += chunk.length;
-      if (this.#headBytes >= PRESCAN) this.#flushHead();
-    } else {
-      this.page.write(this.decoder.decode(chunk, { stream: true }));
-    }
+    this.page.write(this.decoder.push(chunk));
   }
 
   end(): PageMeta {
-    if (this.decoder === undefined) this.#flushHead();
-    this.page.write(this.decoder!.decode());
+    this.page.write(this.decoder.end());
     return this.page.end();
   }
 }
@@ -203,7 +121,7 @@ export async function fetchPage(url: string, o: PageFetchOptions): Promise<PageR
     meta,
     bytes: sink.bytes,
     truncated: res.truncated,
-    charset: sink.charset,
-    unknownCharset: sink.unknownCharset,
+    charset: sink.decoder.charset,
+    unknownCharset: sink.decoder.unknownCharset,
   };
 }

@@ -13,6 +13,11 @@ import type { AddressPolicy } from '../http/address.js';
 import type { HttpClient } from '../http/client.js';
 import { DEFAULT_USER_AGENT } from '../http/headers.js';
 import type { FetchLike } from '../http/types.js';
+import {
+  type ImageFilterOptions,
+  type ResolvedImageFilter,
+  resolveImageFilter,
+} from '../page/image-filter.js';
 import { isProductToken } from '../robots/match.js';
 import type { WriteSitemapsOptions } from '../writer/options.js';
 import { normalizeCrawlUrl, type ParamPolicy } from './normalize-url.js';
@@ -172,6 +177,8 @@ export interface CrawlOptions {
   priorityMap?: readonly number[];
   /** A changefreq for every URL (only when asked). */
   changefreq?: Changefreq;
+  /** Which page images the sitemaps list: not a template's (on more than `maxShare` of the pages), not `exclude`d. @default { maxShare: 0.5 } */
+  images?: ImageFilterOptions;
   /**
    * How the sitemaps are written: the writer's own options (`gzip`, `xsl`, `html`, `updateRobots`,
    * `maxUrlsPerFile`, `maxBytesPerFile`, `maxSitemapsPerIndex`, `legacy`), with the writer's types,
@@ -251,6 +258,7 @@ export interface ResolvedCrawlOptions {
   seedSitemaps: boolean;
   priorityMap: number[] | undefined;
   changefreq: Changefreq | undefined;
+  images: ResolvedImageFilter;
   sitemaps: CrawlSitemapOptions;
   fetch: FetchLike | undefined;
   dispatcher: Dispatcher | undefined;
@@ -453,6 +461,7 @@ export function resolveCrawlOptions(o: CrawlOptions, cwd: string = process.cwd()
     seedSitemaps: o.seedSitemaps === true,
     priorityMap,
     changefreq: o.changefreq,
+    images: resolveImageFilter(o.images),
     sitemaps: { ...o.sitemaps },
     fetch: o.fetch,
     dispatcher: o.dispatcher,

@@ -3,6 +3,7 @@
  * lastmod, images, alternates and title, moved to `--public-origin`, with the priority by depth.
  */
 import type { EntryInput } from '../core/entry.js';
+import { ImageFilter } from '../page/image-filter.js';
 import type { ResolvedCrawlOptions } from './options.js';
 import type { CrawlState } from './state.js';
 
@@ -23,9 +24,26 @@ export function priorityForDepth(depth: number, table: readonly number[]): numbe
   return table[Math.min(depth, table.length - 1)];
 }
 
+interface Extra {
+  images?: string[];
+  alternates?: Array<{ hreflang: string; href: string }>;
+}
+
+/**
+ * The listed pages as entries. A template's images (on more than `images.maxShare` of the listed
+ * pages) are known only after every page, so the pages are read twice from the state (cheap: one
+ * SQLite scan) rather than held in memory.
+ */
 export function* sitemapEntries(state: CrawlState, o: ResolvedCrawlOptions): Generator<EntryInput> {
   const from = o.origins[0]!;
   const rw = (u: string): string => rewriteOrigin(u, from, o.publicOrigin);
+  const filter = new ImageFilter(o.images);
+  if (filter.needsCounts) {
+    for (const r of state.listed()) {
+      if (r.extra === null) filter.count([]);
+      else filter.count((JSON.parse(r.extra) as Extra).images ?? []);
+    }
+  }
   for (const r of state.listed()) {
     const e: EntryInput = { loc: rw(r.url) };
     if (r.lastmod !== null) e.lastmod = r.lastmod;
@@ -36,11 +54,9 @@ export function* sitemapEntries(state: CrawlState, o: ResolvedCrawlOptions): Gen
     }
     if (r.title !== null) e.title = r.title;
     if (r.extra !== null) {
-      const x = JSON.parse(r.extra) as {
-        images?: string[];
-        alternates?: Array<{ hreflang: string; href: string }>;
-      };
-      if (x.images !== undefined) e.images = x.images.map(rw);
+      const x = JSON.parse(r.extra) as Extra;
+      const images = x.images === undefined ? [] : filter.keep(x.images);
+      if (images.length > 0) e.images = images.map(rw);
       if (x.alternates !== undefined)
         e.alternates = x.alternates.map((a) => ({ hreflang: a.hreflang, href: rw(a.href) }));
     }

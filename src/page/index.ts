@@ -1,4 +1,5 @@
 /** Reading an HTML page as a crawler does: title, base, canonical, robots directives, links, images, dates. */
+export type { ImageFilterOptions } from './image-filter.js';
 export {
   absoluteHttpUrl,
   isNoindex,

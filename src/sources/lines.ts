@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { decodeText, type TextDecodeOptions } from './text-decode.js';
 
 /**
  * Splits a text stream into batches of lines. Hand-written because readline costs about three
@@ -8,13 +9,13 @@ import type { Readable } from 'node:stream';
  */
 export async function* readLineBatches(
   input: Readable | NodeJS.ReadableStream,
+  options: TextDecodeOptions = { where: '<input>' },
 ): AsyncGenerator<[string[], number]> {
   let carry = '';
   let next = 1;
   let first = true;
-  (input as Readable).setEncoding?.('utf8');
-  for await (const chunk of input as AsyncIterable<string | Buffer>) {
-    let text = carry + (typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+  for await (const chunk of decodeText(input as AsyncIterable<string | Uint8Array>, options)) {
+    let text = carry + chunk;
     if (first) {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       first = false;
@@ -37,9 +38,15 @@ export async function* readLineBatches(
   if (carry !== '') yield [[carry.endsWith('\r') ? carry.slice(0, -1) : carry], next];
 }
 
-/** Splits a text stream into lines with their 1-based numbers (LF or CRLF; a UTF-8 BOM is dropped). */
-export async function* readLines(input: Readable | NodeJS.ReadableStream): AsyncGenerator<[string, number]> {
-  for await (const [lines, first] of readLineBatches(input)) {
+/**
+ * Splits a byte stream into lines with their 1-based numbers (LF or CRLF; a BOM is dropped and
+ * chooses the encoding; invalid bytes are an error naming the line).
+ */
+export async function* readLines(
+  input: Readable | NodeJS.ReadableStream,
+  options?: TextDecodeOptions,
+): AsyncGenerator<[string, number]> {
+  for await (const [lines, first] of readLineBatches(input, options)) {
     for (let i = 0; i < lines.length; i++) yield [lines[i]!, first + i];
   }
 }

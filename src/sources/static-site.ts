@@ -14,10 +14,12 @@ import { SitemapkitError } from '../core/errors.js';
 import { formatUtc } from '../core/lastmod.js';
 import { MAX_IMAGES_PER_URL } from '../core/limits.js';
 import { locationPrefix } from '../core/url.js';
+import { ImageFilter, type ImageFilterOptions, resolveImageFilter } from '../page/image-filter.js';
+import { decodePage } from '../page/page-decoder.js';
 import { absoluteHttpUrl, readPageMeta, resolvePageBase } from '../page/page-meta.js';
 import { robotsDirectives } from '../page/robots-directives.js';
 import { ORIGIN } from '../writer/write-sitemaps.js';
-import type { SourceRecord } from './url-lists.js';
+import type { SourceRecord } from './record.js';
 
 export interface StaticSiteOptions {
   /** The site folder. */
@@ -34,6 +36,11 @@ export interface StaticSiteOptions {
   agent?: string;
   /** List the page's images (`img src`/`srcset`) with the image extension. @default true */
   images?: boolean;
+  /**
+   * Which images are listed: those on more than `maxShare` of the pages (a template's logo) and
+   * those matching `exclude` are left out. @default { maxShare: 0.5 }
+   */
+  imageFilter?: ImageFilterOptions;
   /** Largest page read, in bytes; bigger pages are listed without reading their meta. @default 10 MiB */
   maxPageBytes?: number;
   onDiagnostic?: DiagnosticHandler;
@@ -92,8 +99,36 @@ function pageUrl(prefix: string, rel: string): string {
   return prefix + segments.map((s) => encodeURIComponent(s)).join('/');
 }
 
-/** Yields one entry per indexable page, in a stable (sorted) order. */
+/**
+ * Yields one entry per indexable page, in a stable (sorted) order. Images shared by more than the
+ * given share of pages are only known once every page was read, so with images on the pages'
+ * records are held until the end of the walk (a record is small: a site of 100,000 pages holds
+ * some tens of MB).
+ */
 export async function* readStaticSite(options: StaticSiteOptions): AsyncGenerator<SourceRecord> {
+  const filter = new ImageFilter(resolveImageFilter(options.imageFilter));
+  if (options.images === false || !filter.needsCounts) {
+    for await (const rec of readPages(options)) yield withImages(rec, filter);
+    return;
+  }
+  const held: SourceRecord[] = [];
+  for await (const rec of readPages(options)) {
+    filter.count((rec['images'] as string[] | undefined) ?? []);
+    held.push(rec);
+  }
+  for (const rec of held) yield withImages(rec, filter);
+}
+
+function withImages(rec: SourceRecord, filter: ImageFilter): SourceRecord {
+  const images = rec['images'] as string[] | undefined;
+  if (images === undefined) return rec;
+  const kept = filter.keep(images).slice(0, MAX_IMAGES_PER_URL);
+  if (kept.length > 0) rec['images'] = kept;
+  else delete rec['images'];
+  return rec;
+}
+
+async function* readPages(options: StaticSiteOptions): AsyncGenerator<SourceRecord> {
   const { dir } = options;
   try {
     if (!(await stat(dir)).isDirectory()) throw new Error('not a folder');
@@ -118,7 +153,17 @@ export async function* readStaticSite(options: StaticSiteOptions): AsyncGenerato
     const st = await stat(file);
     const rec: SourceRecord = { loc: url };
     if (st.size <= maxBytes) {
-      const meta = readPageMeta(await readFile(file, 'utf8'));
+      const page = decodePage(await readFile(file));
+      if (page.unknownCharset !== undefined) {
+        report({
+          code: 'charset-unknown',
+          severity: 'warning',
+          message: `charset "${page.unknownCharset}" is unknown; the page was read as UTF-8`,
+          sitemap: file,
+          url,
+        });
+      }
+      const meta = readPageMeta(page.text);
       if (robotsDirectives(meta, [], [agent]).noindex) {
         report({
           code: 'page-noindex',
@@ -155,7 +200,8 @@ export async function* readStaticSite(options: StaticSiteOptions): AsyncGenerato
         const images = [
           ...new Set(meta.images.map((src) => absoluteHttpUrl(src, base)).filter((u) => u !== undefined)),
         ];
-        if (images.length > 0) rec['images'] = images.slice(0, MAX_IMAGES_PER_URL);
+        // Capped after the filter: a template's images must not crowd out the page's own.
+        if (images.length > 0) rec['images'] = images;
       }
       if (meta.alternates.length > 0) {
         const alternates = meta.alternates

@@ -5,16 +5,17 @@
  */
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { parse as parseCsv } from 'csv-parse';
 import { SitemapkitError } from '../core/errors.js';
 import { type BatchedSource, batchedSource } from '../writer/batches.js';
-import { ORIGIN, type RecordOrigin, UnreadableRecord } from '../writer/write-sitemaps.js';
+import { UnreadableRecord } from '../writer/write-sitemaps.js';
+import { type CsvOptions, readCsvText, resolveColumns } from './csv.js';
 import { readLineBatches } from './lines.js';
+import type { SourceRecord } from './record.js';
+import { checkEncoding } from './text-decode.js';
 
 export type InputFormat = 'txt' | 'csv' | 'jsonl';
 
-/** A record as the writer receives it: an entry input, or anything (the writer reports what is wrong). */
-export type SourceRecord = Record<string, unknown> & { [ORIGIN]?: RecordOrigin };
+export type { SourceRecord } from './record.js';
 
 /** The format a file name implies, or undefined. */
 export function formatFromName(name: string): InputFormat | undefined {
@@ -34,16 +35,37 @@ function open(file: string, stdin: NodeJS.ReadableStream | undefined): Readable 
   return s;
 }
 
-function tag(rec: SourceRecord, file: string, line: number): SourceRecord {
-  rec[ORIGIN] = { file: file === '-' ? '<stdin>' : file, line };
-  return rec;
+function whereOf(file: string): string {
+  return file === '-' ? '<stdin>' : file;
+}
+
+/** How a text input is read. */
+export interface TextInputOptions {
+  /**
+   * A WHATWG encoding label (`utf-8`, `windows-1252`, `latin1`, `utf-16le`, `utf-16be`, …); a
+   * byte order mark overrides it. Bytes the encoding does not allow are an `ERR_INPUT` naming the
+   * line, never U+FFFD in the output. @default 'utf-8'
+   */
+  encoding?: string | undefined;
+}
+
+/** Every reader's options: the encoding, and for CSV its delimiter and columns. */
+export type InputOptions = TextInputOptions & CsvOptions;
+
+function lineBatches(file: string, stdin: NodeJS.ReadableStream | undefined, options: TextInputOptions) {
+  return readLineBatches(open(file, stdin), { encoding: options.encoding, where: whereOf(file) });
 }
 
 /** One URL a line; blank lines and lines starting with `#` are skipped. */
-export function readTxt(file: string, stdin?: NodeJS.ReadableStream): BatchedSource<SourceRecord> {
+export function readTxt(
+  file: string,
+  stdin?: NodeJS.ReadableStream,
+  options: TextInputOptions = {},
+): BatchedSource<SourceRecord> {
+  if (options.encoding !== undefined) checkEncoding(options.encoding);
   return batchedSource(async function* () {
-    const where = file === '-' ? '<stdin>' : file;
-    for await (const [lines, first] of readLineBatches(open(file, stdin))) {
+    const where = whereOf(file);
+    for await (const [lines, first] of lineBatches(file, stdin, options)) {
       const items: SourceRecord[] = [];
       const at: number[] = [];
       for (let i = 0; i < lines.length; i++) {
@@ -57,14 +79,36 @@ export function readTxt(file: string, stdin?: NodeJS.ReadableStream): BatchedSou
   });
 }
 
-/** Full entries, one JSON object a line (the entry model). */
+/** Keys people write for the URL of an entry, letter case aside. */
+const LOC_LIKE = new Set(['loc', 'url', 'link', 'href', 'uri', 'location', 'address', 'page', 'permalink']);
+
+/**
+ * A JSONL line's URL field: `url` is read as `loc` (as in CSV); a near-miss (`Loc`, `link`, …)
+ * without a `loc` is unreadable with a suggestion, rather than "loc is missing" beside an
+ * "unknown field" warning that leaves the reader to connect the two.
+ */
+function locField(v: SourceRecord): SourceRecord | UnreadableRecord {
+  if ('loc' in v) return v;
+  if ('url' in v) {
+    const { url, ...rest } = v;
+    return { loc: url, ...rest };
+  }
+  const near = Object.keys(v).find((k) => LOC_LIKE.has(k.toLowerCase()));
+  if (near !== undefined)
+    return new UnreadableRecord(`the entry has no "loc" field but has "${near}": did you mean loc?`);
+  return v;
+}
+
+/** Full entries, one JSON object a line (the entry model; `url` is read as `loc`). */
 export function readJsonl(
   file: string,
   stdin?: NodeJS.ReadableStream,
+  options: TextInputOptions = {},
 ): BatchedSource<SourceRecord | UnreadableRecord> {
-  const where = file === '-' ? '<stdin>' : file;
+  if (options.encoding !== undefined) checkEncoding(options.encoding);
+  const where = whereOf(file);
   return batchedSource(async function* () {
-    for await (const [lines, first] of readLineBatches(open(file, stdin))) {
+    for await (const [lines, first] of lineBatches(file, stdin, options)) {
       const out: Array<SourceRecord | UnreadableRecord> = [];
       const at: number[] = [];
       for (let i = 0; i < lines.length; i++) {
@@ -89,7 +133,7 @@ export function readJsonl(
           at.push(line);
           continue;
         }
-        out.push(v as SourceRecord);
+        out.push(locField(v as SourceRecord));
         at.push(line);
       }
       if (out.length > 0) yield { items: out, file: where, lines: at };
@@ -97,80 +141,19 @@ export function readJsonl(
   });
 }
 
-const CSV_FIELDS = new Set([
-  'loc',
-  'url',
-  'lastmod',
-  'changefreq',
-  'priority',
-  'title',
-  'section',
-  'images',
-  'image',
-  'mobile',
-]);
-
 /**
- * CSV with a header row. Columns: `loc` (or `url`), `lastmod`, `changefreq`, `priority`, `title`,
- * `section`, `images` (image URLs separated by spaces), `mobile` (true/yes/1), and one
- * `hreflang:CODE` column per language holding that version's URL. Unknown columns are refused up
- * front, naming the column, rather than silently ignored.
+ * CSV with a header row (see {@link readCsvText} for the columns): the delimiter is detected
+ * unless given, headers can be mapped onto fields, and extra columns refused or left out.
  */
-export async function* readCsv(file: string, stdin?: NodeJS.ReadableStream): AsyncGenerator<SourceRecord> {
-  const parser = (open(file, stdin) as Readable).pipe(
-    parseCsv({ bom: true, skip_empty_lines: true, relax_column_count: false, trim: true, info: true }),
-  );
-  let header: string[] | undefined;
-  const where = file === '-' ? '<stdin>' : file;
-  try {
-    for await (const row of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      const cells = row.record;
-      const line = row.info.lines;
-      if (header === undefined) {
-        header = cells.map((c) => c.trim());
-        const lower = header.map((h) => h.toLowerCase());
-        if (!lower.includes('loc') && !lower.includes('url')) {
-          throw new SitemapkitError('ERR_INPUT', 'the CSV header row must name a loc (or url) column', {
-            where: `${where}:${line}`,
-            hint: `Columns: ${[...CSV_FIELDS].join(', ')}, hreflang:CODE`,
-          });
-        }
-        const unknown = header.filter((h) => !CSV_FIELDS.has(h.toLowerCase()) && !/^hreflang:/i.test(h));
-        if (unknown.length > 0) {
-          throw new SitemapkitError(
-            'ERR_INPUT',
-            `unknown CSV column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')}`,
-            {
-              where: `${where}:${line}`,
-              hint: `Columns: ${[...CSV_FIELDS].join(', ')}, hreflang:CODE`,
-            },
-          );
-        }
-        continue;
-      }
-      const rec: SourceRecord = {};
-      const alternates: Array<{ hreflang: string; href: string }> = [];
-      header.forEach((h, i) => {
-        const v = cells[i] ?? '';
-        if (v === '') return;
-        const k = h.toLowerCase();
-        if (k.startsWith('hreflang:')) alternates.push({ hreflang: h.slice('hreflang:'.length), href: v });
-        else if (k === 'url' || k === 'loc') rec['loc'] = v;
-        else if (k === 'image' || k === 'images') rec['images'] = v.split(/\s+/);
-        else if (k === 'mobile') rec['mobile'] = /^(?:true|yes|1)$/i.test(v);
-        else rec[k] = v;
-      });
-      if (alternates.length > 0) rec['alternates'] = alternates;
-      yield tag(rec, file, line);
-    }
-  } catch (e) {
-    if (e instanceof SitemapkitError) throw e;
-    const err = e as Error & { lines?: number };
-    throw new SitemapkitError('ERR_INPUT', `cannot read the CSV: ${err.message}`, {
-      where: `${where}${err.lines ? `:${err.lines}` : ''}`,
-      cause: e,
-    });
-  }
+export async function* readCsv(
+  file: string,
+  stdin?: NodeJS.ReadableStream,
+  options: CsvOptions = {},
+): AsyncGenerator<SourceRecord> {
+  // The options are checked before the file is opened, so a bad option leaves no stream behind.
+  resolveColumns(options);
+  if (options.encoding !== undefined) checkEncoding(options.encoding);
+  yield* readCsvText(open(file, stdin) as AsyncIterable<Uint8Array>, whereOf(file), options);
 }
 
 /** Reads one input of any format. */
@@ -178,8 +161,9 @@ export function readInput(
   file: string,
   format: InputFormat,
   stdin?: NodeJS.ReadableStream,
+  options: InputOptions = {},
 ): AsyncIterable<SourceRecord | UnreadableRecord> {
-  if (format === 'txt') return readTxt(file, stdin);
-  if (format === 'csv') return readCsv(file, stdin);
-  return readJsonl(file, stdin);
+  if (format === 'txt') return readTxt(file, stdin, options);
+  if (format === 'csv') return readCsv(file, stdin, options);
+  return readJsonl(file, stdin, options);
 }

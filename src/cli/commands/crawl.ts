@@ -20,9 +20,10 @@ import {
   STRICT_ADDRESSES_HELP,
   wholeNumberArg,
 } from '../flags.js';
+import { appendArg, type ImageFlags, imageFilterOptions, shareArg } from '../input-flags.js';
 import { Progress, RateWindow } from '../progress.js';
 
-interface CrawlFlags extends AddressFlags {
+interface CrawlFlags extends AddressFlags, ImageFlags {
   out: string;
   baseUrl?: string;
   publicOrigin?: string;
@@ -219,6 +220,13 @@ export function registerCrawl(program: Command, ctx: CliContext): void {
       priorities,
     )
     .addOption(new Option('--changefreq <value>', 'changefreq for every URL').choices([...CHANGEFREQS]))
+    // Which page images are listed (src/cli/input-flags.ts, shared with generate --from-dir).
+    .option(
+      '--image-max-share <share>',
+      'leave out images on more than this share of the pages, e.g. a logo (default 0.5; 1 keeps all)',
+      shareArg,
+    )
+    .option('--exclude-images <glob>', 'leave out images whose URL or path matches (repeatable)', appendArg)
     .option('--gzip', 'compress the sitemaps (.gz)')
     .option('--xsl [url]', 'reference an XSL stylesheet: the bundled one (copied into --out) or URL')
     .option('--no-html', 'do not write the HTML site map (sitemap.html)')
@@ -302,6 +310,7 @@ function toOptions(urls: string[], flags: CrawlFlags): CrawlOptions {
   if (flags.priority === 'depth') o.priority = 'depth';
   if (flags.priorityMap !== undefined) o.priorityMap = flags.priorityMap;
   if (flags.changefreq !== undefined) o.changefreq = flags.changefreq;
+  o.images = imageFilterOptions(flags);
   const sitemaps = o.sitemaps!;
   if (flags.gzip === true) sitemaps.gzip = true;
   if (flags.xsl !== undefined) sitemaps.xsl = flags.xsl;

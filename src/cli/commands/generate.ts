@@ -10,9 +10,21 @@ import { type WriteSitemapsResult, writeSitemaps } from '../../writer/write-site
 import type { CliContext } from '../context.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
 import { collect, wholeNumberArg } from '../flags.js';
+import {
+  appendArg,
+  columnsArg,
+  delimiterArg,
+  encodingArg,
+  type ImageFlags,
+  type InputFlags,
+  imageFilterOptions,
+  inputOptions,
+  listArg,
+  shareArg,
+} from '../input-flags.js';
 import { Progress } from '../progress.js';
 
-interface GenerateFlags {
+interface GenerateFlags extends InputFlags, ImageFlags {
   baseUrl: string;
   out: string;
   fromDir?: string;
@@ -57,6 +69,42 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
         .default('mtime'),
     )
     .option('--no-images', "with --from-dir: leave the pages' images out")
+    // How inputs are read (src/cli/input-flags.ts; docs/inputs.md).
+    .option(
+      '--encoding <label>',
+      'encoding of the input files when they have no BOM (default utf-8), e.g. windows-1252',
+      encodingArg,
+    )
+    .option(
+      '--delimiter <char>',
+      'CSV: the column delimiter (default: detected from the header row: , ; or tab)',
+      delimiterArg,
+    )
+    .option(
+      '--columns <pairs>',
+      'CSV: map headers to fields, e.g. loc=URL,lastmod="Last Modified" (repeatable)',
+      columnsArg,
+    )
+    .option(
+      '--ignore-columns <names>',
+      'CSV: leave these columns out, e.g. Price,Stock (repeatable)',
+      listArg,
+    )
+    .addOption(
+      new Option('--extra-columns <policy>', 'CSV: a column that is no field: fail, or ignore it')
+        .choices(['fail', 'ignore'])
+        .default('fail'),
+    )
+    .option(
+      '--image-max-share <share>',
+      'with --from-dir: leave out images on more than this share of the pages, e.g. a logo (default 0.5; 1 keeps all)',
+      shareArg,
+    )
+    .option(
+      '--exclude-images <glob>',
+      'with --from-dir: leave out images whose URL or path matches (repeatable)',
+      appendArg,
+    )
     .option('--gzip', 'compress the files (.gz)')
     .addOption(new Option('--format <format>', 'output format').choices(['xml', 'txt']).default('xml'))
     .addOption(
@@ -128,7 +176,7 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
           : `cannot tell the format of "${input}" from its name: pass --input-format txt|csv|jsonl`,
       );
     }
-    sources.push(() => readInput(input, format, ctx.stdin));
+    sources.push(() => readInput(input, format, ctx.stdin, inputOptions(flags)));
   }
   const shown = new Map<string, number>();
   const hidden = new Map<string, number>();
@@ -168,6 +216,7 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
         skip,
         lastmod: flags.lastmod,
         images: flags.images,
+        imageFilter: imageFilterOptions(flags),
         onDiagnostic,
       }),
     );
