@@ -36,7 +36,6 @@ const IDEOGRAPHIC_DOTS = /[\u3002\uff0e\uff61]/g;
 /** Invisible or blank code points IDNA would drop or refuse in a host (ZWJ and ZWNJ belong to some scripts). */
 const INVISIBLE = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\p{Z}]/u;
 
-const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 /** A second absolute URL after blanks: two URLs in one value. */
 const SECOND_URL = /\s[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 const IPV4 = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
@@ -49,24 +48,29 @@ const LDH_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
  * start with `http:` or `https:` (relative URLs and other schemes are judged by the URL rule).
  */
 export function httpUriSyntaxProblem(text: string): string | undefined {
-  const scheme = SCHEME.exec(text);
-  if (scheme === null) return undefined;
-  const name = scheme[0].slice(0, -1).toLowerCase();
-  if (name !== 'http' && name !== 'https') return undefined;
+  // It runs on every URL the fast path of core/url.ts leaves to WHATWG URL: one pass over the
+  // characters, regular expressions only where that pass saw a reason.
+  const schemeEnd = httpSchemeEnd(text);
+  if (schemeEnd === -1) return undefined;
   const n = text.length;
+  let wide = false;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    if (isControl(c)) {
+    if (c === 32 || c >= 0x80) wide = true;
+    else if (isControl(c)) {
       const what =
         c === 9 ? 'a TAB' : c === 10 || c === 13 ? 'a line break' : `the control character U+${hex4(c)}`;
       return `holds ${what} at character ${i + 1}: a URL has none (two URLs in one value, or one broken over lines?)`;
+    } else if (c === 92) {
+      return `holds a backslash at character ${i + 1}: URLs separate their parts with /`;
+    } else if (c === 37 && !(isHexDigit(text.charCodeAt(i + 1)) && isHexDigit(text.charCodeAt(i + 2)))) {
+      return `holds a % at character ${i + 1} that is not followed by two hex digits: write a literal % as %25`;
     }
-    if (c === 92) return `holds a backslash at character ${i + 1}: URLs separate their parts with /`;
   }
-  if (SECOND_URL.test(text)) return 'holds two URLs separated by blanks: give one URL per entry';
-  let i = scheme[0].length;
+  if (wide && SECOND_URL.test(text)) return 'holds two URLs separated by blanks: give one URL per entry';
+  let i = schemeEnd + 1;
   if (text.charCodeAt(i) !== 47 || text.charCodeAt(i + 1) !== 47) {
-    return `must continue "${scheme[0]}" with // and the host name`;
+    return `must continue "${text.slice(0, i)}" with // and the host name`;
   }
   i += 2;
   let end = i;
@@ -75,20 +79,20 @@ export function httpUriSyntaxProblem(text: string): string | undefined {
     if (c === 47 || c === 63 || c === 35) break;
     end++;
   }
-  const authority = text.slice(i, end);
-  const host = hostProblem(authority);
-  if (host !== undefined) return host;
-  for (let j = end; j < n; j++) {
-    if (text.charCodeAt(j) !== 37) continue;
-    if (!isHexDigit(text.charCodeAt(j + 1)) || !isHexDigit(text.charCodeAt(j + 2))) {
-      return `holds a % at character ${j + 1} that is not followed by two hex digits: write a literal % as %25`;
-    }
-  }
-  return undefined;
+  return hostProblem(text.slice(i, end), wide);
+}
+
+/** The index of the `:` ending an `http` or `https` scheme (any letter case), or -1. */
+function httpSchemeEnd(text: string): number {
+  if (text.length < 5 || (text.charCodeAt(0) | 32) !== 104 || (text.charCodeAt(1) | 32) !== 116) return -1;
+  if ((text.charCodeAt(2) | 32) !== 116 || (text.charCodeAt(3) | 32) !== 112) return -1;
+  const c = text.charCodeAt(4);
+  if (c === 58) return 4;
+  return (c | 32) === 115 && text.charCodeAt(5) === 58 ? 5 : -1;
 }
 
 /** Problems of `authority` (between `//` and the path). */
-function hostProblem(authority: string): string | undefined {
+function hostProblem(authority: string, wide: boolean): string | undefined {
   if (authority.includes('@')) {
     return 'carries user information before @: remove user:password@ (and a stray @)';
   }
@@ -108,7 +112,7 @@ function hostProblem(authority: string): string | undefined {
     const colon = authority.indexOf(':');
     host = colon === -1 ? authority : authority.slice(0, colon);
     port = colon === -1 ? '' : authority.slice(colon + 1);
-    const problem = hostNameProblem(host);
+    const problem = hostNameProblem(host, wide);
     if (problem !== undefined) return problem;
   }
   if (!/^\d*$/.test(port)) return `has the port "${port}", which is not a number`;
@@ -116,9 +120,9 @@ function hostProblem(authority: string): string | undefined {
 }
 
 /** A host name: RFC 1123 labels (or Unicode labels for IDNA), or a dotted-quad IPv4 address. */
-function hostNameProblem(host: string): string | undefined {
+function hostNameProblem(host: string, wide: boolean): string | undefined {
   if (host === '') return 'has no host name (http and https URLs need one: RFC 9110 §4.2)';
-  const dotted = host.replace(IDEOGRAPHIC_DOTS, '.');
+  const dotted = wide ? host.replace(IDEOGRAPHIC_DOTS, '.') : host;
   const labels = dotted.split('.');
   // One trailing dot is the absolute form of a DNS name; the last label decides IPv4 before it.
   const absolute = labels.length > 1 && labels[labels.length - 1] === '';
