@@ -124,6 +124,8 @@ console.log(
 const rows = [];
 const imports = [];
 for (const sc of scenarios) {
+  // --tree-runs 0 (or --runs 0) leaves a scenario out rather than printing a row of nothing.
+  if (sc.runs === 0) continue;
   const best = {};
   for (let run = 0; run < sc.runs; run++) {
     for (const c of contenders) {

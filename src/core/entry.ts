@@ -130,6 +130,17 @@ export interface AlternateEntry {
   href: string;
 }
 
+/**
+ * An `<xhtml:link>` that is not an hreflang alternate: `rel="amphtml"`, an Android app link
+ * (`rel="alternate" href="android-app://…"`) or a separate mobile URL (`rel="alternate" media=…`).
+ * The parser keeps them so that they do not vanish; `href` is a URI of any scheme.
+ */
+export interface LinkEntry {
+  rel: string;
+  href: string;
+  media?: string;
+}
+
 /** One page of a sitemap. */
 export interface SitemapEntry {
   loc: string;
@@ -142,6 +153,8 @@ export interface SitemapEntry {
   videos?: VideoEntry[];
   news?: NewsEntry;
   alternates?: AlternateEntry[];
+  /** Other `<xhtml:link>`s, as read by the parser (see {@link LinkEntry}). */
+  links?: LinkEntry[];
   /** `<mobile:mobile/>`: feature-phone pages only. */
   mobile?: true;
   /** Entries with a section go to their own files (`sitemap-SECTION-00001.xml`). */

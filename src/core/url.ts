@@ -1,4 +1,5 @@
 import { MAX_LOC_LENGTH, MIN_LOC_LENGTH } from './limits.js';
+import { httpUriSyntaxProblem } from './uri-syntax.js';
 
 /**
  * The one URL rule of sitemapkit, shared by the writer, parser, validator and crawler:
@@ -7,7 +8,8 @@ import { MAX_LOC_LENGTH, MIN_LOC_LENGTH } from './limits.js';
  */
 export type UrlCheck =
   | { ok: true; url: string }
-  | { ok: false; code: UrlRuleCode; message: string; url?: string };
+  /** `url` is the offending URL: as serialised when it could be, else as written (trimmed). */
+  | { ok: false; code: UrlRuleCode; message: string; url: string };
 
 export type UrlRuleCode =
   | 'url-invalid'
@@ -124,35 +126,57 @@ function fastPath(raw: string): string | undefined {
 export function toUri(raw: string): UrlCheck {
   const input = raw.trim();
   const fast = fastPath(input);
-  let url: string;
-  if (fast !== undefined) {
-    url = fast;
-  } else {
-    let parsed: URL;
-    try {
-      parsed = new URL(input);
-    } catch {
-      const hint = /^[a-z][a-z0-9+.-]*:/i.test(input)
-        ? 'it cannot be parsed as a URL'
-        : 'it is not an absolute URL: give the full address with http:// or https://';
-      return { ok: false, code: 'url-invalid', message: `"${clip(input)}": ${hint}` };
-    }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      return {
-        ok: false,
-        code: 'url-scheme',
-        message: `"${clip(input)}" uses ${parsed.protocol.slice(0, -1)}: only http and https URLs belong in a sitemap`,
-      };
-    }
-    if (parsed.username !== '' || parsed.password !== '') {
-      return {
-        ok: false,
-        code: 'url-invalid',
-        message: `"${clip(input)}" carries credentials: remove user:password@`,
-      };
-    }
-    url = parsed.href;
+  return fast === undefined ? slowPath(input) : lengthRule(fast);
+}
+
+/**
+ * {@link toUri} for URLs read from a document: the text as written must first be an http(s) URL
+ * by RFC 3986 and RFC 9110 (see `uri-syntax.ts`), so that WHATWG URL never repairs it silently
+ * (`http:/host`, a TAB in the host, an empty label). Strings the fast path accepts pass that
+ * check by construction, so the common case costs nothing more.
+ */
+export function toStrictUri(raw: string): UrlCheck {
+  const input = raw.trim();
+  const fast = fastPath(input);
+  if (fast !== undefined) return lengthRule(fast);
+  const problem = httpUriSyntaxProblem(input);
+  if (problem !== undefined) {
+    return { ok: false, code: 'url-invalid', message: `"${clip(visible(input))}" ${problem}`, url: input };
   }
+  return slowPath(input);
+}
+
+function slowPath(input: string): UrlCheck {
+  let parsed: URL;
+  try {
+    parsed = new URL(input);
+  } catch {
+    const hint = /^[a-z][a-z0-9+.-]*:/i.test(input)
+      ? 'it cannot be parsed as a URL'
+      : 'it is not an absolute URL: give the full address with http:// or https://';
+    return { ok: false, code: 'url-invalid', message: `"${clip(input)}": ${hint}`, url: input };
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    return {
+      ok: false,
+      code: 'url-scheme',
+      message: `"${clip(input)}" uses ${parsed.protocol.slice(0, -1)}: only http and https URLs belong in a sitemap`,
+      url: input,
+    };
+  }
+  if (parsed.username !== '' || parsed.password !== '') {
+    return {
+      ok: false,
+      code: 'url-invalid',
+      message: `"${clip(input)}" carries credentials: remove user:password@`,
+      url: input,
+    };
+  }
+  return lengthRule(parsed.href);
+}
+
+/** 12 to 2,047 characters once serialised. */
+function lengthRule(url: string): UrlCheck {
   if (url.length < MIN_LOC_LENGTH) {
     return {
       ok: false,
@@ -209,6 +233,19 @@ export function checkUrl(raw: string, scope?: LocationScope): UrlCheck {
     message: `"${clip(r.url)}" is outside ${scope.prefix}: a sitemap may only list URLs under its own folder on its own scheme, host and port`,
     url: r.url,
   };
+}
+
+/** Control characters as escapes, so that a message stays on one line. */
+function visible(s: string): string {
+  return s.replace(/[\x00-\x1f\x7f]/g, (c) =>
+    c === '\t'
+      ? '\\t'
+      : c === '\n'
+        ? '\\n'
+        : c === '\r'
+          ? '\\r'
+          : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 function clip(s: string): string {

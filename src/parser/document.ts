@@ -10,7 +10,7 @@ import { FetchFailure } from './http.js';
 import type { ResolvedParseOptions } from './options.js';
 import { checkAborted, type ParseRun } from './run.js';
 import type { OpenedSource } from './source.js';
-import type { SitemapInfo, SitemapItem } from './types.js';
+import type { ItemPosition, SitemapInfo, SitemapItem } from './types.js';
 
 export interface DocumentPlace {
   parent?: string;
@@ -37,14 +37,31 @@ export async function* readDocument(
   const crossSubmit = sitemapUrls.length > 0 && (o.crossSubmit ?? opened.fetched);
   const deferred = new Map<SitemapItem, Diagnostic>();
   const onItem = o.onItem;
+  // A tree follows and de-duplicates children by their normal form: only pages go out as written.
+  const rawRefs = o.rawUrls && place.depth === undefined;
+  const asWritten = (item: SitemapItem, where: ItemPosition): SitemapItem => {
+    if (where.written === undefined || ('kind' in item && !rawRefs)) return item;
+    const raw = { ...item, loc: where.written };
+    const d = deferred.get(item);
+    if (d !== undefined) {
+      deferred.delete(item);
+      deferred.set(raw, d);
+    }
+    return raw;
+  };
   const parser = new SitemapParser({
     sitemap: opened.name,
     sitemapUrl: sitemapUrls,
     allowHosts: o.allowHosts,
     maxBytes: o.maxBytes,
     maxElementDepth: o.maxElementDepth,
-    onItem:
-      onItem === undefined
+    onItem: o.rawUrls
+      ? (item, where) => {
+          const out = asWritten(item, where);
+          queue.push(out);
+          onItem?.(out, opened.name, where);
+        }
+      : onItem === undefined
         ? (item) => queue.push(item)
         : (item, where) => {
             queue.push(item);

@@ -6,7 +6,7 @@
 import { urlValue } from './field-values.js';
 import type { Resolved } from './namespace-scope.js';
 import { NS_ATOM, NS_MEDIA, NS_NONE, NS_OTHER, NS_RSS1 } from './namespaces.js';
-import { append, attr } from './records.js';
+import { append, attr, keepLoc } from './records.js';
 import {
   C_CHANNEL,
   C_ENTRY,
@@ -84,8 +84,7 @@ export function openInFeed(
         const href = attr(a, 'href');
         if ((attr(a, 'rel') ?? 'alternate') === 'alternate' && href !== undefined && !page.hadLoc) {
           page.hadLoc = true;
-          const url = urlValue(href, host.rep, host.recordAt(host.pos(start), 'loc'));
-          if (url !== undefined) page.loc = url;
+          keepLoc(page, href, urlValue(href, host.rep, host.recordAt(host.pos(start), 'loc')));
         }
         return C_SKIP;
       }

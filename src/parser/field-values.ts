@@ -5,20 +5,21 @@
 import type { Changefreq, YesNo } from '../core/entry.js';
 import { isW3cDatetime, isXsdLastmod, normalizeLastmod } from '../core/lastmod.js';
 import { CHANGEFREQS } from '../core/limits.js';
-import { toUri } from '../core/url.js';
+import { toStrictUri } from '../core/url.js';
 import type { DocumentReporter, Where } from './reporter.js';
 
 /** Where a value is, computed only when something is reported (positions cost a line count). */
 export type At = () => Where;
 
 /**
- * A URL field through the shared URL rule (without the location part, which the core applies to
- * page entries). Too short or too long URLs are reported and kept; unusable ones are dropped.
+ * A URL field through the shared URL rule, strict about the text as written (without the location
+ * part, which the core applies to page entries). Too short or too long URLs are reported and
+ * kept; unusable ones are dropped. The finding names the offending URL (`url`), not the page.
  */
 export function urlValue(raw: string, rep: DocumentReporter, at: At): string | undefined {
-  const r = toUri(raw);
+  const r = toStrictUri(raw);
   if (r.ok) return r.url;
-  rep.report(r.code, r.message, at());
+  rep.report(r.code, r.message, { ...at(), url: r.url });
   return r.code === 'url-too-short' || r.code === 'url-too-long' ? r.url : undefined;
 }
 

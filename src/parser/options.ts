@@ -22,6 +22,7 @@ export interface ResolvedParseOptions {
   maxDownloadBytes: number;
   maxElementDepth: number;
   maxDiagnostics: number;
+  rawUrls: boolean;
   http: HttpOptions;
 }
 
@@ -83,6 +84,7 @@ export function resolveParseOptions(o: ParseOptions = {}): ResolvedParseOptions 
     }),
     maxElementDepth: wholeNumber('maxElementDepth', o.maxElementDepth, 64, { min: 1, unbounded: true }),
     maxDiagnostics: wholeNumber('maxDiagnostics', o.maxDiagnostics, 10_000, { min: 0, unbounded: true }),
+    rawUrls: o.rawUrls === true,
     http: resolveHttpOptions(o),
   };
 }

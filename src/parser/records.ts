@@ -6,6 +6,7 @@
 import type {
   AlternateEntry,
   ImageEntry,
+  LinkEntry,
   NewsEntry,
   SitemapEntry,
   VideoEntry,
@@ -14,12 +15,14 @@ import type {
 import {
   type At,
   changefreqValue,
+  clip,
   type DateReader,
   enumValue,
   priorityValue,
   urlValue,
 } from './field-values.js';
 import type { DocumentReporter, Where } from './reporter.js';
+import type { ItemPosition } from './types.js';
 import type { XmlAttribute } from './xml-entities.js';
 
 /** Most images, videos, alternates, tags… kept per entry (Google: at most 1,000 images per URL). */
@@ -44,6 +47,8 @@ export interface MediaRef {
 export interface PageDraft {
   at: Pos;
   loc?: string;
+  /** The loc as written, when it differs from `loc` (its normal form). */
+  written?: string;
   /** A <loc> (or link) was present, usable or not. */
   hadLoc: boolean;
   lastmod?: string;
@@ -53,6 +58,7 @@ export interface PageDraft {
   videos?: VideoEntry[];
   news?: NewsEntry;
   alternates?: AlternateEntry[];
+  links?: LinkEntry[];
   mobile?: true;
   /** Highest XSD position seen so far: loc 0, lastmod 1, changefreq 2, priority 3, extensions 4. */
   order: number;
@@ -159,6 +165,22 @@ export function roomIn(
 
 // ---- setters ----------------------------------------------------------------------------------
 
+/** Where a record starts, with its loc as written when that differs from its normal form. */
+export function positionOf(record: { at: Pos; written?: string }): ItemPosition {
+  return record.written === undefined ? record.at : { ...record.at, written: record.written };
+}
+
+/** Keeps a usable loc and, when it was not written in normal form, the text as written. */
+export function keepLoc(
+  record: { loc?: string; written?: string },
+  written: string,
+  url: string | undefined,
+): void {
+  if (url === undefined) return;
+  record.loc = url;
+  if (url !== written) record.written = written;
+}
+
 export function setPageField(page: PageDraft, name: string, value: string, cx: FieldContext): void {
   const { rep, at } = cx;
   switch (name) {
@@ -168,8 +190,7 @@ export function setPageField(page: PageDraft, name: string, value: string, cx: F
         rep.report('loc-missing', '<loc> is empty; entry dropped', at());
         return;
       }
-      const url = urlValue(value, rep, at);
-      if (url !== undefined) page.loc = url;
+      keepLoc(page, value, urlValue(value, rep, at));
       return;
     }
     case 'lastmod': {
@@ -250,8 +271,7 @@ export function setFeedField(
     case 'link':
       if (!page.hadLoc) {
         page.hadLoc = true;
-        const url = urlValue(value, cx.rep, cx.at);
-        if (url !== undefined) page.loc = url;
+        keepLoc(page, value, urlValue(value, cx.rep, cx.at));
       }
       return;
     case 'guid':
@@ -277,6 +297,7 @@ export function buildEntry(page: PageDraft): SitemapEntry {
   if (page.videos !== undefined) e.videos = page.videos;
   if (page.news !== undefined) e.news = page.news;
   if (page.alternates !== undefined) e.alternates = page.alternates;
+  if (page.links !== undefined) e.links = page.links;
   if (page.mobile !== undefined) e.mobile = true;
   return e;
 }
@@ -310,7 +331,14 @@ export function addVideo(page: PageDraft, video: Draft<VideoEntry>, rep: Documen
     page.videos = append(page.videos, ordered(video, VIDEO_KEYS) as VideoEntry);
 }
 
-/** An <xhtml:link>: kept as an alternate when it has rel="alternate", hreflang and a usable href. */
+/** An absolute URI of another scheme (an app link): no blanks, controls or backslashes. */
+const OTHER_URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s\\]+$/;
+
+/**
+ * An <xhtml:link>: an hreflang alternate when it has rel="alternate", hreflang and a usable
+ * href; any other link with a rel and an href (amphtml, an app link, a separate mobile URL) is
+ * kept in `links` with a warning; the rest is dropped.
+ */
 export function addAlternate(
   page: PageDraft,
   a: readonly XmlAttribute[],
@@ -320,21 +348,48 @@ export function addAlternate(
   const rel = attr(a, 'rel');
   const hreflang = attr(a, 'hreflang');
   const href = attr(a, 'href');
-  if (rel?.toLowerCase() !== 'alternate' || !hreflang || !href) {
-    const missing = [
-      rel?.toLowerCase() !== 'alternate' && 'rel="alternate"',
-      !hreflang && 'hreflang',
-      !href && 'href',
-    ]
-      .filter(Boolean)
-      .join(', ');
-    rep.report('alternate-invalid', `<xhtml:link> lacks ${missing}; dropped`, at());
+  const alternate = rel?.toLowerCase() === 'alternate';
+  if (alternate && hreflang && href) {
+    const url = urlValue(href, rep, at);
+    if (url !== undefined && roomIn(page.alternates, 'alternates', rep, at)) {
+      page.alternates = append(page.alternates, { hreflang, href: url });
+    }
     return;
   }
-  const url = urlValue(href, rep, at);
-  if (url !== undefined && roomIn(page.alternates, 'alternates', rep, at)) {
-    page.alternates = append(page.alternates, { hreflang, href: url });
+  if (rel && href) {
+    addLink(page, rel, href, attr(a, 'media'), rep, at);
+    return;
   }
+  const missing = [!rel && 'rel', !href && 'href'].filter(Boolean).join(', ');
+  rep.report('alternate-invalid', `<xhtml:link> lacks ${missing}; dropped`, at());
+}
+
+function addLink(
+  page: PageDraft,
+  rel: string,
+  href: string,
+  media: string | undefined,
+  rep: DocumentReporter,
+  at: At,
+): void {
+  let url: string | undefined;
+  if (/^https?:/i.test(href)) url = urlValue(href, rep, at);
+  else if (OTHER_URI.test(href)) url = href;
+  else
+    rep.report('url-invalid', `"${clip(href)}" is not an absolute URI; link dropped`, { ...at(), url: href });
+  if (url === undefined || !roomIn(page.links, 'links', rep, at)) return;
+  const where = at();
+  rep.report(
+    'alternate-no-hreflang',
+    `<xhtml:link rel="${rel}"> without hreflang (${clip(url)}): kept in links`,
+    {
+      ...where,
+      field: where.field?.replace(/^alternates\[\d+\]/, `links[${page.links?.length ?? 0}]`) ?? 'links',
+    },
+  );
+  const link: LinkEntry = { rel, href: url };
+  if (media) link.media = media;
+  page.links = append(page.links, link);
 }
 
 export function addNews(page: PageDraft, n: NewsDraft, rep: DocumentReporter, at: At): void {
@@ -373,8 +428,7 @@ export function finishFeedItem(page: PageDraft, rep: DocumentReporter, dates: Da
   const at = (field: string) => (): Where => ({ line: page.at.line, column: page.at.column, field });
   if (page.loc === undefined && !page.hadLoc && page.guid !== undefined && /^https?:\/\//i.test(page.guid)) {
     page.hadLoc = true;
-    const url = urlValue(page.guid, rep, at('loc'));
-    if (url !== undefined) page.loc = url;
+    keepLoc(page, page.guid, urlValue(page.guid, rep, at('loc')));
   }
   if (page.loc === undefined) {
     if (!page.hadLoc) rep.report('feed-item-no-link', 'this item has no link to a page; skipped', page.at);

@@ -54,6 +54,7 @@ export type ParserRuleCode =
   | 'video-invalid'
   | 'news-invalid'
   | 'alternate-invalid'
+  | 'alternate-no-hreflang'
   | 'too-many-urls'
   | 'too-many-sitemaps'
   | 'sitemap-empty'
@@ -65,6 +66,8 @@ export type ParserRuleCode =
   | 'index-cycle'
   | 'index-duplicate'
   | 'index-nested'
+  | 'index-loc-bare'
+  | 'index-loc-repeated'
   | 'index-depth'
   | 'tree-limit'
   | 'discover-none'
@@ -75,8 +78,8 @@ export const PARSER_RULES: Record<ParserRuleCode, RuleInfo> = {
   'url-invalid': {
     severity: 'error',
     summary:
-      'A URL cannot be parsed, is relative, or carries credentials; an entry whose loc it is was dropped.',
-    fix: 'Write absolute URLs with the scheme, such as https://www.example.com/page.',
+      'A URL cannot be parsed, is relative, carries credentials, or is written in a way a lenient reader silently repairs into another URL (http:/host, http:host, a backslash, https:///host, a TAB or line break, an empty host label, an underscore in the host, IPv4 shorthand, two URLs in one value); an entry whose loc it is was dropped.',
+    fix: 'Write absolute URLs as RFC 3986 and RFC 9110 define them, such as https://www.example.com/page, one per element.',
   },
   'url-scheme': {
     severity: 'error',
@@ -332,8 +335,14 @@ export const PARSER_RULES: Record<ParserRuleCode, RuleInfo> = {
   },
   'alternate-invalid': {
     severity: 'warning',
-    summary: 'An <xhtml:link> lacks rel="alternate", hreflang or a usable href; it was dropped.',
+    summary: 'An <xhtml:link> lacks rel or href, or its href is unusable; it was dropped.',
     fix: 'Write <xhtml:link rel="alternate" hreflang="de" href="https://..."/>.',
+  },
+  'alternate-no-hreflang': {
+    severity: 'warning',
+    summary:
+      'An <xhtml:link> that is not an hreflang alternate (rel="amphtml", an android-app:// app link, a separate mobile URL with media): kept in the entry\'s links with its rel; many readers drop it, as sitemaps define <xhtml:link> for hreflang alternates.',
+    fix: "Also put the link into the page's <head>, where every search engine reads it.",
   },
   'too-many-urls': {
     severity: 'error',
@@ -385,6 +394,17 @@ export const PARSER_RULES: Record<ParserRuleCode, RuleInfo> = {
     severity: 'info',
     summary: 'A sitemap was already read through another index or root; not read again.',
     fix: 'List each sitemap once.',
+  },
+  'index-loc-bare': {
+    severity: 'warning',
+    summary: 'A <sitemap> of an index holds its URL as text, without <loc>; read as its <loc>.',
+    fix: 'Write <sitemap><loc>https://...</loc></sitemap>.',
+  },
+  'index-loc-repeated': {
+    severity: 'warning',
+    summary:
+      'A <sitemap> of an index holds a second <loc>: read as the next child sitemap, whose </sitemap><sitemap> is missing.',
+    fix: 'Give every child sitemap its own <sitemap> element.',
   },
   'index-nested': {
     severity: 'info',

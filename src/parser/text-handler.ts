@@ -2,7 +2,6 @@
  * Plain-text sitemaps: one URL a line. Blank lines, `#` comments, CRLF and junk lines are
  * tolerated with a diagnostic; a document without a single URL line is not a sitemap.
  */
-import { toUri } from '../core/url.js';
 import { clip, urlValue } from './field-values.js';
 import type { DocumentSink } from './sink.js';
 
@@ -88,16 +87,15 @@ export class TextSitemapHandler {
       return;
     }
     const where = { line: this.#line, column: line.indexOf(value) + 1 + skipped };
-    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /\s/.test(value)) {
+    // A broken http(s) URL (`http:/host`) is a URL finding, not junk: it names the URL.
+    if (!/^(?:[a-z][a-z0-9+.-]*:\/\/|https?:)/i.test(value) || /\s/.test(value)) {
       this.#junk++;
       rep.report('text-junk-line', `"${clip(value)}" is not a URL; skipped`, where);
       return;
     }
-    // Fast path first: most lines are plain URLs, and urlValue reports the rest.
-    const r = toUri(value);
-    const url = r.ok ? r.url : urlValue(value, rep, () => where);
+    const url = urlValue(value, rep, () => where);
     if (url === undefined) return;
     this.#urls++;
-    this.#sink.emit({ loc: url }, where);
+    this.#sink.emit({ loc: url }, url === value ? where : { ...where, written: value });
   }
 }

@@ -37,6 +37,11 @@ export interface ItemPosition {
   line?: number;
   /** 1-based column. */
   column?: number;
+  /**
+   * The `<loc>` (or feed link, or line) exactly as written, entities decoded and blanks trimmed;
+   * present only when it differs from the item's `loc`, its normal form.
+   */
+  written?: string;
 }
 
 /** Options of the pure push parser {@link SitemapParser}. */
@@ -125,6 +130,13 @@ export interface ParseOptions {
   maxDownloadBytes?: number;
   /** Deepest element nesting accepted. @default 64 */
   maxElementDepth?: number;
+  /**
+   * Yield each `loc` (of pages and index children) exactly as written, entities decoded and blanks
+   * trimmed, instead of its normal form (WHATWG serialisation: percent-encoding, punycode, lower-case
+   * scheme and host, `/` for an empty path). Other URL fields stay normalised; a tree still follows
+   * and de-duplicates children by their normal form. @default false
+   */
+  rawUrls?: boolean;
   /** Time allowed for one request, from connecting to the last byte, in milliseconds. @default 30,000 */
   timeoutMs?: number;
   /** Redirects followed per request. @default 5 */

@@ -61,6 +61,8 @@ export interface ElementHost {
   attributes(attrs: string, start: number, qname: string): XmlAttribute[];
   /** Starts reading the text of a value of `group` (the record) named `name`; returns {@link C_FIELD}. */
   startField(group: string, name: string, start: number, attrs?: string, qname?: string): number;
+  /** Stops reading the text begun by {@link startField} without using it. */
+  stopText(): void;
   /**
    * Marks a child that may appear once as read (`bit` in `record.seen`); false, with an
    * `element-duplicate` finding, when it was read before.

@@ -24,6 +24,7 @@ import {
   ordered,
   type PageDraft,
   type Pos,
+  positionOf,
   setFeedField,
   setImageField,
   setNewsField,
@@ -223,6 +224,7 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext, ElementH
         this.#endPage();
         break;
       case C_SITEMAP:
+        if (this.#refs.bare) this.#endField();
         this.#refs.end();
         break;
       case C_IMAGE:
@@ -419,14 +421,19 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext, ElementH
     return C_FIELD;
   }
 
+  stopText(): void {
+    this.#scanner.wantText = false;
+    this.#scanner.mark = -1;
+    this.#text = '';
+  }
+
   #endField(): void {
-    const scanner = this.#scanner;
-    scanner.wantText = false;
+    const text = this.#text;
+    this.stopText();
     // XML end-of-line handling (§2.11): CRLF and lone CR read as LF; then `&#13;` (decoded to a
     // stand-in so as not to be caught by the line above) becomes the CR it stands for.
-    let raw = this.#text.includes('\r') ? this.#text.replace(/\r\n?/g, '\n') : this.#text;
+    let raw = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
     if (raw.includes(CR_REFERENCE)) raw = raw.replaceAll(CR_REFERENCE, '\r');
-    this.#text = '';
     if (this.#textOver) {
       this.rep.report(
         'value-too-long',
@@ -440,7 +447,6 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext, ElementH
       }
       this.#setField(this.#fieldGroup, this.#fieldName, value);
     }
-    scanner.mark = -1;
   }
 
   #setField(group: string, name: string, value: string): void {
@@ -475,7 +481,7 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext, ElementH
       if (!page.hadLoc) this.rep.report('loc-missing', '<url> has no <loc>; entry dropped', page.at);
       return;
     }
-    this.#sink.emit(buildEntry(page), page.at);
+    this.#sink.emit(buildEntry(page), positionOf(page));
   }
 
   #endTvshow(): void {

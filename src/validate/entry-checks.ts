@@ -59,6 +59,28 @@ export function checkParams(loc: string, report: EntryReport, enabled: (code: st
   }
 }
 
+/**
+ * The `url-not-normal` finding about a loc not written in its normal form: `written` is the text
+ * of the document, `loc` what the parser made of it (WHATWG serialisation). The parser gives
+ * `written` only when the two differ.
+ */
+export function notNormalMessage(written: string, loc: string): string {
+  const why: string[] = [];
+  if (/\s/.test(written)) why.push('raw spaces');
+  if (/[^\x00-\x7f]/.test(written)) why.push('raw non-ASCII characters');
+  if (/["<>^`{|}]/.test(written)) why.push('characters that must be percent-encoded');
+  const authority = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)(.?)/.exec(written);
+  if (authority !== null) {
+    const [, scheme, host, next] = authority;
+    if (/[A-Z]/.test(`${scheme}${host}`)) why.push('upper case in the scheme or host');
+    if (next !== '/') why.push('no / after the host');
+    if (/:(?:80|443)?$/.test(host!)) why.push('an empty or default port');
+  }
+  if (/\/\.\.?(?:[/?#]|$)/.test(written)) why.push('dot segments');
+  const how = why.length > 0 ? why.join(', ') : 'it is serialised differently';
+  return `"${written}" is not in normal form (${how}): write ${loc}`;
+}
+
 /** An asset (image, script, archive, sitemap…) listed as a page. */
 export function checkAsset(loc: string, report: EntryReport): void {
   const kind = assetKind(loc);

@@ -68,6 +68,14 @@ const ENTRIES: Array<[string, Rule]> = [
   parser('url-too-short', 'error', 'protocol'),
   parser('url-too-long', 'error', 'protocol'),
   parser('url-outside-location', 'error', 'protocol'),
+  own(
+    'url-not-normal',
+    'warning',
+    'protocol',
+    'validator',
+    'A <loc> is not written in its normal form (raw spaces or non-ASCII characters, upper-case scheme or host, no / after the host, a default port, dot segments): readers that compare URLs as written see another URL than search engines do.',
+    'Write the normal form given in the message (percent-encoded, punycode host, lower-case scheme and host).',
+  ),
   parser('lastmod-invalid', 'error', 'protocol'),
   parser('lastmod-not-w3c', 'warning', 'protocol'),
   parser('lastmod-not-xsd', 'warning', 'protocol'),
@@ -81,6 +89,7 @@ const ENTRIES: Array<[string, Rule]> = [
   parser('video-invalid', 'error', 'extensions'),
   parser('news-invalid', 'error', 'extensions'),
   parser('alternate-invalid', 'error', 'extensions'),
+  parser('alternate-no-hreflang', 'warning', 'extensions'),
   parser('too-many-children', 'warning', 'extensions'),
   own(
     'hreflang-invalid',
@@ -142,6 +151,8 @@ const ENTRIES: Array<[string, Rule]> = [
   // ---- index ----------------------------------------------------------------------------------
   parser('too-many-sitemaps', 'error', 'index'),
   parser('index-nested', 'error', 'index'),
+  parser('index-loc-bare', 'error', 'index'),
+  parser('index-loc-repeated', 'error', 'index'),
   parser('index-cycle', 'error', 'index'),
   parser('index-duplicate', 'warning', 'index'),
   parser('index-depth', 'error', 'index'),

@@ -25,6 +25,7 @@ import {
   checkParams,
   extensionProblems,
   legacyTags,
+  notNormalMessage,
 } from './entry-checks.js';
 import { FileTally, fileFindings } from './file-checks.js';
 import { LiveChecker, type LiveJob } from './live/live-checker.js';
@@ -141,7 +142,11 @@ class Validation {
 
   // ---- parser hooks ---------------------------------------------------------------------------
 
-  item(item: SitemapItem, sitemap: string, line: number | undefined): void {
+  item(item: SitemapItem, sitemap: string, line: number | undefined, written?: string): void {
+    if (written !== undefined) {
+      const where = { sitemap, line, url: item.loc, field: 'loc' };
+      this.report('url-not-normal', notNormalMessage(written, item.loc), where);
+    }
     if ('kind' in item) {
       if (item.lastmod !== undefined) {
         const t = this.#lastmods.get(item.lastmod);
@@ -418,7 +423,7 @@ async function validateWith(source: ValidateSource, o: ResolvedValidateOptions):
 
   const parseOptions: TreeOptions = {
     onDiagnostic: (d) => v.parserFinding(d),
-    onItem: (item, sitemap, at) => v.item(item, sitemap, at.line),
+    onItem: (item, sitemap, at) => v.item(item, sitemap, at.line, at.written),
     onSitemap: (info) => v.sitemapDone(info),
     httpClient: sitemapClient,
     allowHosts: o.allowHosts,

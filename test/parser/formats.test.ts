@@ -202,7 +202,7 @@ describe('urlset', () => {
   <video:video><video:title>t</video:title></video:video>
   <video:video><video:thumbnail_loc>https://example.com/t.png</video:thumbnail_loc><video:title>t</video:title><video:description>d</video:description></video:video>
   <news:news><news:title>t</news:title></news:news>
-  <xhtml:link rel="alternate" href="https://example.com/de"/>
+  <xhtml:link hreflang="de" href="https://example.com/de"/>
 </url>`),
     );
     expect(r.items).toEqual([

@@ -42,6 +42,7 @@ interface ParseFlags extends AddressFlags {
   header: string[];
   userAgent?: string;
   timeout?: string;
+  rawUrls?: boolean;
 }
 
 /** An item as the tree yields it (with `sitemap`) or as parseSitemap does (without). */
@@ -199,6 +200,10 @@ export function registerParse(program: Command, ctx: CliContext): void {
         .default('jsonl'),
     )
     .option('--json', 'short for --format jsonl (with --stats: the statistics as JSON)')
+    .option(
+      '--raw-urls',
+      'print each loc exactly as written (entities decoded, blanks trimmed) instead of its normal form',
+    )
     .option('--stats', 'print counts per sitemap and format and a lastmod histogram instead of the entries')
     .option(
       '--max-bytes <n>',
@@ -271,6 +276,7 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
         ...(maxBytes === undefined ? {} : { maxBytes, maxDownloadBytes: maxBytes }),
         ...(flags.userAgent === undefined ? {} : { userAgent: flags.userAgent }),
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        ...(flags.rawUrls === true ? { rawUrls: true } : {}),
       };
 
       let out = '';
