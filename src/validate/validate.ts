@@ -10,8 +10,7 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import type { SitemapEntry } from '../core/entry.js';
 import { isSitemapkitError, SitemapkitError } from '../core/errors.js';
 import { HashedStringSet } from '../core/hash.js';
-import { locationPrefix, toUri } from '../core/url.js';
-import { discoverSitemaps } from '../parser/discover.js';
+import { locationPrefix } from '../core/url.js';
 import { fetchFailureCode } from '../parser/http.js';
 import { parseSitemap } from '../parser/parse-sitemap.js';
 import { parseSitemapTree } from '../parser/tree.js';
@@ -41,30 +40,13 @@ import {
   notReferencedMessage,
 } from './robots-checks.js';
 import { RULES } from './rules.js';
+import { discoverList, isHttp, keyOf, nameOf } from './sources.js';
 import { HostTally, HreflangGroups } from './tree-checks.js';
 import type { ValidateOptions, ValidateSource, ValidationResult } from './types.js';
 import { LastmodCache } from './values.js';
 
 // How the parser words an unknown element in a namespace of its own (src/parser/xml-handler.ts).
 const FOREIGN_ELEMENT = /^<[^>]+> \(namespace "[^"]*"\) is not read$/;
-
-function isHttp(s: string): boolean {
-  return /^https?:\/\//i.test(s);
-}
-
-function nameOf(source: SitemapSource): string {
-  if (typeof source === 'string') return source;
-  if (source instanceof URL) return source.href;
-  if (source instanceof Uint8Array) return '<bytes>';
-  if (typeof source === 'object' && source !== null && 'text' in source) return '<text>';
-  return '<stream>';
-}
-
-/** A sitemap's key: its URL through the shared URL rule (as the parser serialises locs), unfragmented. */
-function keyOf(url: string): string {
-  const r = toUri(url);
-  return (r.url ?? url).replace(/#.*$/s, '');
-}
 
 /** The state of one validation run. */
 class Validation {
@@ -349,22 +331,7 @@ async function validateWith(source: ValidateSource, o: ResolvedValidateOptions):
   const sources = names;
   let discovered: string[] | undefined;
   if (o.discover) {
-    const site = list.length === 1 && typeof list[0] === 'string' ? list[0] : undefined;
-    if (site === undefined || !isHttp(site)) {
-      throw new SitemapkitError('ERR_OPTIONS', 'discover needs one http(s) URL of a site', {
-        hint: 'give the site root, such as https://www.example.com/',
-      });
-    }
-    // robots.txt names the sitemaps; the well-known paths are tried only when it names none.
-    o.client.start(site);
-    const found = await discoverSitemaps(site, {
-      onDiagnostic: (d) => v.parserFinding(d),
-      httpClient: o.client,
-      probeWellKnown: false,
-      ...(o.signal === undefined ? {} : { signal: o.signal }),
-      ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
-    });
-    discovered = found.map((f) => f.url);
+    discovered = await discoverList(list, o, (d) => v.parserFinding(d));
     list = discovered;
     names = discovered;
   }
