@@ -1,4 +1,4 @@
-import { relative } from 'node:path';
+import { dirname, relative } from 'node:path';
 import { type Command, Option } from 'commander';
 import { type Diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
 import type { Changefreq } from '../../core/entry.js';
@@ -6,6 +6,7 @@ import { isSitemapkitError } from '../../core/errors.js';
 import { CHANGEFREQS } from '../../core/limits.js';
 import { type CrawlResult, crawl } from '../../crawler/crawl.js';
 import type { CrawlOptions, CrawlProgress } from '../../crawler/options.js';
+import { ensureDir } from '../../writer/atomic.js';
 import type { CliContext } from '../context.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
 import {
@@ -313,6 +314,10 @@ async function runCrawl(urls: string[], flags: CrawlFlags, ctx: CliContext): Pro
   }
   if (flags.resume === true && flags.fresh === true)
     throw new UsageError('--resume and --fresh exclude each other');
+  // Made here, bounded: the crawler's recursive mkdir loops forever under /proc (issue 11).
+  if (flags.report !== false) await ensureDir(flags.report, 'create the report folder');
+  if (flags.state !== undefined)
+    await ensureDir(dirname(flags.state), 'create the folder of the crawl state');
   const json = flags.json === true || flags.format === 'json';
   const stderr = ctx.stderr as NodeJS.WriteStream;
   const tty = stderr.isTTY === true;
