@@ -99,7 +99,7 @@ export async function runCli(argv: readonly string[], io: Partial<CliContext> = 
       ctx.stderr.write('sitemapkit: interrupted\n');
       ctx.exitCode = EXIT_INTERRUPTED;
     } else if (error instanceof UsageError) {
-      ctx.stderr.write(`sitemapkit: ${oneLine(error.message)}\n(run with --help for usage)\n`);
+      ctx.stderr.write(`sitemapkit: ${oneLine(cliWords(error.message))}\n(run with --help for usage)\n`);
       ctx.exitCode = EXIT_USAGE;
     } else {
       ctx.exitCode = reportFailure(error, ctx);

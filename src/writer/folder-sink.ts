@@ -15,7 +15,7 @@ import { createWriteStream, writeFile as writeFileCallback } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { SitemapkitError } from '../core/errors.js';
+import { isSitemapkitError, SitemapkitError } from '../core/errors.js';
 import { fsError, fsReason, isSystemError } from '../core/fs-errors.js';
 import { ensureDir, removeCreated, syncDir, writeFileAtomic } from './atomic.js';
 import { type CommitJournal, type JournalFile, readJournal, sameBytes } from './journal.js';
@@ -285,11 +285,16 @@ export class FolderSink implements Sink {
 
   /** robots.txt failed after the sitemaps were published: they stay; robots.txt is as it was. */
   #robotsFailed(cause: unknown, plan: CommitPlan): unknown {
-    if (!isSystemError(cause) || plan.robots === undefined) return cause;
+    const reason = isSystemError(cause)
+      ? fsReason(cause)
+      : isSitemapkitError(cause)
+        ? cause.message.replace(/^cannot update robots\.txt: /, '')
+        : undefined;
+    if (reason === undefined || plan.robots === undefined) return cause;
     const lines = plan.robots.add.map((u) => `Sitemap: ${u}`).join(', ');
     return new SitemapkitError(
       'ERR_PARTIAL',
-      `the sitemaps are published in ${this.outDir}, but robots.txt was not updated: ${fsReason(cause)}`,
+      `the sitemaps are published in ${this.outDir}, but robots.txt was not updated: ${reason}`,
       { cause, where: plan.robots.path, hint: `add the line(s) yourself: ${lines}` },
     );
   }
