@@ -6,7 +6,7 @@ import { type FsContext, fsError, isSystemError, type SystemError } from '../cor
 import type { CliContext } from './context.js';
 import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from './exit.js';
 import { unswallow } from './flags.js';
-import { flush } from './io.js';
+import { flush, OutputClosed, outputError } from './io.js';
 import { cliWords } from './words.js';
 
 type Register = (program: Command, ctx: CliContext) => void;
@@ -87,12 +87,24 @@ export async function runCli(argv: readonly string[], io: Partial<CliContext> = 
     controller.abort(new Error('interrupted'));
   };
   if (io.signal === undefined) process.on('SIGINT', onSigint);
+  // A write that fails after write() returned (no one awaits it), or an error no await sees (an
+  // 'error' event without a listener deep in a library), would reach Node's default handler, which
+  // prints a stack: the reader going away ends the run quietly; anything else is one line.
+  const end = (why: unknown): never =>
+    process.exit(why instanceof OutputClosed ? EXIT_OK : reportFailure(why, ctx));
+  if (io.stdout === undefined) {
+    process.stdout.on('error', (e) => end(outputError(e)));
+    process.on('uncaughtException', (e) => end(outputOrAny(e)));
+    process.on('unhandledRejection', (e) => end(outputOrAny(e)));
+  }
   try {
     const { argv: args, notes } = unswallow(argv);
     for (const note of notes) ctx.stderr.write(`sitemapkit: note: ${note}\n`);
     await (await buildProgram(ctx, args)).parseAsync(args, { from: 'user' });
   } catch (error) {
-    if (error instanceof CommanderError) {
+    if (error instanceof OutputClosed) {
+      ctx.exitCode = EXIT_OK;
+    } else if (error instanceof CommanderError) {
       // --help and --version end in a CommanderError with exit code 0.
       ctx.exitCode = error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
     } else if (ctx.signal.aborted) {
@@ -117,7 +129,7 @@ export async function runCli(argv: readonly string[], io: Partial<CliContext> = 
  * Every failure a user can cause arrives as a `SitemapkitError`; a stray system error is worded
  * like one; anything else is a bug, still one line, with its stack only under SITEMAPKIT_DEBUG=1.
  */
-function reportFailure(error: unknown, ctx: CliContext): number {
+export function reportFailure(error: unknown, ctx: Pick<CliContext, 'stderr'>): number {
   const e = isSystemError(error) ? fsError(error, systemContext(error)) : error;
   if (isSitemapkitError(e)) {
     const where = e.where ? `${e.where}: ` : '';
@@ -157,11 +169,16 @@ function systemContext(error: SystemError): FsContext {
   return { path: error.path, doing, mode: writing ? 'write' : 'read' };
 }
 
+/** An EPIPE of a stray error is the reader going away; anything else stays as it is. */
+function outputOrAny(e: unknown): unknown {
+  return isSystemError(e) && e.code === 'EPIPE' ? new OutputClosed('the output was closed') : e;
+}
+
 function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ');
 }
 
-function debugStack(error: unknown, ctx: CliContext): void {
+function debugStack(error: unknown, ctx: Pick<CliContext, 'stderr'>): void {
   if (process.env['SITEMAPKIT_DEBUG'] !== '1') return;
   ctx.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
 }

@@ -5,9 +5,12 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { unswallow } from '../../src/cli/flags.js';
+import { reportFailure } from '../../src/cli/main.js';
 import { cliWords } from '../../src/cli/words.js';
+import { SitemapkitError } from '../../src/core/errors.js';
 import { cli } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 
@@ -227,5 +230,55 @@ describe('help texts', () => {
   it('submit --help has one "Commands:" section', async () => {
     const r = await cli(['submit', '--help']);
     expect(r.stdout.match(/^Commands:/gm)).toHaveLength(1);
+  });
+});
+
+describe('the last resort of main.ts: one line for anything (issue 11, defect 1)', () => {
+  function report(error: unknown, debug?: string): { code: number; text: string } {
+    let text = '';
+    const stderr = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        text += chunk.toString('utf8');
+        done();
+      },
+    });
+    const before = process.env['SITEMAPKIT_DEBUG'];
+    if (debug === undefined) delete process.env['SITEMAPKIT_DEBUG'];
+    else process.env['SITEMAPKIT_DEBUG'] = debug;
+    try {
+      // Writable.write calls write() synchronously while nothing is buffered.
+      return { code: reportFailure(error, { stderr }), text };
+    } finally {
+      if (before === undefined) delete process.env['SITEMAPKIT_DEBUG'];
+      else process.env['SITEMAPKIT_DEBUG'] = before;
+    }
+  }
+
+  it('a bug: "internal error" and its message on one line, no stack; SITEMAPKIT_DEBUG=1 adds the stack', () => {
+    const bug = new TypeError('Cannot read properties of undefined (reading "x")');
+    const plain = report(bug);
+    expect(plain.code).toBe(2);
+    expect(plain.text.trimEnd().split('\n')).toHaveLength(1);
+    expect(plain.text).toMatch(/^sitemapkit: internal error: Cannot read properties of undefined/);
+    expect(plain.text).not.toMatch(/^\s+at /m);
+    expect(report(bug, '1').text).toMatch(/^\s+at /m);
+  });
+
+  it('a system error no edge translated: worded from its system call, naming its path', () => {
+    const e = Object.assign(new Error("EACCES: permission denied, open '/srv/x.txt'"), {
+      code: 'EACCES',
+      syscall: 'open',
+      path: '/srv/x.txt',
+    });
+    const r = report(e);
+    expect(r.code).toBe(2);
+    expect(r.text).toMatch(
+      /^sitemapkit: \/srv\/x\.txt: cannot open: permission denied \[ERR_INPUT\]\n {2}\S/,
+    );
+  });
+
+  it('ERR_PARTIAL exits 1; ERR_ABORTED exits 130', () => {
+    expect(report(new SitemapkitError('ERR_PARTIAL', 'the sitemaps are published, …')).code).toBe(1);
+    expect(report(new SitemapkitError('ERR_ABORTED', 'aborted')).code).toBe(130);
   });
 });

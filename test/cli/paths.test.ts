@@ -8,10 +8,13 @@
  * file, /proc, whose files fail to read and which takes no new files). The chmod cases run as well
  * wherever chmod has an effect; which ones ran is part of each test's name.
  */
+import { spawn } from 'node:child_process';
 import {
   chmodSync,
+  closeSync,
   existsSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
   symlinkSync,
@@ -19,7 +22,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliRun, cli, runBin } from '../support/cli.js';
+import { BIN, type CliRun, cli, runBin } from '../support/cli.js';
 import { html, startServer, type TestServer } from '../support/http-server.js';
 import { tempDir } from '../support/tmp.js';
 
@@ -275,6 +278,50 @@ describe(`every subcommand, every wrong path: one sentence and the exit code ${h
       });
     },
   );
+
+  describe('standard output', () => {
+    const big = join(root, 'big.xml');
+    writeFileSync(
+      big,
+      `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${Array.from({ length: 20_000 }, (_, i) => `<url><loc>${BASE}p${i}</loc></url>`).join('')}</urlset>`,
+    );
+    /** Runs `parse big.xml` with `stdout` as its standard output. */
+    const parseInto = (stdout: 'pipe' | number, closeEarly: boolean): Promise<CliRun> =>
+      new Promise((resolve, reject) => {
+        const child = spawn(process.execPath, [BIN, 'parse', big], {
+          env: { ...process.env, NO_COLOR: '1' },
+          stdio: ['ignore', stdout, 'pipe'],
+        });
+        let stderr = '';
+        child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+          stderr += d;
+        });
+        // The reader goes away after the first chunk, as `| head -1` does.
+        if (closeEarly) child.stdout?.once('data', () => child.stdout?.destroy());
+        child.on('error', reject);
+        child.on('close', (code, signal) => resolve({ code, signal, stdout: '', stderr }));
+      });
+
+    it('closed by its reader (| head): the run ends quietly, exit 0', async () => {
+      const r = await parseInto('pipe', true);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+    });
+
+    it.runIf(LINUX)('full (/dev/full): one sentence, exit 2', async () => {
+      const full = openSync('/dev/full', 'w');
+      try {
+        const r = await parseInto(full, false);
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stderr).toMatch(
+          /^sitemapkit: cannot write to standard output: no space is left on the device/,
+        );
+        expect(r.stderr).not.toMatch(/^\s+at /m);
+      } finally {
+        closeSync(full);
+      }
+    });
+  });
 
   it('no temp files are left beside the paths that were tried', () => {
     expect(readdirSync(root).filter((n) => n.endsWith('.tmp'))).toEqual([]);
