@@ -5,7 +5,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SitemapkitError } from '../core/errors.js';
+import { isSitemapkitError, SitemapkitError } from '../core/errors.js';
 import { fsError } from '../core/fs-errors.js';
 import { BATCHES, batchedSource, batchesOf } from '../writer/batches.js';
 
@@ -64,11 +64,18 @@ async function* guarded<T>(items: AsyncIterable<T>, path: string, doing: string)
   }
 }
 
-/** {@link checkInputFile} for a sitemap given to `parse` or `validate`. */
-export function checkSitemapFile(path: string): Promise<void> {
-  return checkInputFile(
-    path,
-    'read the sitemap',
-    `give a sitemap file, such as ${join(path, 'sitemap.xml')} (or its http(s) URL)`,
-  );
+/**
+ * {@link checkInputFile} for a sitemap given to `parse` or `validate`. A missing file is left to
+ * the reader, whose "PATH: no such file" scripts already match on.
+ */
+export async function checkSitemapFile(path: string): Promise<void> {
+  try {
+    await checkInputFile(
+      path,
+      'read the sitemap',
+      `give a sitemap file, such as ${join(path, 'sitemap.xml')} (or its http(s) URL)`,
+    );
+  } catch (e) {
+    if (!(isSitemapkitError(e) && (e.cause as { code?: unknown } | undefined)?.code === 'ENOENT')) throw e;
+  }
 }

@@ -137,7 +137,6 @@ export async function removeCreated(created: readonly string[]): Promise<void> {
       await rmdir(folder);
     } catch {
       // Not empty (someone put something there) or already gone: leave it.
-      return;
     }
   }
 }

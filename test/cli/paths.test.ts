@@ -235,6 +235,28 @@ describe(`every subcommand, every wrong path: one sentence and the exit code ${h
       }
       expectOneLineError(await cli(crawl('--out', out, '--update-robots', folder)), folder);
     });
+
+    it('a crawl that cannot start leaves no output, report or state folder behind', async () => {
+      const down = await startServer({ '/robots.txt': { status: 500 } });
+      try {
+        const made = join(root, 'c3');
+        const r = await cli([
+          'crawl',
+          down.url,
+          '--out',
+          join(made, 'out'),
+          '--report',
+          join(made, 'report'),
+          '--state',
+          join(made, 'state', 'crawl.db'),
+        ]);
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stderr).not.toMatch(/^\s+at /m);
+        expect(existsSync(made)).toBe(false);
+      } finally {
+        await down.close();
+      }
+    });
   });
 
   describe.runIf(LINUX)(

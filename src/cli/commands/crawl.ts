@@ -6,7 +6,7 @@ import { isSitemapkitError } from '../../core/errors.js';
 import { CHANGEFREQS } from '../../core/limits.js';
 import { type CrawlResult, crawl } from '../../crawler/crawl.js';
 import type { CrawlOptions, CrawlProgress } from '../../crawler/options.js';
-import { ensureDir } from '../../writer/atomic.js';
+import { ensureDir, removeCreated } from '../../writer/atomic.js';
 import type { CliContext } from '../context.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
 import {
@@ -315,9 +315,12 @@ async function runCrawl(urls: string[], flags: CrawlFlags, ctx: CliContext): Pro
   if (flags.resume === true && flags.fresh === true)
     throw new UsageError('--resume and --fresh exclude each other');
   // Made here, bounded: the crawler's recursive mkdir loops forever under /proc (issue 11).
-  if (flags.report !== false) await ensureDir(flags.report, 'create the report folder');
-  if (flags.state !== undefined)
-    await ensureDir(dirname(flags.state), 'create the folder of the crawl state');
+  const made = [
+    ...(flags.report === false ? [] : await ensureDir(flags.report, 'create the report folder')),
+    ...(flags.state === undefined
+      ? []
+      : await ensureDir(dirname(flags.state), 'create the folder of the crawl state')),
+  ];
   const json = flags.json === true || flags.format === 'json';
   const stderr = ctx.stderr as NodeJS.WriteStream;
   const tty = stderr.isTTY === true;
@@ -368,6 +371,8 @@ async function runCrawl(urls: string[], flags: CrawlFlags, ctx: CliContext): Pro
   try {
     result = await crawl(options);
   } catch (error) {
+    // Folders made above and left empty by a crawl that failed go again (rmdir: only when empty).
+    await removeCreated(made);
     progress.stop();
     printHidden(hidden, ctx);
     if (isSitemapkitError(error) && error.code === 'ERR_NO_URLS') {
