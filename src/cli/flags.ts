@@ -25,18 +25,23 @@ export function parseHeaders(raw: readonly string[]): Record<string, string> {
  * A whole-number option of at least `min`, or undefined when it was not given. The range is the
  * library's rule (`core/checks.ts`); only the wording speaks of the flag.
  */
-export function wholeNumber(flag: string, raw: string | undefined, min = 1): number | undefined {
+export function wholeNumber(
+  flag: string,
+  raw: string | undefined,
+  min: number = 1,
+  max: number = Number.MAX_SAFE_INTEGER,
+): number | undefined {
   if (raw === undefined) return undefined;
   try {
-    return checkWhole(flag, /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN, 0, { min });
+    return checkWhole(flag, /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN, 0, { min, max });
   } catch {
-    throw new UsageError(`${flag} needs a whole number ${rangeText(min)}, not "${raw}"`);
+    throw new UsageError(`${flag} needs a whole number ${rangeText(min, max)}, not "${raw}"`);
   }
 }
 
-/** A commander argument parser for a whole-number option of at least `min`. */
-export function wholeNumberArg(flag: string, min = 0): (raw: string) => number {
-  return (raw) => wholeNumber(flag, raw, min)!;
+/** A commander argument parser for a whole-number option from `min` to `max`. */
+export function wholeNumberArg(flag: string, min = 0, max?: number): (raw: string) => number {
+  return (raw) => wholeNumber(flag, raw, min, max)!;
 }
 
 /**
@@ -88,4 +93,45 @@ export function addressPolicyOf(flags: AddressFlags): AddressPolicy | undefined 
   if (flags.allowPrivateAddresses === true) return 'off';
   if (flags.strictAddresses === true) return 'strict';
   return undefined;
+}
+
+/**
+ * Options whose value may be left out (`--xsl [url]`), and the values they take. Commander gives
+ * such an option the next word whatever it is, so `generate --xsl urls.txt` would take the input
+ * file as the stylesheet; {@link unswallow} stops that.
+ */
+const OPTIONAL_VALUES: Readonly<
+  Record<string, { takes: (value: string) => boolean; what: string; without: string }>
+> = {
+  '--xsl': {
+    takes: (v) => /\.xslt?(?:[?#].*)?$/i.test(v),
+    what: 'a stylesheet URL ending in .xsl',
+    without: 'the bundled stylesheet is used',
+  },
+};
+
+/**
+ * Moves an optional-value option away from a following word that is not a value of it (an input
+ * file, a start URL), so that the word stays an argument and the option takes no value; each move
+ * is told in a note. `--xsl=VALUE` is always the value.
+ */
+export function unswallow(argv: readonly string[]): { argv: string[]; notes: string[] } {
+  const out = [...argv];
+  const notes: string[] = [];
+  const end = (): number => {
+    const i = out.indexOf('--');
+    return i === -1 ? out.length : i;
+  };
+  for (let i = 0; i < end() - 1; i++) {
+    const spec = OPTIONAL_VALUES[out[i]!];
+    const next = out[i + 1]!;
+    if (spec === undefined || (next.startsWith('-') && next !== '-') || spec.takes(next)) continue;
+    const [flag] = out.splice(i, 1);
+    out.splice(end(), 0, flag!);
+    notes.push(
+      `${flag} takes ${spec.what}, and "${next}" is not one: "${next}" is read as an argument (an input) and ${spec.without}; write ${flag}=VALUE for a value of another form`,
+    );
+    i--;
+  }
+  return { argv: out, notes };
 }

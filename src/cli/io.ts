@@ -1,4 +1,19 @@
 import type { Writable } from 'node:stream';
+import { fsError, isSystemError } from '../core/fs-errors.js';
+
+/**
+ * The reader of our output went away (`sitemapkit parse … | head`): not a failure to report, so
+ * the command ends quietly.
+ */
+export class OutputClosed extends Error {
+  override name = 'OutputClosed';
+}
+
+/** A failure to write to standard output, in words; EPIPE is {@link OutputClosed}. */
+export function outputError(e: unknown): unknown {
+  if (isSystemError(e) && e.code === 'EPIPE') return new OutputClosed('the output was closed');
+  return fsError(e, { path: '', doing: 'write to standard output', mode: 'write' });
+}
 
 /**
  * Writes to a stream honouring backpressure, so that `parse` printing millions of lines never
@@ -13,7 +28,7 @@ export async function writeOut(stream: Writable, text: string): Promise<void> {
       };
       const onError = (e: Error): void => {
         stream.off('drain', onDrain);
-        reject(e);
+        reject(outputError(e));
       };
       stream.once('drain', onDrain);
       stream.once('error', onError);

@@ -14,6 +14,11 @@ export type ErrorCode =
   | 'ERR_NO_URLS'
   /** Writing output failed (disk full, permissions); the previous set is kept. */
   | 'ERR_OUTPUT'
+  /**
+   * The output was published, but a later step failed (robots.txt, removing old files): the
+   * message says what was and was not written.
+   */
+  | 'ERR_PARTIAL'
   /** A hard limit (size, count, depth) was exceeded. */
   | 'ERR_LIMIT'
   /** A network request failed or returned an unusable status. */

@@ -13,6 +13,8 @@ export interface IndexNowBatchResult {
   httpStatus?: number;
   attempts: number;
   message: string;
+  /** In a dry run: the URLs of the batch, so that only what would really be posted is shown. */
+  urlList?: string[];
   /** Why it failed, with a stable code (`ERR_INDEXNOW`, or `ERR_HTTP` for the key file check). */
   error?: SitemapkitError;
 }

@@ -309,7 +309,11 @@ async function submitWith(
   };
 
   const post = async (h: HostState, urlList: string[]): Promise<IndexNowBatchResult> => {
-    const base = { host: h.host, urls: urlList.length };
+    const base = {
+      host: h.host,
+      urls: urlList.length,
+      ...(options.dryRun === true ? { urlList } : {}),
+    };
     await verify(h);
     if (h.verifyError !== undefined) {
       return { ...base, status: 'failed', attempts: 0, message: h.verifyError.message, error: h.verifyError };

@@ -3,11 +3,10 @@
  * UTF-8 text file holding exactly the key, at `https://HOST/KEY.txt` or at a `keyLocation` on the
  * same host.
  */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { wholeNumber } from '../core/checks.js';
 import { SitemapkitError } from '../core/errors.js';
-import { writeFileAtomic } from '../writer/atomic.js';
+import { ensureDir, removeCreated, writeFileAtomic } from '../writer/atomic.js';
 
 export const KEY_MIN_LENGTH = 8;
 export const KEY_MAX_LENGTH = 128;
@@ -51,14 +50,13 @@ export function generateKey(length = 32): string {
 export async function writeKeyFile(dir: string, key: string): Promise<string> {
   assertValidKey(key);
   const path = join(dir, `${key}.txt`);
+  // Bounded folder creation: Node's recursive mkdir spins forever under /proc.
+  const created = await ensureDir(dir, 'create the folder of the key file');
   try {
-    await mkdir(dir, { recursive: true });
-    await writeFileAtomic(path, key);
-  } catch (cause) {
-    throw new SitemapkitError('ERR_OUTPUT', `cannot write the key file: ${(cause as Error).message}`, {
-      where: path,
-      cause,
-    });
+    await writeFileAtomic(path, key, { doing: 'write the key file' });
+  } catch (error) {
+    await removeCreated(created);
+    throw error;
   }
   return path;
 }

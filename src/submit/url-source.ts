@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import type { DiagnosticHandler } from '../core/diagnostics.js';
 import { SitemapkitError } from '../core/errors.js';
+import { fsError } from '../core/fs-errors.js';
 import type { AddressPolicy } from '../http/address.js';
 import type { FetchLike } from '../http/types.js';
 import { parseSitemapTree } from '../parser/tree.js';
@@ -75,7 +76,9 @@ export async function sourceKind(source: string): Promise<UrlSourceKind> {
     throw inputError(source, cause);
   }
   if (info.isDirectory() || source.endsWith('.json')) return 'manifest';
-  const fh = await open(source, 'r');
+  const fh = await open(source, 'r').catch((cause: unknown) => {
+    throw inputError(source, cause);
+  });
   try {
     const head = new Uint8Array(512);
     const { bytesRead } = await fh.read(head, 0, head.length, 0);
@@ -142,13 +145,14 @@ async function* readXmlSitemapUrls(source: string, options: UrlSourceOptions): A
   }
 }
 
-function inputError(where: string, cause: unknown): SitemapkitError {
-  const code = (cause as NodeJS.ErrnoException).code;
-  const why =
-    code === 'ENOENT'
-      ? 'no such file'
-      : code === 'EISDIR'
-        ? 'is a folder'
-        : ((cause as Error).message ?? String(cause));
-  return new SitemapkitError('ERR_INPUT', `cannot read: ${why}`, { where, cause });
+function inputError(where: string, cause: unknown): unknown {
+  return fsError(cause, {
+    path: where,
+    doing: 'read the URLs',
+    ...((cause as { code?: unknown }).code === 'ENOENT'
+      ? {
+          hint: 'give the output folder of `sitemapkit generate`, its manifest, a sitemap, or a text file of URLs',
+        }
+      : {}),
+  });
 }

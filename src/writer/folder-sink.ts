@@ -15,11 +15,12 @@ import { createWriteStream, writeFile as writeFileCallback } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { SitemapkitError } from '../core/errors.js';
-import { syncDir, writeFileAtomic } from './atomic.js';
+import { isSitemapkitError, SitemapkitError } from '../core/errors.js';
+import { fsError, fsReason, isSystemError } from '../core/fs-errors.js';
+import { ensureDir, removeCreated, syncDir, writeFileAtomic } from './atomic.js';
 import { type CommitJournal, type JournalFile, readJournal, sameBytes } from './journal.js';
 import { MANIFEST_NAME, type ManifestHeader, readManifestHeader } from './manifest.js';
-import { updateRobotsFile } from './robots-file.js';
+import { checkRobotsFile, updateRobotsFile } from './robots-file.js';
 import type { CommitPlan, Sink, SinkFile, SinkStart } from './sink.js';
 
 const TMP_PREFIX = '.sitemapkit-tmp-';
@@ -49,11 +50,11 @@ function isAlive(pid: number): boolean {
 }
 
 /** A file inside the temp folder. */
-function folderFile(path: string): SinkFile {
+function folderFile(path: string, explain: (e: unknown) => unknown): SinkFile {
   const ws = createWriteStream(path, { flags: 'wx', flush: true });
-  let error: Error | undefined;
+  let error: unknown;
   ws.on('error', (e) => {
-    error ??= e;
+    error ??= explain(e);
   });
   const settled = (event: 'drain' | 'close'): Promise<void> =>
     new Promise((resolve, reject) => {
@@ -91,6 +92,8 @@ export class FolderSink implements Sink {
   #tmp = '';
   #journaled = false;
   #previous: ManifestHeader | undefined;
+  /** Folders `start` created (the output folder and missing ones above it). */
+  #created: string[] = [];
   /** Temp folders of dead runs that hold a journal, and what their journal says. */
   #inherited: Array<{ dir: string; journal: CommitJournal }> = [];
 
@@ -100,47 +103,62 @@ export class FolderSink implements Sink {
   }
 
   async start(): Promise<SinkStart> {
+    this.#created = await ensureDir(this.outDir);
     try {
-      await mkdir(this.outDir, { recursive: true });
+      await this.#sweepTemp();
     } catch (cause) {
-      throw new SitemapkitError(
-        'ERR_OUTPUT',
-        `cannot create the output folder: ${(cause as Error).message}`,
-        {
-          cause,
-          where: this.outDir,
-        },
-      );
+      throw this.#failed(cause, 'read the output folder', 'read');
     }
-    await this.#sweepTemp();
     try {
       this.#previous = await readManifestHeader(this.outDir);
     } catch (cause) {
+      const where = join(this.outDir, MANIFEST_NAME);
+      if (isSystemError(cause))
+        throw fsError(cause, {
+          path: where,
+          doing: 'read the manifest of the previous set',
+          code: 'ERR_OUTPUT',
+        });
       throw new SitemapkitError(
         'ERR_OUTPUT',
         `${(cause as Error).message}; move it away or delete it to start afresh`,
         {
           cause,
-          where: join(this.outDir, MANIFEST_NAME),
+          where,
         },
       );
     }
     this.#tmp = join(this.outDir, `${TMP_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`);
-    await mkdir(this.#tmp);
+    try {
+      await mkdir(this.#tmp);
+    } catch (cause) {
+      this.#tmp = '';
+      await removeCreated(this.#created);
+      throw this.#failed(cause, 'write into the output folder');
+    }
     return {
       previous: this.#previous,
       staleRoots: [...new Set(this.#inherited.flatMap((i) => i.journal.robots))],
     };
   }
 
+  /** A file-system failure of this folder as an `ERR_OUTPUT` naming the folder. */
+  #failed(cause: unknown, doing: string, mode: 'read' | 'write' = 'write'): unknown {
+    return fsError(cause, { path: this.outDir, doing, mode, code: 'ERR_OUTPUT' });
+  }
+
   create(name: string): SinkFile {
-    const file = folderFile(join(this.#tmp, name));
+    const file = folderFile(join(this.#tmp, name), (e) =>
+      this.#failed(e, `write ${name} into the output folder`),
+    );
     this.#files.add(file);
     return file;
   }
 
   put(name: string, data: Uint8Array): Promise<void> {
-    return putFile(join(this.#tmp, name), data);
+    return putFile(join(this.#tmp, name), data).catch((e: unknown) => {
+      throw this.#failed(e, `write ${name} into the output folder`);
+    });
   }
 
   locate(name: string): string {
@@ -149,14 +167,21 @@ export class FolderSink implements Sink {
 
   async abort(): Promise<void> {
     for (const f of this.#files) f.abort(undefined);
-    if (this.#tmp === '') return;
-    if (!this.#journaled) {
-      await rm(this.#tmp, { recursive: true, force: true });
-      return;
-    }
-    // A commit failed half-way: like a killed run, the journal stays for the next run.
-    for (const entry of await readdir(this.#tmp)) {
-      if (entry !== JOURNAL) await rm(join(this.#tmp, entry), { recursive: true, force: true });
+    // Cleaning up must never hide the failure that led here: the writer rethrows that one.
+    try {
+      if (this.#tmp === '') return;
+      if (!this.#journaled) {
+        await rm(this.#tmp, { recursive: true, force: true });
+        // Nothing was published: the folders this run made go too, so a failed run leaves no trace.
+        await removeCreated(this.#created);
+        return;
+      }
+      // A commit failed half-way: like a killed run, the journal stays for the next run.
+      for (const entry of await readdir(this.#tmp)) {
+        if (entry !== JOURNAL) await rm(join(this.#tmp, entry), { recursive: true, force: true });
+      }
+    } catch {
+      // What is left is swept by the next run (temp folders of dead runs are removed at start).
     }
   }
 
@@ -165,6 +190,9 @@ export class FolderSink implements Sink {
       if (this.#hook !== undefined) await this.#hook(name);
     };
     await step('files-written');
+    // robots.txt is checked before anything is published, so that a wrong --update-robots (a
+    // folder, a missing folder, no permission) fails while the previous set is still whole.
+    if (plan.robots !== undefined) await checkRobotsFile(plan.robots.path);
     const keep = new Set(plan.files.map((f) => f.as));
     // Files of the previous manifest that this set no longer uses. Only plain names: a manifest
     // path that climbs out of the folder or hides in a dot file is never acted on.
@@ -176,21 +204,38 @@ export class FolderSink implements Sink {
       remove,
       robots: plan.robots?.replace ?? [],
     };
-    await writeFileAtomic(join(this.#tmp, JOURNAL), JSON.stringify(journal));
+    try {
+      await writeFileAtomic(join(this.#tmp, JOURNAL), JSON.stringify(journal));
+    } catch (cause) {
+      throw this.#failed(cause, 'write into the output folder');
+    }
     await syncDir(this.#tmp);
     this.#journaled = true;
     await step('journal-written');
 
+    const moved: string[] = [];
     for (const f of plan.files) {
-      await rename(join(this.#tmp, f.name), join(this.outDir, f.as));
+      try {
+        await rename(join(this.#tmp, f.name), join(this.outDir, f.as));
+      } catch (cause) {
+        throw this.#partial(cause, `publish ${f.as}`, moved, plan);
+      }
+      moved.push(f.as);
       await step(`moved:${f.as}`);
     }
     await syncDir(this.outDir);
 
-    for (const f of remove) {
-      await rm(join(this.outDir, f.path), { force: true });
-      await step(`swept:${f.path}`);
-    }
+    const stuck: string[] = [];
+    const sweep = async (name: string): Promise<void> => {
+      try {
+        await rm(join(this.outDir, name), { force: true });
+        await step(`swept:${name}`);
+      } catch (cause) {
+        if (!isSystemError(cause)) throw cause;
+        stuck.push(name);
+      }
+    };
+    for (const f of remove) await sweep(f.path);
     // What runs killed earlier meant to publish or remove, and this set does not use: removed
     // when the bytes are still those the dead run recorded.
     const seen = new Set<string>(remove.map((f) => f.path));
@@ -198,21 +243,60 @@ export class FolderSink implements Sink {
       for (const f of [...j.publish, ...j.remove]) {
         if (keep.has(f.path) || seen.has(f.path) || !isPlainName(f.path)) continue;
         seen.add(f.path);
-        const path = join(this.outDir, f.path);
-        if (await sameBytes(path, f.sha256)) {
-          await rm(path, { force: true });
-          await step(`swept:${f.path}`);
-        }
+        if (await sameBytes(join(this.outDir, f.path), f.sha256)) await sweep(f.path);
       }
     }
     if (plan.robots !== undefined) {
-      await updateRobotsFile(plan.robots.path, plan.robots.add, plan.robots.replace);
+      try {
+        await updateRobotsFile(plan.robots.path, plan.robots.add, plan.robots.replace);
+      } catch (cause) {
+        throw this.#robotsFailed(cause, plan);
+      }
       await step('robots-updated');
+    }
+    if (stuck.length > 0) {
+      // The set is published; the old files stay, so the journal stays for the next run to retry.
+      throw new SitemapkitError(
+        'ERR_PARTIAL',
+        `the new sitemaps are published, but ${stuck.length} file${stuck.length === 1 ? '' : 's'} of the previous set could not be removed (${stuck.slice(0, 3).join(', ')}${stuck.length > 3 ? ', …' : ''})`,
+        { where: this.outDir, hint: 'check the permissions of those files; the next run removes them' },
+      );
     }
     for (const { dir } of this.#inherited) await rm(dir, { recursive: true, force: true });
     await rm(join(this.#tmp, JOURNAL), { force: true });
     await step('cleaned');
     await rm(this.#tmp, { recursive: true, force: true });
+  }
+
+  /** A rename failed part-way: say what is published and what is not. */
+  #partial(cause: unknown, doing: string, moved: readonly string[], plan: CommitPlan): unknown {
+    if (!isSystemError(cause)) return cause;
+    const left = plan.files.length - moved.length;
+    return new SitemapkitError(
+      moved.length === 0 ? 'ERR_OUTPUT' : 'ERR_PARTIAL',
+      `cannot ${doing}: ${fsReason(cause)}; ${moved.length} of ${plan.files.length} files are in place, ${left} are not${plan.robots === undefined ? '' : ', and robots.txt was not updated'}`,
+      {
+        cause,
+        where: this.outDir,
+        hint: 'every file in the folder is whole; run the command again to publish the rest (the next run finishes or undoes this one)',
+      },
+    );
+  }
+
+  /** robots.txt failed after the sitemaps were published: they stay; robots.txt is as it was. */
+  #robotsFailed(cause: unknown, plan: CommitPlan): unknown {
+    const reason = isSystemError(cause)
+      ? fsReason(cause)
+      : isSitemapkitError(cause)
+        ? cause.message.replace(/^cannot update robots\.txt: /, '')
+        : undefined;
+    if (reason === undefined || plan.robots === undefined) return cause;
+    const lines = plan.robots.add.map((u) => `Sitemap: ${u}`).join(', ');
+    return new SitemapkitError(
+      'ERR_PARTIAL',
+      `the sitemaps are published in ${this.outDir}, but robots.txt was not updated: ${reason}`,
+      { cause, where: plan.robots.path, hint: `add the line(s) yourself: ${lines}` },
+    );
   }
 
   /**

@@ -111,7 +111,7 @@ describe('sitemapkit robots check', () => {
     ).toBe(2);
     const missing = await cli(['robots', 'check', join(dir, 'nope.txt'), '--agent', 'a', 'https://e.com/']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/nope\.txt: no such file \[ERR_INPUT\]/);
+    expect(missing.stderr).toMatch(/nope\.txt: cannot read robots\.txt: no such file \[ERR_INPUT\]/);
   });
 
   it('refuses an argument that is not an http(s) URL with exit 2 and one sentence (issue 11)', async () => {

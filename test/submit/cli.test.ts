@@ -50,6 +50,23 @@ describe('sitemapkit submit key', () => {
 });
 
 describe('sitemapkit submit --indexnow', () => {
+  it('--dry-run never shows a URL as one that would be submitted when its key check failed (issue 11)', async () => {
+    site.route(`/${KEY}.txt`, { status: 404, body: 'not here' });
+    const list = join(dir, 'dry-urls.txt');
+    writeFileSync(list, `${site.origin}/a\n${site.origin}/b\n`);
+    const r = await cli(['submit', '--indexnow', ep(), '--key', KEY, '--urls', list, '--dry-run']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/failed +2 URL\(s\) for 127\.0\.0\.1:\d+: key file check failed/);
+    expect(r.stderr).toMatch(/0 URL\(s\) would be submitted to .*, 2 failed/);
+    expect(engine.posts).toEqual([]);
+    // With the key file in place, the same dry run lists both URLs.
+    site.route(`/${KEY}.txt`, text(KEY));
+    const ok = await cli(['submit', '--indexnow', ep(), '--key', KEY, '--urls', list, '--dry-run']);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toBe(`${site.origin}/a\n${site.origin}/b\n`);
+  });
+
   it('--urls FILE: posts every URL and exits 0', async () => {
     const list = join(dir, 'urls.txt');
     writeFileSync(list, `${site.origin}/a\n# comment\n${site.origin}/b\n`);

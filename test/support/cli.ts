@@ -12,10 +12,14 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the built CLI (npm test builds it first) as a real child process. */
+/**
+ * Runs the built CLI (npm test builds it first) as a real child process. `limitMs` kills it
+ * (SIGKILL, seen as `signal`) if it has not ended by then: for runs that a wrong implementation
+ * never ends, so that the test fails instead of hanging; never a timing assertion.
+ */
 export function runBin(
   args: string[],
-  options: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+  options: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string; limitMs?: number } = {},
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
@@ -31,8 +35,13 @@ export function runBin(
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
       stderr += d;
     });
+    const timer =
+      options.limitMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), options.limitMs);
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
     child.stdin.end(options.input ?? '');
   });
 }

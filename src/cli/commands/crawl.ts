@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { type Command, Option } from 'commander';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { Changefreq } from '../../core/entry.js';
@@ -7,6 +7,7 @@ import { isSitemapkitError } from '../../core/errors.js';
 import { CHANGEFREQS } from '../../core/limits.js';
 import { type CrawlResult, crawl } from '../../crawler/crawl.js';
 import { type CrawlOptions, type CrawlProgress, stateNameFor } from '../../crawler/options.js';
+import { ensureDir, removeCreated } from '../../writer/atomic.js';
 import type { CliContext } from '../context.js';
 import { diagnosticLine, progressText, resumeCommand } from '../crawl-lines.js';
 import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, UsageError } from '../exit.js';
@@ -350,6 +351,13 @@ async function runCrawl(
   }
   if (flags.resume === true && flags.fresh === true)
     throw new UsageError('--resume and --fresh exclude each other');
+  // Made here, bounded: the crawler's recursive mkdir loops forever under /proc (issue 11).
+  const made = [
+    ...(flags.report === false ? [] : await ensureDir(flags.report, 'create the report folder')),
+    ...(flags.state === undefined
+      ? []
+      : await ensureDir(dirname(flags.state), 'create the folder of the crawl state')),
+  ];
   const json = flags.json === true || flags.format === 'json';
   const stderr = ctx.stderr as NodeJS.WriteStream;
   const tty = stderr.isTTY === true;
@@ -393,6 +401,8 @@ async function runCrawl(
   try {
     result = await crawl(options);
   } catch (error) {
+    // Folders made above and left empty by a crawl that failed go again (rmdir: only when empty).
+    await removeCreated(made);
     progress.stop();
     printHidden(hidden, ctx);
     if (isSitemapkitError(error) && error.code === 'ERR_NO_URLS') {

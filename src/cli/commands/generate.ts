@@ -1,13 +1,16 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { type Command, Option } from 'commander';
-import { type Diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
 import { isSitemapkitError } from '../../core/errors.js';
+import { MAX_BYTES, MAX_URLS } from '../../core/limits.js';
 import { readStaticSite } from '../../sources/static-site.js';
 import { formatFromName, type InputFormat, readInput } from '../../sources/url-lists.js';
 import { chainSources } from '../../writer/batches.js';
 import { readManifestHeader } from '../../writer/manifest.js';
+import { checkRobotsFile } from '../../writer/robots-file.js';
 import { type WriteSitemapsResult, writeSitemaps } from '../../writer/write-sitemaps.js';
 import type { CliContext } from '../context.js';
+import { DiagnosticReport } from '../diagnostic-report.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
 import { collect, wholeNumberArg } from '../flags.js';
 import {
@@ -22,6 +25,7 @@ import {
   listArg,
   shareArg,
 } from '../input-flags.js';
+import { checkInputFile, checkInputFolder, namingPath } from '../paths.js';
 import { Progress } from '../progress.js';
 
 interface GenerateFlags extends InputFlags, ImageFlags {
@@ -47,9 +51,6 @@ interface GenerateFlags extends InputFlags, ImageFlags {
   dedupe: boolean;
   json?: boolean;
 }
-
-/** Prints at most this many diagnostics of one code; the rest are counted. */
-const PER_CODE = 20;
 
 export function registerGenerate(program: Command, ctx: CliContext): void {
   program
@@ -114,11 +115,15 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
         'jsonl',
       ]),
     )
-    .option('--max-urls <n>', 'URLs per file (at most 50000)', wholeNumberArg('--max-urls'))
+    .option(
+      '--max-urls <n>',
+      `URLs per file (at most ${MAX_URLS})`,
+      wholeNumberArg('--max-urls', 1, MAX_URLS),
+    )
     .option(
       '--max-bytes <n>',
-      'uncompressed bytes per file (at most 52428800)',
-      wholeNumberArg('--max-bytes'),
+      `uncompressed bytes per file (at most ${MAX_BYTES})`,
+      wholeNumberArg('--max-bytes', 1, MAX_BYTES),
     )
     .option(
       '--allow-host <host>',
@@ -126,7 +131,10 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
       collect,
       [],
     )
-    .option('--xsl [url]', 'reference an XSL stylesheet: the bundled one (copied into --out) or URL')
+    .option(
+      '--xsl [url]',
+      'reference an XSL stylesheet: the bundled one (copied into --out) or URL (ending in .xsl, or --xsl=URL)',
+    )
     .option('--html', 'also write an HTML site map for people (sitemap.html)')
     .option('--site-name <name>', 'with --html: the site name in its headings (default: the host)')
     .option(
@@ -155,7 +163,9 @@ Examples:
   sitemapkit generate --from-dir public/ --exclude "drafts/**" --base-url https://example.com/ --out public/ --update-robots public/robots.txt
   cat urls.txt | sitemapkit generate - --input-format txt --base-url https://example.com/ --out dist/
 
-Exit codes: 0 written; 1 invalid records (nothing written with --on-invalid fail), records skipped, or no URLs; 2 usage error or could not run.`,
+Exit codes: 0 written; 1 invalid records (nothing written with --on-invalid fail), records skipped, no URLs,
+or the sitemaps were written but robots.txt could not be updated; 2 usage error or could not run (nothing
+written); 130 interrupted.`,
     )
     .action(async (inputs: string[], flags: GenerateFlags) => {
       ctx.exitCode = await runGenerate(inputs, flags, ctx);
@@ -176,19 +186,30 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
           : `cannot tell the format of "${input}" from its name: pass --input-format txt|csv|jsonl`,
       );
     }
-    sources.push(() => readInput(input, format, ctx.stdin, inputOptions(flags)));
-  }
-  const shown = new Map<string, number>();
-  const hidden = new Map<string, number>();
-  const onDiagnostic = (d: Diagnostic): void => {
-    const n = (shown.get(d.code) ?? 0) + 1;
-    if (n > PER_CODE) {
-      hidden.set(d.code, (hidden.get(d.code) ?? 0) + 1);
-      return;
+    if (input !== '-') {
+      await checkInputFile(
+        input,
+        'read the input file',
+        'give the files inside it, or --from-dir DIR for the HTML pages of a static site',
+      );
     }
-    shown.set(d.code, n);
-    if (!flags.json) ctx.stderr.write(`${formatDiagnostic(d)}\n`);
-  };
+    sources.push(() =>
+      namingPath(readInput(input, format, ctx.stdin, inputOptions(flags)), input, 'read the input file'),
+    );
+  }
+  if (flags.fromDir !== undefined) {
+    await checkInputFolder(
+      flags.fromDir,
+      'list the pages of the site folder',
+      'give the folder of the site (--from-dir), or the file itself as an input',
+    );
+  }
+  // Checked before the run, so a wrong path fails before any input is read; the writer checks
+  // again just before it publishes.
+  if (flags.updateRobots !== undefined) await checkRobotsFile(flags.updateRobots);
+  if (typeof flags.xsl === 'string') warnCrossOriginXsl(flags.xsl, flags.baseUrl, ctx);
+  const report = new DiagnosticReport(flags.json === true, ctx);
+  const onDiagnostic = (d: Diagnostic): void => report.add(d);
   if (flags.fromDir !== undefined) {
     const dir = flags.fromDir;
     // Our own HTML site map pages must not be listed as pages when --out is the site folder.
@@ -209,16 +230,20 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
         ).href
       : flags.baseUrl;
     sources.push(() =>
-      readStaticSite({
+      namingPath(
+        readStaticSite({
+          dir,
+          baseUrl: siteBase,
+          exclude: flags.exclude,
+          skip,
+          lastmod: flags.lastmod,
+          images: flags.images,
+          imageFilter: imageFilterOptions(flags),
+          onDiagnostic,
+        }),
         dir,
-        baseUrl: siteBase,
-        exclude: flags.exclude,
-        skip,
-        lastmod: flags.lastmod,
-        images: flags.images,
-        imageFilter: imageFilterOptions(flags),
-        onDiagnostic,
-      }),
+        'read the site folder',
+      ),
     );
   }
   const progress = new Progress('generate: records', { stream: ctx.stderr as NodeJS.WriteStream });
@@ -251,22 +276,29 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
     });
   } catch (error) {
     progress.stop();
-    printHidden(hidden, flags, ctx);
-    if (isSitemapkitError(error) && (error.code === 'ERR_INVALID_ENTRY' || error.code === 'ERR_NO_URLS')) {
-      if (flags.json) {
-        ctx.stdout.write(`${JSON.stringify({ ok: false, code: error.code, message: error.message })}\n`);
-      } else {
-        ctx.stderr.write(`sitemapkit: ${error.message}${error.hint ? `\n  ${error.hint}` : ''}\n`);
-      }
+    report.finish();
+    const findings =
+      isSitemapkitError(error) && (error.code === 'ERR_INVALID_ENTRY' || error.code === 'ERR_NO_URLS');
+    if (flags.json && isSitemapkitError(error)) {
+      const { code, message, where, hint } = error;
+      ctx.stdout.write(
+        `${JSON.stringify({ ok: false, code, message, where, hint, ...report.json() }, null, 2)}\n`,
+      );
+      // The JSON says it all; the exit code (and, for a failure to run, one line on stderr) follows.
+      if (findings) return EXIT_FINDINGS;
+    } else if (findings) {
+      ctx.stderr.write(`sitemapkit: ${error.message}${error.hint ? `\n  ${error.hint}` : ''}\n`);
       return EXIT_FINDINGS;
     }
     throw error;
   }
   progress.stop();
-  printHidden(hidden, flags, ctx);
+  report.finish();
   const secs = (Date.now() - started) / 1000;
   if (flags.json) {
-    ctx.stdout.write(`${JSON.stringify({ ok: result.skipped === 0, seconds: secs, ...result }, null, 2)}\n`);
+    ctx.stdout.write(
+      `${JSON.stringify({ ok: result.skipped === 0, seconds: secs, ...result, ...report.json() }, null, 2)}\n`,
+    );
   } else {
     const files = result.files.length;
     const lines = [
@@ -288,7 +320,18 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
   return result.skipped > 0 ? EXIT_FINDINGS : EXIT_OK;
 }
 
-function printHidden(hidden: Map<string, number>, flags: GenerateFlags, ctx: CliContext): void {
-  if (flags.json) return;
-  for (const [code, n] of hidden) ctx.stderr.write(`... and ${n.toLocaleString('en-US')} more ${code}\n`);
+/** Browsers apply an XSL stylesheet only from the sitemap's own origin. */
+function warnCrossOriginXsl(xsl: string, baseUrl: string, ctx: CliContext): void {
+  let sheet: URL;
+  let base: URL;
+  try {
+    base = new URL(baseUrl);
+    sheet = new URL(xsl, base);
+  } catch {
+    return; // --base-url is checked by the writer, with its own message
+  }
+  if (sheet.origin === base.origin) return;
+  ctx.stderr.write(
+    `sitemapkit: warning: --xsl ${xsl} is on another origin than --base-url (${base.origin}): browsers refuse a cross-origin XSL stylesheet, so the sitemap will show unstyled; copy the stylesheet onto your site and give its path, such as --xsl /sitemap.xsl (or --xsl for the bundled one)\n`,
+  );
 }

@@ -1,6 +1,7 @@
 import { type Command, Option } from 'commander';
 import { type Diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
 import { isSitemapkitError } from '../../core/errors.js';
+import { fsError } from '../../core/fs-errors.js';
 import { discoverSitemaps } from '../../parser/discover.js';
 import { SITEMAP_TIMEOUT_MS } from '../../parser/options.js';
 import { parseSitemap } from '../../parser/parse-sitemap.js';
@@ -27,6 +28,7 @@ import {
   wholeNumber,
 } from '../flags.js';
 import { writeOut } from '../io.js';
+import { checkSitemapFile, isLocalPath } from '../paths.js';
 import { Progress } from '../progress.js';
 
 type Format = 'jsonl' | 'csv' | 'txt';
@@ -278,6 +280,7 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
         ...(flags.rawUrls === true ? { rawUrls: true } : {}),
       };
+      if (!isUrl && isLocalPath(source)) await checkSitemapFile(source);
 
       let out = '';
       let count = 0;
@@ -319,7 +322,8 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
             await drain(parseSitemap(input, options), root === '-' ? '<stdin>' : root);
           } catch (error) {
             // Several discovered sitemaps: one that cannot be fetched is a finding, not the end.
-            if (!flags.discover || !isSitemapkitError(error, 'ERR_HTTP')) throw error;
+            if (!flags.discover || !isSitemapkitError(error, 'ERR_HTTP'))
+              throw fsError(error, { path: root, doing: 'read the sitemap' });
             onDiagnostic(openFailure(error, root));
             errors++;
           }

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
 import { type Diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
-import { SitemapkitError } from '../../core/errors.js';
+import { fsError } from '../../core/fs-errors.js';
 import { fetchRobotsTxt } from '../../robots/fetch.js';
 import { DEFAULT_LINT_AGENTS, findSitemapConflict, lintRobotsTxt } from '../../robots/lint.js';
 import { isProductToken } from '../../robots/match.js';
@@ -54,16 +54,11 @@ async function loadRobots(
       bytes = await readFile(source);
     }
   } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code;
-    throw new SitemapkitError(
-      'ERR_INPUT',
-      code === 'ENOENT' ? 'no such file' : `cannot read: ${(cause as Error).message}`,
-      {
-        where: source,
-        cause,
-        hint: 'ROBOTS is a robots.txt file, - for standard input, or an http(s) URL of the site',
-      },
-    );
+    throw fsError(cause, {
+      path: source,
+      doing: 'read robots.txt',
+      hint: 'ROBOTS is a robots.txt file, - for standard input, or an http(s) URL of the site',
+    });
   }
   return { robots: parseRobotsTxt(bytes, { mode }), where: source === '-' ? '<stdin>' : source };
 }

@@ -18,6 +18,7 @@ import {
   STRICT_ADDRESSES_HELP,
 } from '../flags.js';
 import { writeOut } from '../io.js';
+import { checkInputFile, namingPath } from '../paths.js';
 import { Progress } from '../progress.js';
 
 interface SubmitFlags extends AddressFlags {
@@ -114,11 +115,8 @@ export function registerSubmit(program: Command, ctx: CliContext): void {
     .addHelpText(
       'after',
       `
-Commands:
-  submit key --out DIR            generate a key and write DIR/KEY.txt (publish it at the site root)
-
 Examples:
-  sitemapkit submit key --out public/
+  sitemapkit submit key --out DIR      # writes DIR/KEY.txt: publish it at the site root
   sitemapkit submit --indexnow https://api.indexnow.org/indexnow --key KEY --urls changed.txt
   cp dist/${MANIFEST_NAME} previous.json && sitemapkit generate … --out dist/
   sitemapkit submit --indexnow https://api.indexnow.org/indexnow --key KEY --sitemap dist/ --since previous.json
@@ -204,8 +202,13 @@ async function runSubmit(flags: SubmitFlags, ctx: CliContext): Promise<number> {
   let counts: ChangeCounts | undefined;
   let urls: AsyncIterable<string>;
   const dryLines = flags.dryRun === true && !json;
+  // In a dry run, each URL is printed with its batch once the batch's key check is known, so that
+  // a URL whose host failed the check is never shown as one that would be submitted.
+  const changeOf = new Map<string, string>();
   if (flags.urls !== undefined) {
-    urls = locs(readUrlList(flags.urls, { stdin: ctx.stdin }));
+    if (flags.urls !== '-')
+      await checkInputFile(flags.urls, 'read the URL list', 'give a text file of URLs, one a line');
+    urls = locs(namingPath(readUrlList(flags.urls, { stdin: ctx.stdin }), flags.urls, 'read the URL list'));
   } else {
     const current = await currentSource(flags.sitemap!);
     if (flags.since === undefined) {
@@ -220,28 +223,33 @@ async function runSubmit(flags: SubmitFlags, ctx: CliContext): Promise<number> {
       );
       urls = (async function* () {
         for await (const c of changes) {
-          if (dryLines) await writeOut(ctx.stdout, `${c.change.padEnd(8)} ${c.loc}\n`);
+          if (dryLines) changeOf.set(c.loc, c.change);
           yield c.loc;
         }
       })();
     }
   }
-  if (dryLines && counts === undefined) {
-    const plain = urls;
-    urls = (async function* () {
-      for await (const u of plain) {
-        await writeOut(ctx.stdout, `${u}\n`);
-        yield u;
-      }
-    })();
-  }
+  const printDry = async (list: readonly string[]): Promise<void> => {
+    let text = '';
+    for (const u of list) {
+      const change = changeOf.get(u);
+      changeOf.delete(u);
+      text += change === undefined ? `${u}\n` : `${change.padEnd(8)} ${u}\n`;
+    }
+    await writeOut(ctx.stdout, text);
+  };
 
   const progress = new Progress('submitting', { stream: ctx.stderr as NodeJS.WriteStream });
   let done = 0;
+  let printing = Promise.resolve();
   const onBatch = (b: IndexNowBatchResult): void => {
     done += b.urls;
     progress.update(done);
     if (json) return;
+    if (dryLines && b.status === 'dry-run' && b.urlList !== undefined) {
+      const list = b.urlList;
+      printing = printing.then(() => printDry(list));
+    }
     progress.stop();
     const line =
       b.status === 'failed'
@@ -261,9 +269,10 @@ async function runSubmit(flags: SubmitFlags, ctx: CliContext): Promise<number> {
     ...(flags.keyLocation === undefined ? {} : { keyLocation: flags.keyLocation }),
   };
   const report: IndexNowReport = await submitToIndexNow(urls, options);
+  await printing;
   progress.stop();
   if (json) {
-    const batches = report.batches.map((b) => ({
+    const batches = report.batches.map(({ urlList: _list, ...b }) => ({
       ...b,
       error:
         b.error === undefined

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import type { Severity } from '../../core/diagnostics.js';
+import { fsError } from '../../core/fs-errors.js';
 import { SITEMAP_TIMEOUT_MS } from '../../parser/options.js';
 import type { SitemapSource } from '../../parser/types.js';
 import { CONFIG_FILE_NAME, readValidateConfig, type ValidateConfig } from '../../validate/config.js';
@@ -25,6 +26,7 @@ import {
   wholeNumber,
 } from '../flags.js';
 import { useColor, writeOut } from '../io.js';
+import { checkSitemapFile, isLocalPath } from '../paths.js';
 import { Progress } from '../progress.js';
 
 interface ValidateFlags extends AddressFlags {
@@ -240,16 +242,20 @@ warnings; 2 usage error, or SOURCE could not be read at all; 130 interrupted.`,
       const timeoutMs = durationFlag('--timeout', flags.timeout, 'ms', 1);
       if (timeoutMs !== undefined) options.timeoutMs = timeoutMs;
 
+      for (const s of sources) if (isLocalPath(s)) await checkSitemapFile(s);
       const source: SitemapSource | string[] = sources[0] === '-' ? ctx.stdin : sources;
       let result: Awaited<ReturnType<typeof validateSitemap>>;
       try {
         result = await validateSitemap(source, options);
+      } catch (error) {
+        const one = sources.length === 1 && isLocalPath(sources[0]!) ? sources[0]! : undefined;
+        throw one === undefined ? error : fsError(error, { path: one, doing: 'read the sitemap' });
       } finally {
         progress.stop();
       }
       const tooManyWarnings = maxWarnings !== undefined && result.summary.warnings > maxWarnings;
       if (flags.out !== undefined) {
-        await writeFileAtomic(flags.out, formatValidation(result, format));
+        await writeFileAtomic(flags.out, formatValidation(result, format), { doing: 'write the report' });
         ctx.stderr.write(
           `sitemapkit validate: ${result.summary.valid ? 'valid' : 'invalid'}: ${countsLine(result)}; report in ${flags.out}\n`,
         );
