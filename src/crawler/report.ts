@@ -6,9 +6,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
+import { ensureDir } from '../writer/atomic.js';
 import type { CrawlStats, UrlRecord } from './records.js';
 import type { CrawlState } from './state.js';
 
@@ -230,7 +231,8 @@ export async function writeCrawlReport(
   state: CrawlState,
   input: CrawlReportInput,
 ): Promise<CrawlReportFiles> {
-  await mkdir(input.dir, { recursive: true });
+  // Bounded: Node's recursive mkdir loops forever under /proc.
+  await ensureDir(input.dir, 'create the report folder');
   const files: CrawlReportFiles = {
     dir: input.dir,
     html: join(input.dir, 'report.html'),

@@ -3,10 +3,11 @@
  * `--fresh`, and checked to be a state of a format this release reads. The queries live in
  * state.ts.
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { SitemapkitError } from '../core/errors.js';
+import { ensureDir } from '../writer/atomic.js';
 
 type Db = BetterSqlite3.Database;
 
@@ -113,7 +114,8 @@ export async function readStateOnDisk(path: string): Promise<StateOnDisk | undef
 export async function openStateDb(path: string, mode: StateMode): Promise<Db> {
   checkState(path, mode);
   const Database = await loadSqlite();
-  mkdirSync(dirname(path), { recursive: true });
+  // Bounded: Node's recursive mkdir loops forever under /proc.
+  await ensureDir(dirname(path), 'create the folder of the crawl state');
   const lock = (): Db => {
     const db = new Database(path, { timeout: 200 });
     try {
