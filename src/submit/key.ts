@@ -3,6 +3,7 @@
  * UTF-8 text file holding exactly the key, at `https://HOST/KEY.txt` or at a `keyLocation` on the
  * same host.
  */
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { wholeNumber } from '../core/checks.js';
 import { SitemapkitError } from '../core/errors.js';
@@ -59,4 +60,34 @@ export async function writeKeyFile(dir: string, key: string): Promise<string> {
     throw error;
   }
   return path;
+}
+
+/**
+ * The key whose key file `writeKeyFile` left in `dir` (a file `KEY.txt` holding exactly KEY), so
+ * that a build folder submits with the key it publishes. Undefined when there is none; a folder
+ * holding two keys is an error, since the one meant cannot be told.
+ */
+export async function findKeyFile(dir: string): Promise<{ key: string; file: string } | undefined> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return undefined;
+  }
+  const found: Array<{ key: string; file: string }> = [];
+  for (const name of names.sort()) {
+    const key = name.slice(0, -4);
+    if (!name.endsWith('.txt') || !isValidKey(key)) continue;
+    const file = join(dir, name);
+    const text = await readFile(file, 'utf8').catch(() => undefined);
+    if (text?.trim() === key) found.push({ key, file });
+  }
+  if (found.length > 1) {
+    throw new SitemapkitError(
+      'ERR_OPTIONS',
+      `${dir} holds ${found.length} IndexNow key files (${found.map((f) => f.key).join(', ')}), so the key to use cannot be told`,
+      { where: dir, hint: 'give the one the site publishes with --key KEY, or remove the others' },
+    );
+  }
+  return found[0];
 }

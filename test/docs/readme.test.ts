@@ -1,10 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveSampleSite } from '../../examples/crawl-site/serve.mjs';
+import { writeSitemaps } from '../../src/writer/write-sitemaps.js';
 import { BIN } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 
@@ -57,8 +58,8 @@ const EXPECTED: Record<string, Expect> = {
   },
   'sitemapkit robots check robots.txt --agent Googlebot https://example.com/private/a': { exit: 1 },
   'sitemapkit robots lint https://example.com --sitemap https://example.com/sitemap.xml': NETWORK,
-  'sitemapkit submit key --out dist/': { exit: 0 },
-  'sitemapkit submit --indexnow https://api.indexnow.org/indexnow --key KEY --sitemap dist/ --since previous-manifest.json':
+  'sitemapkit submit key --out dist/     # writes dist/KEY.txt: publish it with the site': { exit: 0 },
+  'sitemapkit submit --indexnow https://api.indexnow.org/indexnow --sitemap dist/ --since previous-manifest.json':
     NETWORK,
 };
 
@@ -133,7 +134,13 @@ beforeAll(async () => {
         '<url><loc>https://example.com/a</loc></url>\n<url><loc>https://example.com/b</loc></url>\n</urlset>\n',
     ),
   );
-  writeFileSync(join(work, 'previous-manifest.json'), '{}');
+  // The manifest of an earlier build, as `cp dist/.sitemapkit-manifest.json previous-manifest.json`
+  // keeps it (docs/submit.md).
+  await writeSitemaps([{ loc: 'https://www.example.com/old' }], {
+    outDir: join(work, 'previous'),
+    baseUrl: 'https://www.example.com/',
+  });
+  copyFileSync(join(work, 'previous', '.sitemapkit-manifest.json'), join(work, 'previous-manifest.json'));
 }, 60_000);
 
 afterAll(async () => {

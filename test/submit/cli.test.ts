@@ -138,6 +138,25 @@ describe('sitemapkit submit --indexnow', () => {
     expect(engine.posts.map((p) => p.urlList)).toEqual([[`${base}edit`, `${base}add`, `${base}drop`]]);
   });
 
+  it('--sitemap DIR without --key uses the key file `submit key --out DIR` wrote there', async () => {
+    const base = `${site.origin}/`;
+    const build = join(dir, 'keyed');
+    await writeSitemaps([{ loc: `${base}one` }], { outDir: build, baseUrl: base });
+    const none = await cli(['submit', '--indexnow', ep(), '--sitemap', build]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain(`--indexnow needs --key KEY: ${build} holds no key file`);
+    writeFileSync(join(build, `${KEY}.txt`), KEY);
+    const r = await cli(['submit', '--indexnow', ep(), '--sitemap', join(build, 'sitemap.xml')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`using the IndexNow key of ${join(build, `${KEY}.txt`)}`);
+    expect(engine.posts.map((p) => [p.key, p.urlList])).toEqual([[KEY, [`${base}one`]]]);
+    // Two keys: which one the site publishes cannot be told.
+    writeFileSync(join(build, 'fedcba9876543210.txt'), 'fedcba9876543210');
+    const two = await cli(['submit', '--indexnow', ep(), '--sitemap', build]);
+    expect(two.code).toBe(2);
+    expect(two.stderr).toMatch(/holds 2 IndexNow key files .*cannot be told/);
+  });
+
   it('--since a live sitemap URL compares by lastmod', async () => {
     const base = `${site.origin}/`;
     site.route(

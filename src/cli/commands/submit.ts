@@ -1,10 +1,10 @@
-import { access } from 'node:fs/promises';
+import { access, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { type Diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
 import { type ChangeCounts, diffUrls } from '../../submit/changes.js';
 import { type IndexNowBatchResult, type IndexNowReport, submitToIndexNow } from '../../submit/indexnow.js';
-import { assertValidKey, generateKey, writeKeyFile } from '../../submit/key.js';
+import { assertValidKey, findKeyFile, generateKey, writeKeyFile } from '../../submit/key.js';
 import { PING_NOTE, pingSitemap } from '../../submit/ping.js';
 import { readSourceUrls, readUrlList, type SourceUrl, sourceKind } from '../../submit/url-source.js';
 import { MANIFEST_NAME } from '../../writer/manifest.js';
@@ -119,7 +119,7 @@ Examples:
   sitemapkit submit key --out DIR      # writes DIR/KEY.txt: publish it at the site root
   sitemapkit submit --indexnow https://api.indexnow.org/indexnow --key KEY --urls changed.txt
   cp dist/${MANIFEST_NAME} previous.json && sitemapkit generate … --out dist/
-  sitemapkit submit --indexnow https://api.indexnow.org/indexnow --key KEY --sitemap dist/ --since previous.json
+  sitemapkit submit --indexnow https://api.indexnow.org/indexnow --sitemap dist/ --since previous.json   # the key file in dist/
   sitemapkit submit --ping https://search.example/ping --sitemap https://example.com/sitemap.xml
 
 URLs are posted in batches of at most 10,000, one host at a time; 429 and 5xx are retried with
@@ -182,10 +182,26 @@ async function runSubmit(flags: SubmitFlags, ctx: CliContext): Promise<number> {
   }
   if (flags.indexnow === undefined)
     throw new UsageError('give --indexnow ENDPOINT (or use `submit key --out DIR` to make a key)');
-  if (flags.key.length === 0)
-    throw new UsageError('--indexnow needs --key KEY (make one with `sitemapkit submit key --out DIR`)');
   if ((flags.urls === undefined) === (flags.sitemap === undefined))
     throw new UsageError('give either --urls FILE or --sitemap SOURCE');
+  if (flags.key.length === 0) {
+    // A build folder holding the key file `submit key --out DIR` wrote submits with that key.
+    const at = flags.sitemap;
+    const local = at !== undefined && !/^https?:\/\//i.test(at);
+    const dir = !local
+      ? undefined
+      : (await stat(at).catch(() => undefined))?.isDirectory()
+        ? at
+        : dirname(at);
+    const found = dir === undefined ? undefined : await findKeyFile(dir);
+    if (found === undefined) {
+      throw new UsageError(
+        `--indexnow needs --key KEY${dir === undefined ? '' : `: ${dir} holds no key file`} (make one with \`sitemapkit submit key --out DIR\`)`,
+      );
+    }
+    ctx.stderr.write(`using the IndexNow key of ${found.file}\n`);
+    flags.key = [found.key];
+  }
   if (flags.since !== undefined && flags.sitemap === undefined)
     throw new UsageError('--since compares builds: it needs --sitemap SOURCE');
   const { key, keys } = parseKeys(flags.key);
