@@ -69,7 +69,8 @@ export interface IntakeTarget {
   ): Promise<void> | undefined;
 }
 
-interface Held {
+/** An entry read and checked, held with where it came from until it can be written. */
+export interface Held {
   e: SitemapEntry;
   record: number;
   item: unknown;

@@ -15,7 +15,7 @@ import { Findings } from './findings.js';
 import type { Gzipper } from './gzip.js';
 import { type BuildMembership, HreflangGroups, type ReciprocityProblem } from './hreflang.js';
 import { buildHtmlSitemap } from './html-pages.js';
-import { originFor } from './intake.js';
+import { type Held, originFor } from './intake.js';
 import { MANIFEST_NAME, MANIFEST_OPEN, manifestEntryLine } from './manifest.js';
 import type { ResolvedWriterOptions } from './options.js';
 import type { Extension } from './serialize.js';
@@ -26,12 +26,7 @@ export interface Child extends ClosedFile {
   sha256: string;
 }
 
-interface Held {
-  e: SitemapEntry;
-  record: number;
-  item: unknown;
-  file: string | undefined;
-  line: number | undefined;
+interface HeldInGroup extends Held {
   /** The signature of its hreflang group. */
   group: string;
 }
@@ -59,7 +54,7 @@ export class Run implements EngineEvents<FileWriter> {
   readonly gzipper: Gzipper | undefined;
   readonly #writers = new Set<FileWriter>();
   /** Pages with alternates, held until every record is in (not under fail). */
-  #held: Held[] = [];
+  #held: HeldInGroup[] = [];
   #opened = 0;
   #waits: Array<Promise<void>> = [];
 

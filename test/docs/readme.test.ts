@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveSampleSite } from '../../examples/crawl-site/serve.mjs';
 import { writeSitemaps } from '../../src/writer/write-sitemaps.js';
-import { BIN } from '../support/cli.js';
+import { BIN, runProcess } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 
 // Every shell command the README shows a user runs here verbatim, in README order, in a folder
@@ -159,22 +159,9 @@ describe('README: every command runs as printed', () => {
     it(command, async () => {
       const line = command.replace('http://localhost:8080/', site.url);
       // Not spawnSync: the sample site is served from this process and must answer meanwhile.
-      const r = await new Promise<{ status: number | null; stdout: string; stderr: string }>((done, fail) => {
-        const child = spawn('sh', ['-c', line], {
-          cwd: work,
-          env: { ...process.env, PATH: `${join(work, 'bin')}:${process.env['PATH']}`, NO_COLOR: '1' },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.setEncoding('utf8').on('data', (d: string) => {
-          stdout += d;
-        });
-        child.stderr.setEncoding('utf8').on('data', (d: string) => {
-          stderr += d;
-        });
-        child.on('error', fail);
-        child.on('close', (status) => done({ status, stdout, stderr }));
+      const r = await runProcess('sh', ['-c', line], {
+        cwd: work,
+        env: { PATH: `${join(work, 'bin')}:${process.env['PATH']}` },
       });
       const said = `${r.stdout}\n${r.stderr}`;
       expect(said, 'a stack trace').not.toMatch(/^\s+at /m);
@@ -182,11 +169,11 @@ describe('README: every command runs as printed', () => {
       const want = EXPECTED[command];
       if (want === undefined) throw new Error(`add "${command}" to EXPECTED`);
       if ('network' in want) {
-        expect([1, 2], said).toContain(r.status);
+        expect([1, 2], said).toContain(r.code);
         const shown = want.report === undefined ? said : readFileSync(join(work, want.report), 'utf8');
         expect(shown).toMatch(/example\.com/);
       } else {
-        expect(r.status, said).toBe(want.exit);
+        expect(r.code, said).toBe(want.exit);
       }
     }, 60_000);
   }

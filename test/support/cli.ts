@@ -21,8 +21,17 @@ export function runBin(
   args: string[],
   options: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string; limitMs?: number } = {},
 ): Promise<CliRun> {
+  return runProcess(process.execPath, [BIN, ...args], options);
+}
+
+/** Runs any program as {@link runBin} runs the CLI (a shell line for the README's examples). */
+export function runProcess(
+  command: string,
+  args: string[],
+  options: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string; limitMs?: number } = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(command, args, {
       cwd: options.cwd,
       env: { ...process.env, NO_COLOR: '1', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
