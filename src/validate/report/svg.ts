@@ -23,7 +23,7 @@ const CHAR_PX = 7.4;
  * Shortens a label in the middle, keeping its start and its end (for a path, its last segment):
  * what tells two sitemaps apart is usually their file name, and the start says where they are.
  */
-export function shorten(s: string, max = LABEL_CHARS): string {
+export function shorten(s: string, max: number = LABEL_CHARS): string {
   if (s.length <= max) return s;
   const slash = s.lastIndexOf('/', s.length - 2);
   const last = slash === -1 ? '' : s.slice(slash);
