@@ -23,12 +23,23 @@ export const DEFAULT_PARAM_POLICY: ParamPolicy = { stripTracking: true, keep: un
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
 
 // %xx → upper-case hex, or the character itself when it is unreserved (RFC 3986 §6.2.2.1–2).
+// A decoded hex digit right after a bare `%` or `%x` would make a new escape (`%0%61` → `%0a`,
+// which the next pass reads as one byte), so that one stays encoded: normalising twice must
+// give what normalising once gave.
+const HEX = /^[0-9a-fA-F]$/;
+
 function normalizeEscapes(part: string): string {
   if (!part.includes('%')) return part;
-  return part.replace(/%([0-9a-fA-F]{2})/g, (m, hex: string) => {
-    const ch = String.fromCharCode(Number.parseInt(hex, 16));
-    return UNRESERVED.test(ch) ? ch : m.toUpperCase();
-  });
+  let out = '';
+  let last = 0;
+  for (const m of part.matchAll(/%([0-9a-fA-F]{2})/g)) {
+    out += part.slice(last, m.index);
+    last = m.index + 3;
+    const ch = String.fromCharCode(Number.parseInt(m[1]!, 16));
+    const joins = HEX.test(ch) && (out.endsWith('%') || (out.at(-2) === '%' && HEX.test(out.at(-1)!)));
+    out += UNRESERVED.test(ch) && !joins ? ch : m[0].toUpperCase();
+  }
+  return out + part.slice(last);
 }
 
 function paramName(pair: string): string {

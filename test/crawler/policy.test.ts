@@ -59,6 +59,15 @@ describe('URL normalisation (RFC 3986 §6.2.2-3 and the parameter policy)', () =
     expect(n('http://[bad')).toBeUndefined();
   });
 
+  it('never makes a new escape out of a bare % and a decoded hex digit (found by the property)', () => {
+    for (const u of ['http://Example.com/%0%61', 'http://example.com/%%6161', 'http://example.com/a?q=%4%31']) {
+      const once = n(u)!;
+      expect(n(once), u).toBe(once);
+    }
+    expect(n('http://Example.com/%0%61')).toBe('http://example.com/%0%61');
+    expect(n('http://example.com/%7e%61')).toBe('http://example.com/~a');
+  });
+
   it('is idempotent (property)', () => {
     const seg = fc.stringMatching(/^[A-Za-z0-9._~%-]{0,8}$/);
     const url = fc
