@@ -22,7 +22,30 @@ export function progressText(p: CrawlProgress, est: RateEstimate, form: 'tty' | 
 /** The command that continues an interrupted crawl: the one given, with --resume instead of --fresh. */
 export function resumeCommand(argv: readonly string[]): string {
   const args = argv.filter((a) => a !== '--fresh' && a !== '--resume');
-  return ['sitemapkit', ...args, '--resume'].map(shellWord).join(' ');
+  // stderr ends up in CI logs: header values and URL passwords are shown as <hidden>, to be
+  // given again, rather than printed.
+  const shown = args.map((a, i) => {
+    if (args[i - 1] === '--header') return hideHeaderValue(a);
+    if (a.startsWith('--header=')) return `--header=${hideHeaderValue(a.slice(9))}`;
+    return hidePassword(a);
+  });
+  return ['sitemapkit', ...shown, '--resume'].map(shellWord).join(' ');
+}
+
+function hideHeaderValue(h: string): string {
+  const colon = h.indexOf(':');
+  return colon === -1 ? h : `${h.slice(0, colon)}: <hidden>`;
+}
+
+function hidePassword(arg: string): string {
+  if (!/^https?:\/\/[^/@]*:[^/@]*@/i.test(arg)) return arg;
+  try {
+    const u = new URL(arg);
+    if (u.password === '') return arg;
+    return arg.replace(/^(https?:\/\/[^/:@]*:)[^/@]*@/i, '$1<hidden>@');
+  } catch {
+    return arg;
+  }
 }
 
 function shellWord(w: string): string {

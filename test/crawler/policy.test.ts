@@ -60,7 +60,11 @@ describe('URL normalisation (RFC 3986 §6.2.2-3 and the parameter policy)', () =
   });
 
   it('never makes a new escape out of a bare % and a decoded hex digit (found by the property)', () => {
-    for (const u of ['http://Example.com/%0%61', 'http://example.com/%%6161', 'http://example.com/a?q=%4%31']) {
+    for (const u of [
+      'http://Example.com/%0%61',
+      'http://example.com/%%6161',
+      'http://example.com/a?q=%4%31',
+    ]) {
       const once = n(u)!;
       expect(n(once), u).toBe(once);
     }

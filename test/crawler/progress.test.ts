@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { progressText } from '../../src/cli/crawl-lines.js';
+import { progressText, resumeCommand } from '../../src/cli/crawl-lines.js';
 import { estimateRate, formatEta, type RateSample, RateWindow } from '../../src/cli/progress.js';
 import { crawl } from '../../src/crawler/crawl.js';
 import type { CrawlProgress } from '../../src/crawler/options.js';
@@ -162,5 +162,27 @@ describe('crawl progress: the rate over a sliding window (defect 4)', () => {
     // The home page's twelve links are queued when its page is committed, after its own event;
     // from then on, with one request at a time, every finished page takes one off the queue.
     expect(seen.map((p) => p.queued)).toEqual([0, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+  });
+});
+
+describe('the resume command printed on Ctrl-C', () => {
+  it('repeats the arguments with --resume, hiding header values and URL passwords', () => {
+    expect(
+      resumeCommand([
+        'crawl',
+        'https://user:s3cret@staging.example.com/',
+        '--out',
+        'dist/',
+        '--header',
+        'Authorization: Bearer abc',
+        '--header=X-Preview: 1',
+        '--fresh',
+      ]),
+    ).toBe(
+      "sitemapkit crawl 'https://user:<hidden>@staging.example.com/' --out dist/ --header 'Authorization: <hidden>' '--header=X-Preview: <hidden>' --resume",
+    );
+    expect(resumeCommand(['crawl', 'https://example.com/', '--out', 'dist/'])).toBe(
+      'sitemapkit crawl https://example.com/ --out dist/ --resume',
+    );
   });
 });
