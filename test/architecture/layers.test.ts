@@ -18,7 +18,9 @@ const LAYERS: readonly (readonly string[])[] = [
   ['parser', 'page', 'html'],
   ['writer'],
   ['sources'],
-  ['validate', 'crawler', 'submit', 'store'],
+  // The site store sits under the crawler, which feeds a recrawl's changes into it.
+  ['store'],
+  ['validate', 'crawler', 'submit'],
   ['audit', 'handler'],
   ['cli', 'integrations'],
 ];
