@@ -79,8 +79,16 @@ export function httpUriSyntaxProblem(text: string): string | undefined {
     if (c === 47 || c === 63 || c === 35) break;
     end++;
   }
-  return hostProblem(text.slice(i, end), wide);
+  const authority = text.slice(i, end);
+  // The URLs of one sitemap nearly all share a host: judge each host once in a row.
+  if (authority === lastGoodAuthority) return undefined;
+  const problem = hostProblem(authority, wide);
+  if (problem === undefined && !wide) lastGoodAuthority = authority;
+  return problem;
 }
+
+/** The last authority (host and port) found good; one without blanks or non-ASCII characters. */
+let lastGoodAuthority = '\0';
 
 /** The index of the `:` ending an `http` or `https` scheme (any letter case), or -1. */
 function httpSchemeEnd(text: string): number {
