@@ -199,7 +199,7 @@ describe('feed: atom', () => {
     );
     const v = await validateSitemap(join(out, 'feed.xml'), {
       robots: false,
-      now: () => new Date('2026-11-26T00:00:00Z'),
+      now: () => Date.parse('2026-11-26T00:00:00Z'),
     });
     expect(v.summary.errors).toBe(0);
     expect(v.summary.urls).toBe(10);
