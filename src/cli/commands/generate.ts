@@ -177,6 +177,7 @@ Examples:
   sitemapkit generate pages.jsonl --base-url https://example.com/ --out dist/ --gzip --xsl --html
   sitemapkit generate --from-dir public/ --exclude "drafts/**" --base-url https://example.com/ --out public/ --update-robots public/robots.txt
   cat urls.txt | sitemapkit generate - --input-format txt --base-url https://example.com/ --out dist/
+  sitemapkit generate news.jsonl --base-url https://example.com/ --out dist/ --feed atom --news-window 36h
 
 Exit codes: 0 written; 1 invalid records (nothing written with --on-invalid fail), records skipped, no URLs,
 or the sitemaps were written but robots.txt could not be updated; 2 usage error or could not run (nothing
