@@ -6,6 +6,7 @@
 import { Option } from 'commander';
 import { MAX_FEED_SIZE } from '../writer/feed-options.js';
 import type { WriteSitemapsOptions } from '../writer/options.js';
+import { UsageError } from './exit.js';
 import { durationFlag, wholeNumberArg } from './flags.js';
 
 export interface ExtrasFlags {
@@ -65,6 +66,12 @@ export function extrasWriterOptions(
   if (flags.newsWindow !== undefined)
     out.newsWindow =
       flags.newsWindow.trim() === 'off' ? false : durationFlag('--news-window', flags.newsWindow, 's')!;
+  if (flags.feed === undefined && (flags.feedSize !== undefined || flags.feedTitle !== undefined))
+    throw new UsageError(
+      `${flags.feedSize !== undefined ? '--feed-size' : '--feed-title'} needs --feed atom|rss`,
+    );
+  if (flags.feedTitle !== undefined && flags.feedTitle.trim() === '')
+    throw new UsageError('--feed-title needs a title, such as --feed-title "Example news"');
   if (flags.feed !== undefined) {
     out.feed = {
       format: flags.feed,

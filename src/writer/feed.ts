@@ -33,6 +33,8 @@ export class NewestItems {
   readonly #size: number;
   /** A min-heap: the oldest kept item at the root. */
   readonly #heap: Kept[] = [];
+  #lastTime = '';
+  #lastMs = Number.NaN;
 
   constructor(size: number) {
     this.#size = size;
@@ -42,21 +44,28 @@ export class NewestItems {
   offer(ms: number, loc: string, title: string | undefined): void {
     if (!Number.isFinite(ms)) return;
     const heap = this.#heap;
-    const item: Kept = { ms, loc, title };
     if (heap.length < this.#size) {
-      heap.push(item);
+      heap.push({ ms, loc, title });
       this.#up(heap.length - 1);
-    } else if (older(heap[0]!, item)) {
-      heap[0] = item;
-      this.#down(0);
+      return;
     }
+    // Most entries of a large set are older than the oldest kept: compared before anything is made.
+    const root = heap[0]!;
+    if (ms < root.ms || (ms === root.ms && loc >= root.loc)) return;
+    heap[0] = { ms, loc, title };
+    this.#down(0);
   }
 
   /** Offers a build entry: its lastmod, else its news publication date; entries with neither are not offered. */
   offerEntry(e: SitemapEntry): void {
     const time = e.lastmod ?? e.news?.publication_date;
     if (time === undefined) return;
-    this.offer(Date.parse(time), e.loc, e.title ?? e.news?.title);
+    // Sets repeat dates (one day's pages share one): the last one parsed is remembered.
+    if (time !== this.#lastTime) {
+      this.#lastTime = time;
+      this.#lastMs = Date.parse(time);
+    }
+    this.offer(this.#lastMs, e.loc, e.title ?? e.news?.title);
   }
 
   /** Offers a {@link FeedItem}. */

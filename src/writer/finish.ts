@@ -161,7 +161,7 @@ export async function finish(run: Run, start: SinkStart): Promise<Finished> {
     });
     extra.push({ name: 'sitemap.xsl', as: 'sitemap.xsl', sha256: xsl.sha256 });
   }
-  const feed = await writeFeed(run);
+  const feed = await writeFeed(run, previous);
   if (feed !== undefined) {
     extraFiles.push(feed.file);
     extra.push(feed.commit);

@@ -4,6 +4,7 @@
  * without lastmod), and the delta feed as a supporting file of the commit.
  */
 
+import { SitemapkitError } from '../core/errors.js';
 import { FEED_NAME, feedDocument, NewestItems } from './feed.js';
 import { dropLastmods } from './lastmod-drop.js';
 import { lastmodFinding } from './lastmod-policy.js';
@@ -26,10 +27,35 @@ export async function judgeValues(
   return { children: await dropLastmods(run, children), dropped: true };
 }
 
-/** Writes `feed.xml` into the sink when a feed is asked for: its manifest line and commit step. */
-export async function writeFeed(run: Run): Promise<{ file: ManifestFile; commit: CommitFile } | undefined> {
+/**
+ * Writes `feed.xml` into the sink when a feed is asked for: its manifest line and commit step. A
+ * folder's own `feed.xml` (a static site generator's feed, when the output is the site folder) is
+ * never replaced: only one the previous set wrote.
+ */
+export async function writeFeed(
+  run: Run,
+  previous: ManifestHeader | undefined,
+): Promise<{ file: ManifestFile; commit: CommitFile } | undefined> {
   const f = run.o.feed;
   if (f === undefined) return undefined;
+  const out = run.o.output;
+  if (out.kind === 'folder' && !(previous?.files ?? []).some((p) => p.path === FEED_NAME)) {
+    // Loaded here only: the writer's module graph stays free of the file system otherwise.
+    const { join } = await import('node:path');
+    const { lstat } = await import('node:fs/promises');
+    const where = join(out.dir, FEED_NAME);
+    const there = await lstat(where).then(
+      () => true,
+      () => false,
+    );
+    if (there) {
+      throw new SitemapkitError(
+        'ERR_OUTPUT',
+        `${where} exists and was not written by sitemapkit, so the delta feed would replace it; nothing was published`,
+        { where, hint: 'move that file away, or write the sitemaps into another folder (--out)' },
+      );
+    }
+  }
   let newest = run.feed;
   if (newest === undefined) {
     newest = new NewestItems(f.size);

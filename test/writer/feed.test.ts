@@ -285,6 +285,39 @@ describe('feed: rss', () => {
   });
 });
 
+describe('feed: a folder of its own', () => {
+  it("never replaces a feed.xml the writer did not write (a site generator's feed): nothing is published", async () => {
+    const out = tempDir();
+    writeFileSync(join(out, 'feed.xml'), '<rss version="2.0"><channel/></rss>\n');
+    const entries = [page(1, '2026-11-20')];
+    const e = await writeSitemaps(entries, { outDir: out, baseUrl: BASE, feed: { format: 'atom' } }).then(
+      () => undefined,
+      (error: unknown) => error as { code: string; message: string },
+    );
+    expect(e?.code).toBe('ERR_OUTPUT');
+    expect(e?.message).toContain(`${join(out, 'feed.xml')} exists and was not written by sitemapkit`);
+    expect(readFileSync(join(out, 'feed.xml'), 'utf8')).toBe('<rss version="2.0"><channel/></rss>\n');
+    expect(existsSync(join(out, 'sitemap.xml'))).toBe(false);
+    // Its own feed, from the previous build, is replaced as any file of the set.
+    const other = tempDir();
+    await writeSitemaps(entries, { outDir: other, baseUrl: BASE, feed: { format: 'atom' } });
+    const r = await writeSitemaps([page(2, '2026-11-21')], {
+      outDir: other,
+      baseUrl: BASE,
+      feed: { format: 'rss' },
+    });
+    expect(r.feed).toMatchObject({
+      path: join(other, 'feed.xml'),
+      url: `${BASE}feed.xml`,
+      kind: 'feed',
+      urls: 1,
+    });
+    expect(checkRss(readFileSync(join(other, 'feed.xml'), 'utf8')).map((i) => i.link)).toEqual([
+      `${BASE}p/2`,
+    ]);
+  });
+});
+
 describe('feed on the command line', () => {
   it('generate --feed rss --feed-size, with --update-robots naming the feed; a build without --feed takes the line away', async () => {
     const dir = tempDir();
@@ -299,6 +332,7 @@ describe('feed on the command line', () => {
     const args = ['generate', input, '--base-url', BASE, '--out', out, '--update-robots', robots];
     const a = await runBin([...args, '--feed', 'rss', '--feed-size', '2']);
     expect(a.code, a.stderr).toBe(0);
+    expect(a.stdout).toContain(`delta feed: ${join(out, 'feed.xml')} (2 URLs)`);
     expect(checkRss(readFileSync(join(out, 'feed.xml'), 'utf8')).map((i) => i.link)).toEqual([
       `${BASE}p/4`,
       `${BASE}p/3`,
@@ -313,5 +347,11 @@ describe('feed on the command line', () => {
     const c = await runBin([...args, '--feed', 'rss', '--feed-size', '0']);
     expect(c.code).toBe(2);
     expect(c.stderr).toContain('--feed-size');
+    const d = await runBin([...args, '--feed-size', '5']);
+    expect(d.code).toBe(2);
+    expect(d.stderr).toContain('--feed-size needs --feed atom|rss');
+    const e = await runBin([...args, '--feed', 'atom', '--feed-title', ' ']);
+    expect(e.code).toBe(2);
+    expect(e.stderr).toContain('--feed-title needs a title');
   });
 });

@@ -327,6 +327,10 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
       lines.push(
         `  HTML site map: ${join(flags.out, 'sitemap.html')} (${result.html.length} page${result.html.length === 1 ? '' : 's'})`,
       );
+    if (result.feed !== undefined)
+      lines.push(
+        `  delta feed: ${result.feed.path} (${result.feed.urls} URL${result.feed.urls === 1 ? '' : 's'})`,
+      );
     if (flags.updateRobots !== undefined) lines.push(`  robots.txt updated: ${flags.updateRobots}`);
     if (result.skipped > 0)
       lines.push(
