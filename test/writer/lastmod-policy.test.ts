@@ -7,6 +7,7 @@ import type { EntryInput } from '../../src/core/entry.js';
 import { LASTMOD_MIN_URLS, LASTMOD_NEAR_MS, LastmodWatch } from '../../src/writer/lastmod-policy.js';
 import { MemorySink } from '../../src/writer/memory-sink.js';
 import { writeSitemaps } from '../../src/writer/write-sitemaps.js';
+import { entryInputArb } from '../support/arbitraries.js';
 import { runBin } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 import { assertXmllint, readSitemapText, xmllint } from '../support/xmllint.js';
@@ -142,6 +143,36 @@ describe('lastmod policy: drop', () => {
       expect(readdirSync(dropped).sort()).toEqual(['.sitemapkit-manifest.json', ...names].sort());
     });
   }
+
+  it('a dropped set is the set of the same entries without lastmod, for arbitrary entries (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(entryInputArb, {
+          minLength: LASTMOD_MIN_URLS,
+          maxLength: 40,
+          selector: (e) => new URL(e.loc).href,
+        }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 30 }),
+        async (inputs, gzip, maxUrlsPerFile) => {
+          const stamped = inputs.map((e) => ({ ...e, lastmod: '2025-06-01T08:00:00Z' }));
+          const bare = inputs.map(({ lastmod: _l, ...rest }) => rest);
+          const common = { output: 'memory' as const, baseUrl: BASE, gzip, maxUrlsPerFile, now: () => NOW };
+          const dropped = await writeSitemaps(stamped, {
+            ...common,
+            lastmodPolicy: 'drop',
+            newsWindow: false,
+          });
+          const plain = await writeSitemaps(bare, { ...common, newsWindow: false });
+          expect(dropped.counts.warning - plain.counts.warning).toBe(1);
+          expect([...dropped.memory!.keys()]).toEqual([...plain.memory!.keys()]);
+          for (const [name, data] of plain.memory!)
+            expect(Buffer.from(dropped.memory!.get(name)!).equals(Buffer.from(data)), name).toBe(true);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
 
   it('changes nothing when the lastmods look honest', async () => {
     const entries = pages(30, (i) => `2026-01-${String(i + 1).padStart(2, '0')}`);
