@@ -66,7 +66,7 @@ export class NewsWindow {
     return {
       code: 'news-outside-window',
       severity: 'info',
-      message: `${n.toLocaleString('en-US')} news entr${n === 1 ? 'y was' : 'ies were'} published before the news window (${windowText(this.#windowMs)} before the build time ${new Date(this.#cutoff + this.#windowMs).toISOString().slice(0, 19)}Z) and lost ${n === 1 ? 'its' : 'their'} <news:news> block; the URLs stay in the sitemap: ${this.#named.join(', ')}${more}`,
+      message: `${n.toLocaleString('en-US')} news entr${n === 1 ? 'y was' : 'ies were'} published before the news window (${windowText(this.#windowMs)} before the build time ${new Date(this.#cutoff + this.#windowMs).toISOString().slice(0, 19)}Z) and lost ${n === 1 ? 'its <news:news> block; the URL stays' : 'their <news:news> blocks; the URLs stay'} in the sitemap: ${this.#named.join(', ')}${more}`,
       field: 'news',
     };
   }
