@@ -47,8 +47,8 @@ export function wholeNumber(name: string, value: unknown, fallback: number, rang
 }
 
 /** Milliseconds per unit of a duration. */
-const UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-const DURATION = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/;
+const UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const DURATION = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/;
 
 /** How a duration option is read. */
 export interface DurationSpec {
@@ -62,7 +62,7 @@ export interface DurationSpec {
 
 /**
  * A duration in milliseconds from a number (in `spec.unit`) or a string with a unit (`500ms`,
- * `30s`, `2m`, `1h`; a bare number in `spec.unit`). `fallback` (in milliseconds) when undefined.
+ * `30s`, `2m`, `1h`, `2d`; a bare number in `spec.unit`). `fallback` (in milliseconds) when undefined.
  */
 export function duration(name: string, value: unknown, fallbackMs: number, spec: DurationSpec): number {
   if (value === undefined) return fallbackMs;

@@ -92,6 +92,22 @@ export const TOOL_RULES: ReadonlyArray<[string, Rule]> = [
     'Give every news entry its publication, publication_date and title.',
   ),
   own(
+    'news-outside-window',
+    'info',
+    'writer',
+    'writer',
+    'News entries published before the news window (two days by default) lost their <news:news> block; their URLs stay in the sitemap.',
+    'Nothing needed; pass --news-window (newsWindow) to widen the window, or off to keep every block.',
+  ),
+  own(
+    'lastmod-untrustworthy',
+    'warning',
+    'writer',
+    'writer',
+    'Twenty or more lastmods are all one value, or all lie within 15 minutes of the build time (file times of a fresh checkout, one Last-Modified for every page): search engines stop trusting such lastmods.',
+    'Give real modification times (--lastmod git, the CMS’s change dates), or pass --lastmod-policy drop to leave lastmod out.',
+  ),
+  own(
     'page-noindex',
     'info',
     'writer',

@@ -8,8 +8,10 @@ import { bundledXsl } from './bundled-xsl.js';
 import { FileWriter } from './file-writer.js';
 import type { HtmlPagesResult } from './html-pages.js';
 import { buildIndexes } from './index-builder.js';
+import { finalManifest } from './lastmod-drop.js';
 import { MANIFEST_NAME, type ManifestFile, type ManifestHeader, manifestTailLine } from './manifest.js';
 import type { Run } from './run.js';
+import { judgeValues, previousFeeds, writeFeed } from './run-extras.js';
 import type { CommitFile, CommitPlan, SinkStart } from './sink.js';
 
 /** One file of the written set. */
@@ -71,7 +73,8 @@ export function judge(run: Run): void {
 export async function finish(run: Run, start: SinkStart): Promise<Finished> {
   const o = run.o;
   const sink = run.sink;
-  const children = await run.closeAll();
+  const judged = await judgeValues(run, await run.closeAll());
+  const children = judged.children;
   const buildTime = formatUtc(o.buildTime);
   const previous = start.previous;
   const prevFiles = new Map((previous?.files ?? []).map((f) => [f.path, f]));
@@ -86,7 +89,7 @@ export async function finish(run: Run, start: SinkStart): Promise<Finished> {
     const entryName = `sitemap.${run.ext}${run.gz}`;
     // A sink that cannot rename got the only child held back: it is created under its public name now.
     if (run.first !== undefined) await run.first.file.bind(entryName);
-    const created = run.first !== undefined ? entryName : c.name;
+    const created = run.first !== undefined ? entryName : (c.created ?? c.name);
     files.push({
       path: entryName,
       url: o.baseUrl + entryName,
@@ -111,7 +114,7 @@ export async function finish(run: Run, start: SinkStart): Promise<Finished> {
         sha256: c.sha256,
         lastmod,
       });
-      moves.push({ name: c.name, as: c.name, sha256: c.sha256 });
+      moves.push({ name: c.created ?? c.name, as: c.name, sha256: c.sha256 });
       return { name: c.name, lastmod };
     });
     const indexes = buildIndexes(listed, {
@@ -158,6 +161,11 @@ export async function finish(run: Run, start: SinkStart): Promise<Finished> {
     });
     extra.push({ name: 'sitemap.xsl', as: 'sitemap.xsl', sha256: xsl.sha256 });
   }
+  const feed = await writeFeed(run, previous);
+  if (feed !== undefined) {
+    extraFiles.push(feed.file);
+    extra.push(feed.commit);
+  }
   let html: HtmlPagesResult = [];
   if (run.html !== undefined) html = await run.html.finish();
   for (const f of html) {
@@ -187,14 +195,17 @@ export async function finish(run: Run, start: SinkStart): Promise<Finished> {
     const tail = manifestTailLine(header);
     run.manifest.write(tail, Buffer.byteLength(tail));
     await run.manifest.close();
-    plan.files.push({ name: MANIFEST_NAME, as: MANIFEST_NAME, sha256: '' });
+    // Under lastmodPolicy 'drop' the entry lines carry a second hash, settled here.
+    const name = o.lastmodPolicy === 'drop' ? await finalManifest(run, judged.dropped) : MANIFEST_NAME;
+    plan.files.push({ name, as: MANIFEST_NAME, sha256: '' });
   }
   if (o.updateRobots !== undefined) {
     const oldRoots = (previous?.roots ?? []).map((r) => (previous?.baseUrl ?? o.baseUrl) + r);
     plan.robots = {
       path: o.updateRobots,
-      add: roots.map((r) => o.baseUrl + r),
-      replace: [...new Set([...oldRoots, ...start.staleRoots])],
+      // The delta feed is named too: search engines read RSS and Atom feeds as sitemaps.
+      add: [...roots.map((r) => o.baseUrl + r), ...(feed === undefined ? [] : [feed.file.url!])],
+      replace: [...new Set([...oldRoots, ...previousFeeds(previous), ...start.staleRoots])],
     };
   }
   await sink.commit(plan);

@@ -11,7 +11,7 @@
  * whose bytes are still the ones recorded, so never a file someone else wrote since).
  */
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, writeFile as writeFileCallback } from 'node:fs';
+import { createReadStream, createWriteStream, writeFile as writeFileCallback } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -159,6 +159,10 @@ export class FolderSink implements Sink {
     return putFile(join(this.#tmp, name), data).catch((e: unknown) => {
       throw this.#failed(e, `write ${name} into the output folder`);
     });
+  }
+
+  read(name: string): AsyncIterable<Uint8Array> {
+    return createReadStream(join(this.#tmp, name), { highWaterMark: 256 * 1024 });
   }
 
   locate(name: string): string {

@@ -14,6 +14,9 @@ export {
   type EngineOptions,
   SitemapEngine,
 } from './engine.js';
+export { buildFeed, FEED_NAME, type FeedDocumentOptions, type FeedText } from './feed.js';
+export { DEFAULT_FEED_SIZE, type FeedItem, type FeedOptions, MAX_FEED_SIZE } from './feed-options.js';
+export { LASTMOD_MIN_URLS, LASTMOD_NEAR_MS, type LastmodPolicy } from './lastmod-policy.js';
 export {
   MANIFEST_NAME,
   type ManifestEntry,

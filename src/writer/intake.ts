@@ -59,6 +59,8 @@ export interface IntakeTarget {
   /** Records read so far. */
   records: number;
   declare(extensions: Iterable<Extension>): void;
+  /** What the build changes in a checked entry before it is written (the news window). */
+  prepare(e: SitemapEntry): SitemapEntry;
   /** Writes one entry; a promise when the caller must wait before the next. */
   emit(
     e: SitemapEntry,
@@ -128,11 +130,13 @@ export async function consume(
       findings.invalidRecord([duplicate], record, originFor(item, file, line), r.entry.loc);
       return undefined;
     }
+    // Before the look-ahead, so that a namespace only dropped blocks used is not declared.
+    const e = run.prepare(r.entry);
     if (holding) {
-      held.push({ e: r.entry, record, item, file, line });
+      held.push({ e, record, item, file, line });
       return held.length >= LOOKAHEAD ? release() : undefined;
     }
-    return run.emit(r.entry, record, item, file, line);
+    return run.emit(e, record, item, file, line);
   };
   const batches = batchesOf(source);
   if (batches !== undefined) {

@@ -41,8 +41,8 @@ export interface ManifestFile {
   path: string;
   /** Public URL, or undefined for files nobody links to by URL. */
   url?: string;
-  /** What the file is: a urlset, an index, a text sitemap, an HTML page, the stylesheet. */
-  kind: 'urlset' | 'index' | 'text' | 'html' | 'xsl';
+  /** What the file is: a urlset, an index, a text sitemap, an HTML page, the stylesheet, the delta feed. */
+  kind: 'urlset' | 'index' | 'text' | 'html' | 'xsl' | 'feed';
   /** URLs (or index children) it lists. */
   urls?: number;
   /** Uncompressed bytes. */

@@ -46,6 +46,12 @@ export class MemorySink implements Sink {
     this.#pending.set(name, data);
   }
 
+  async *read(name: string): AsyncIterable<Uint8Array> {
+    const data = this.#pending.get(name);
+    if (data === undefined) throw new Error(`${name} was not written in this run`);
+    yield data;
+  }
+
   async commit(plan: CommitPlan): Promise<void> {
     this.files.clear();
     for (const f of plan.files) {

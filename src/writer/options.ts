@@ -3,6 +3,9 @@ import type { DiagnosticHandler } from '../core/diagnostics.js';
 import { SitemapkitError } from '../core/errors.js';
 import { MAX_BYTES, MAX_URLS } from '../core/limits.js';
 import { locationPrefix } from '../core/url.js';
+import { type FeedOptions, type ResolvedFeed, resolveFeed } from './feed-options.js';
+import { type LastmodPolicy, resolveLastmodPolicy } from './lastmod-policy.js';
+import { resolveNewsWindow } from './news-window.js';
 import type { Extension } from './serialize.js';
 import type { Sink } from './sink.js';
 import type { StreamFactory } from './web-stream-sink.js';
@@ -67,6 +70,23 @@ export interface WriteSitemapsOptions {
   now?: () => Date;
   /** Detect duplicate locs (a hashed set: about 8 bytes of memory per URL). @default true */
   dedupe?: boolean;
+  /**
+   * News entries published longer ago than this before the build time lose their `<news:news>`
+   * block (the URL stays): a duration such as `'2d'` or `'48h'`, or milliseconds; `false`, `0` or
+   * `'off'` keeps every block. See docs/news-and-feeds.md. @default '2d' (Google News' window)
+   */
+  newsWindow?: number | string | false;
+  /**
+   * A delta feed `feed.xml` (Atom 1.0 or RSS 2.0) of the newest entries by lastmod or news
+   * publication date, beside the sitemaps. See docs/news-and-feeds.md. @default no feed
+   */
+  feed?: FeedOptions;
+  /**
+   * What to do when the set's lastmods look untrustworthy (all one value, or all within minutes of
+   * the build time): `warn` (a warning), `drop` (write the set without lastmod, with the warning),
+   * `keep` (say nothing). See docs/news-and-feeds.md. @default 'warn'
+   */
+  lastmodPolicy?: LastmodPolicy;
   /** Receives every finding (invalid records, dropped legacy tags, …). */
   onDiagnostic?: DiagnosticHandler;
   /** Called about every 1,000 records with the number read so far. */
@@ -100,6 +120,10 @@ export interface ResolvedWriterOptions {
   updateRobots: string | undefined;
   buildTime: Date;
   dedupe: boolean;
+  /** 0: off. */
+  newsWindowMs: number;
+  feed: ResolvedFeed | undefined;
+  lastmodPolicy: LastmodPolicy;
   onDiagnostic: DiagnosticHandler | undefined;
   onProgress: ((records: number) => void) | undefined;
   signal: AbortSignal | undefined;
@@ -209,6 +233,9 @@ export function resolveWriterOptions(o: WriteSitemapsOptions): ResolvedWriterOpt
     updateRobots: o.updateRobots,
     buildTime: buildTimeFrom(o.now),
     dedupe: o.dedupe !== false,
+    newsWindowMs: resolveNewsWindow(o.newsWindow),
+    feed: resolveFeed(o.feed),
+    lastmodPolicy: resolveLastmodPolicy(o.lastmodPolicy, output),
     onDiagnostic: o.onDiagnostic,
     onProgress: o.onProgress,
     signal: o.signal,

@@ -10,13 +10,16 @@ import { changeHash } from './change-hash.js';
 import { Dedupe } from './dedupe.js';
 import type { ClosedFile, EngineEvents, EngineFile } from './engine.js';
 import { SitemapEngine } from './engine.js';
+import { NewestItems } from './feed.js';
 import { FileWriter } from './file-writer.js';
 import { Findings } from './findings.js';
 import type { Gzipper } from './gzip.js';
 import { type BuildMembership, HreflangGroups, type ReciprocityProblem } from './hreflang.js';
 import { buildHtmlSitemap } from './html-pages.js';
 import { type Held, originFor } from './intake.js';
+import { LastmodWatch, withBareHash } from './lastmod-policy.js';
 import { MANIFEST_NAME, MANIFEST_OPEN, manifestEntryLine } from './manifest.js';
+import { NewsWindow } from './news-window.js';
 import type { ResolvedWriterOptions } from './options.js';
 import type { Extension } from './serialize.js';
 import { PendingFile, type Sink, type SinkFile } from './sink.js';
@@ -24,6 +27,8 @@ import { PendingFile, type Sink, type SinkFile } from './sink.js';
 /** A child file once closed: what the engine counted and what the bytes hashed to. */
 export interface Child extends ClosedFile {
   sha256: string;
+  /** The name it was created under, when it was written again before the commit (lastmod dropped). */
+  created?: string;
 }
 
 interface HeldInGroup extends Held {
@@ -42,6 +47,12 @@ export class Run implements EngineEvents<FileWriter> {
   readonly dedupe: Dedupe | undefined;
   readonly hreflang: HreflangGroups = new HreflangGroups();
   readonly html: ReturnType<typeof buildHtmlSitemap> | undefined;
+  /** News blocks older than the news window come off here. */
+  readonly news: NewsWindow;
+  /** The set's lastmods, judged at the end (XML only: text sitemaps carry none). */
+  readonly lastmods: LastmodWatch | undefined;
+  /** The newest entries for the delta feed (unless the caller hands its own items). */
+  readonly feed: NewestItems | undefined;
   /** The manifest, written as entries go by (undefined when none is asked for). */
   readonly manifest: FileWriter | undefined;
   /** Closed children by name. */
@@ -79,6 +90,10 @@ export class Run implements EngineEvents<FileWriter> {
       this.manifest.write(MANIFEST_OPEN, MANIFEST_OPEN.length);
     }
     if (o.html !== false) this.html = buildHtmlSitemap(sink, o.baseUrl, o.html);
+    this.news = new NewsWindow(o.buildTime, o.newsWindowMs);
+    this.lastmods =
+      o.lastmodPolicy !== 'keep' && this.ext === 'xml' ? new LastmodWatch(o.buildTime) : undefined;
+    this.feed = o.feed !== undefined && o.feed.items === undefined ? new NewestItems(o.feed.size) : undefined;
   }
 
   get xslHref(): string | undefined {
@@ -88,6 +103,10 @@ export class Run implements EngineEvents<FileWriter> {
 
   declare(extensions: Iterable<Extension>): void {
     this.engine.declare(extensions);
+  }
+
+  prepare(e: SitemapEntry): SitemapEntry {
+    return this.news.apply(e);
   }
 
   /** Writes one entry (see the module comment for when it returns a promise). */
@@ -170,12 +189,16 @@ export class Run implements EngineEvents<FileWriter> {
     }
     if (!this.findings.writing) return undefined;
     this.urls++;
+    this.lastmods?.observe(e.lastmod);
+    this.feed?.offerEntry(e);
     if (this.manifest !== undefined) {
       const hash = changeHash(e, this.ext === 'xml');
-      const entryLine = manifestEntryLine(
+      let entryLine = manifestEntryLine(
         e.lastmod === undefined ? { loc: e.loc, hash } : { loc: e.loc, lastmod: e.lastmod, hash },
         this.urls === 1,
       );
+      if (this.o.lastmodPolicy === 'drop' && e.lastmod !== undefined)
+        entryLine = withBareHash(entryLine, e, this.ext === 'xml');
       const w = this.manifest.write(entryLine, Buffer.byteLength(entryLine));
       if (w !== undefined) this.#waits.push(w);
     }

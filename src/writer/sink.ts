@@ -66,6 +66,11 @@ export interface Sink {
   create(name: string): SinkFile;
   /** Writes a small file whole (HTML pages, the stylesheet). */
   put(name: string, data: Uint8Array): Promise<void>;
+  /**
+   * Reads back a file this run created and closed, as stored (compressed when the set is). Optional:
+   * `lastmodPolicy: 'drop'` needs it to rewrite the set before the commit.
+   */
+  read?(name: string): AsyncIterable<Uint8Array>;
   /** Publishes the set; called once every file is closed. */
   commit(plan: CommitPlan): Promise<void>;
   /** Drops everything this run wrote; the set published before stays. */

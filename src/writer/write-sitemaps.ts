@@ -41,6 +41,8 @@ export interface WriteSitemapsResult {
   files: WrittenFile[];
   /** HTML site map pages, when `html` was asked for. */
   html: WrittenFile[];
+  /** The delta feed (`feed.xml`), when `feed` was asked for; `urls` is the number it lists. */
+  feed?: WrittenFile;
   /** URLs written. */
   urls: number;
   /** Records left out (invalid or duplicate, under `onInvalid: 'skip'`). */
@@ -123,6 +125,8 @@ function result(run: Run, done: Finished): WriteSitemapsResult {
     counts: { ...run.findings.counts },
     diagnostics: run.findings.diagnostics,
   };
+  const feed = done.extraFiles.find((f) => f.kind === 'feed');
+  if (feed !== undefined) out.feed = toWritten(feed);
   if (o.output.kind === 'memory') out.memory = (run.sink as MemorySink).files;
   return out;
 }

@@ -36,6 +36,9 @@ describe('round trip: parse(write(entries)) equals the normalised entries', () =
             baseUrl: BASE,
             gzip,
             maxUrlsPerFile: maxUrls,
+            // The arbitrary publication dates span centuries, so no pinned clock keeps them all
+            // inside the news window: it is off here (its own property is in news-window.test.ts).
+            newsWindow: false,
           });
           const got: SitemapEntry[] = [];
           for (const f of result.files.filter((f) => f.kind === 'urlset')) {

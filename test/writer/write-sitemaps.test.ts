@@ -144,6 +144,8 @@ describe('splitting', () => {
       baseUrl: BASE,
       maxBytesPerFile: maxBytes,
       legacy: true,
+      // Pinned inside the news window (written before the window existed).
+      now: () => new Date('2024-01-02T00:00:00Z'),
     });
     const children = r.files.filter((f) => f.kind === 'urlset');
     expect(children.length).toBeGreaterThan(10);
@@ -177,7 +179,8 @@ describe('splitting', () => {
     };
     const r = await writeSitemaps(
       Array.from({ length: 2_500 }, (_, i) => ({ loc: `${BASE}n/${i}`, news })),
-      { outDir: out, baseUrl: BASE },
+      // Pinned inside the news window (written before the window existed).
+      { outDir: out, baseUrl: BASE, now: () => new Date('2024-01-02T00:00:00Z') },
     );
     expect(r.files.filter((f) => f.kind === 'urlset').map((f) => f.urls)).toEqual([1000, 1000, 500]);
     expectValid(r.files[0]!.path);
@@ -255,7 +258,9 @@ describe('extensions and formats', () => {
   it('image, video, news, hreflang and mobile output validates against the XSDs, gzip or not', async () => {
     for (const gzip of [false, true]) {
       const out = tempDir();
-      const r = await writeSitemaps(rich, { outDir: out, baseUrl: BASE, gzip });
+      // The clock pinned inside the news window (written before the window existed).
+      const now = (): Date => new Date('2024-01-02T00:00:00Z');
+      const r = await writeSitemaps(rich, { outDir: out, baseUrl: BASE, gzip, now });
       expect(r.entry.path.endsWith(gzip ? 'sitemap.xml.gz' : 'sitemap.xml')).toBe(true);
       const xml = readSitemapText(r.entry.path);
       for (const ns of ['image', 'video', 'news', 'xhtml', 'mobile']) expect(xml).toContain(`xmlns:${ns}=`);

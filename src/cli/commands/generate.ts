@@ -12,6 +12,15 @@ import { type WriteSitemapsResult, writeSitemaps } from '../../writer/write-site
 import type { CliContext } from '../context.js';
 import { DiagnosticReport } from '../diagnostic-report.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
+import {
+  type ExtrasFlags,
+  extrasWriterOptions,
+  feedOption,
+  feedSizeOption,
+  feedTitleOption,
+  lastmodPolicyOption,
+  newsWindowOption,
+} from '../extras-flags.js';
 import { collect, wholeNumberArg } from '../flags.js';
 import {
   appendArg,
@@ -28,7 +37,7 @@ import {
 import { checkInputFile, checkInputFolder, namingPath } from '../paths.js';
 import { Progress } from '../progress.js';
 
-interface GenerateFlags extends InputFlags, ImageFlags {
+interface GenerateFlags extends InputFlags, ImageFlags, ExtrasFlags {
   baseUrl: string;
   out: string;
   fromDir?: string;
@@ -154,6 +163,12 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
     .option('--legacy', 'keep the image/video/news tags Google dropped in 2022')
     .option('--no-dedupe', 'skip duplicate detection (it holds about 8 bytes per URL; memory is then flat)')
     .option('--json', 'print a machine-readable summary (JSON) on stdout')
+    // News window, delta feed, lastmod policy (src/cli/extras-flags.ts; docs/news-and-feeds.md).
+    .addOption(newsWindowOption())
+    .addOption(feedOption())
+    .addOption(feedSizeOption())
+    .addOption(feedTitleOption())
+    .addOption(lastmodPolicyOption())
     .addHelpText(
       'after',
       `
@@ -162,6 +177,7 @@ Examples:
   sitemapkit generate pages.jsonl --base-url https://example.com/ --out dist/ --gzip --xsl --html
   sitemapkit generate --from-dir public/ --exclude "drafts/**" --base-url https://example.com/ --out public/ --update-robots public/robots.txt
   cat urls.txt | sitemapkit generate - --input-format txt --base-url https://example.com/ --out dist/
+  sitemapkit generate news.jsonl --base-url https://example.com/ --out dist/ --feed atom --news-window 36h
 
 Exit codes: 0 written; 1 invalid records (nothing written with --on-invalid fail), records skipped, no URLs,
 or the sitemaps were written but robots.txt could not be updated; 2 usage error or could not run (nothing
@@ -270,6 +286,7 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
             }
           : false,
       ...(flags.updateRobots !== undefined && { updateRobots: flags.updateRobots }),
+      ...extrasWriterOptions(flags),
       onDiagnostic,
       onProgress: (n) => progress.update(n),
       signal: ctx.signal,
@@ -309,6 +326,10 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
     if (result.html.length > 0)
       lines.push(
         `  HTML site map: ${join(flags.out, 'sitemap.html')} (${result.html.length} page${result.html.length === 1 ? '' : 's'})`,
+      );
+    if (result.feed !== undefined)
+      lines.push(
+        `  delta feed: ${result.feed.path} (${result.feed.urls} URL${result.feed.urls === 1 ? '' : 's'})`,
       );
     if (flags.updateRobots !== undefined) lines.push(`  robots.txt updated: ${flags.updateRobots}`);
     if (result.skipped > 0)
