@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { runProcess } from './cli.js';
-import { startPostgres, usePostgres } from './postgres.js';
+import { eventually, startPostgres, usePostgres } from './postgres.js';
 
 /** Whether something accepts TCP connections on 127.0.0.1:port. */
 function accepts(port: number): Promise<boolean> {
@@ -17,15 +17,6 @@ function accepts(port: number): Promise<boolean> {
     });
     s.once('error', () => resolve(false));
   });
-}
-
-/** Polls until `done()` holds; fails (never hangs) after `limitMs`. Not a timing assertion: the limit is generous. */
-async function eventually(done: () => boolean | Promise<boolean>, limitMs: number): Promise<void> {
-  const until = Date.now() + limitMs;
-  while (!(await done())) {
-    if (Date.now() > until) throw new Error(`not done within ${limitMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('the throwaway PostgreSQL of the tests', () => {

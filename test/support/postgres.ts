@@ -299,3 +299,15 @@ export function usePostgres(): () => Postgres {
     return pgServer;
   };
 }
+
+/**
+ * Polls until `done()` holds, for what the server does after the client is gone (a backend ends,
+ * a lock is released); fails, never hangs, after `limitMs`. Not a timing assertion: the limit is generous.
+ */
+export async function eventually(done: () => boolean | Promise<boolean>, limitMs = 30_000): Promise<void> {
+  const until = Date.now() + limitMs;
+  while (!(await done())) {
+    if (Date.now() > until) throw new Error(`not done within ${limitMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
