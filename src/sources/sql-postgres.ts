@@ -233,14 +233,24 @@ export async function* postgresRows(
       throw signal?.aborted ? aborted(e) : queryError(e, shown, query);
     }
     const columns = first.columns;
+    // The next batch is asked for before this one is handed over, so that the server computes and
+    // sends it while the writer works (two batches in memory at most).
+    const next = (): Promise<{ rows: unknown[][] }> => {
+      const p = read(cursor, batchRows);
+      // Left pending when the reader stops early; the connection's end settles it.
+      p.catch(() => undefined);
+      return p;
+    };
+    let pending = first.rows.length > 0 ? next() : undefined;
     yield { columns, rows: first.rows, shown };
-    let rows = first.rows;
-    while (rows.length > 0) {
+    while (pending !== undefined) {
+      let rows: unknown[][];
       try {
-        rows = (await read(cursor, batchRows)).rows;
+        rows = (await pending).rows;
       } catch (e) {
         throw signal?.aborted ? aborted(e) : queryError(e, shown, query);
       }
+      pending = rows.length > 0 ? next() : undefined;
       if (rows.length > 0) yield { columns, rows, shown };
     }
     await new Promise<void>((resolve) => cursor.close(() => resolve()));
