@@ -3,14 +3,14 @@
  * real SQLite files: types, NULLs, a cursor over 20,000 rows, bad rows, and every failure a user
  * meets (connection, password, database, table, syntax, a write) as one sentence without the password.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { readSql, redactDatabaseUrl } from '../../src/sources/index.js';
 import { ORIGIN } from '../../src/writer/write-sitemaps.js';
-import { cli } from '../support/cli.js';
+import { BIN, cli, runProcess } from '../support/cli.js';
 import { eventually, usePostgres } from '../support/postgres.js';
 import { tempDir } from '../support/tmp.js';
 import { xmllint } from '../support/xmllint.js';
@@ -423,5 +423,67 @@ describe('--from-sql flags and URLs', () => {
     expect(e.code).toBe('ERR_OPTIONS');
     expect(e.message).toContain('batchRows must be a whole number');
     void pg; // the driver is loaded by the reader, not by importing the sources
+  });
+});
+
+describe('docs/inputs.md: the SQL examples run verbatim', () => {
+  const server = usePostgres();
+  const ROOT = new URL('../../', import.meta.url).pathname;
+  const section = (() => {
+    const doc = readFileSync(join(ROOT, 'docs/inputs.md'), 'utf8');
+    const start = doc.indexOf('## SQL');
+    return doc.slice(start, doc.indexOf('\n## ', start + 1));
+  })();
+  const blocks = (lang: string) =>
+    [...section.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]!);
+
+  it('the shell examples, against a SQLite file and the PostgreSQL of the PG* variables', async () => {
+    const s = server();
+    await s.query(`CREATE TABLE pages (url text, updated_at timestamptz, priority numeric, tags text, photos text[], published boolean);
+      INSERT INTO pages VALUES ('https://example.com/a', '2024-03-01 12:30:00+02', 0.7, 'blog', ARRAY['https://example.com/a.png'], true),
+                               ('https://example.com/draft', NULL, NULL, NULL, NULL, false);`);
+    const work = tempDir();
+    const lite = new Database(join(work, 'site.db'));
+    lite.exec(`CREATE TABLE pages (url TEXT, updated_at TEXT, published INTEGER);
+      INSERT INTO pages VALUES ('https://example.com/a', datetime('2024-03-01 10:30:00'), 1), ('https://example.com/draft', NULL, 0);`);
+    lite.close();
+    const bin = join(work, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'sitemapkit'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, {
+      mode: 0o755,
+    });
+    const commands = blocks('sh').flatMap((b) => b.split('\n').filter((l) => l.startsWith('sitemapkit ')));
+    expect(commands).toHaveLength(2);
+    for (const command of commands) {
+      rmSync(join(work, 'dist'), { recursive: true, force: true });
+      const r = await runProcess('sh', ['-c', command], {
+        cwd: work,
+        env: { ...s.env, PATH: `${bin}:${process.env['PATH']}` },
+      });
+      expect(r.code, `${command}\n${r.stderr}`).toBe(0);
+      const xml = readFileSync(join(work, 'dist', 'sitemap.xml'), 'utf8');
+      expect(xml).toContain('<loc>https://example.com/a</loc><lastmod>2024-03-01T10:30:00Z</lastmod>');
+      expect(xml).not.toContain('draft');
+    }
+  });
+
+  it('the library example', async () => {
+    const work = tempDir();
+    const lite = new Database(join(work, 'site.db'));
+    lite.exec(`CREATE TABLE pages (url TEXT, updated_at TEXT, published INTEGER);
+      INSERT INTO pages VALUES ('https://example.com/a', '2024-03-01 10:30:00', 1), ('https://example.com/b', NULL, 1);`);
+    lite.close();
+    const [code] = blocks('js');
+    // Inside the repository, so that `sitemapkit/…` resolves to this package (and its dist/).
+    const scripts = join(ROOT, 'test/.tmp');
+    mkdirSync(scripts, { recursive: true });
+    const script = join(mkdtempSync(join(scripts, 'sql-doc-')), 'example.mjs');
+    writeFileSync(script, code!);
+    const r = await runProcess(process.execPath, [script], { cwd: work });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('2');
+    expect(readFileSync(join(work, 'dist', 'sitemap.xml'), 'utf8')).toContain(
+      '<lastmod>2024-03-01T10:30:00Z</lastmod>',
+    );
   });
 });
