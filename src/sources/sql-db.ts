@@ -49,7 +49,15 @@ function isSqliteFile(path: string): boolean {
  */
 export function resolveDatabase(db: string): SqlDatabase {
   const s = db.trim();
-  if (/^postgres(?:ql)?:\/\//i.test(s)) return { kind: 'postgres', url: s, shown: redactDatabaseUrl(s) };
+  if (/^postgres(?:ql)?:\/\//i.test(s)) {
+    // The driver parses it with the WHATWG URL parser too; failing here names the flag, not the driver.
+    if (!URL.canParse(s)) {
+      throw new SitemapkitError('ERR_OPTIONS', `the database URL "${redactDatabaseUrl(s)}" cannot be read`, {
+        hint: 'Give postgres://USER:PASSWORD@HOST:PORT/DATABASE; percent-encode special characters in the password (@ as %40, / as %2F, : as %3A).',
+      });
+    }
+    return { kind: 'postgres', url: s, shown: redactDatabaseUrl(s) };
+  }
   if (/^sqlite:/i.test(s)) {
     const path = s.replace(/^sqlite:(?:\/\/)?/i, '');
     if (path === '') {

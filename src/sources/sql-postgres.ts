@@ -86,7 +86,13 @@ function connectError(e: unknown, shown: string): SitemapkitError {
   const message = (e as Error)?.message ?? String(e);
   const fail = (what: string, hint: string) =>
     new SitemapkitError('ERR_INPUT', what, { where: shown, cause: e, hint });
-  if (code === '28P01' || code === '28000') {
+  if (code === '28000') {
+    return fail(
+      `the server does not accept this connection (${message})`,
+      "The server's pg_hba.conf has no rule for this user, database and address: ask its administrator, or add ?sslmode=require to --db if it accepts only TLS.",
+    );
+  }
+  if (code === '28P01') {
     return fail(
       `the server refused the login (${message})`,
       'Give the right user and password in --db postgres://USER:PASSWORD@HOST/DB, or in PGUSER and PGPASSWORD (or ~/.pgpass).',
@@ -207,7 +213,20 @@ export async function* postgresRows(
   const shown = shownOf(client);
   // A connection dropped between reads is reported by the next read; without a listener it would end the process.
   client.on('error', () => undefined);
+  let cursor: Cursor | undefined;
   const abort = (): void => {
+    // A running query goes on after its client leaves (the server notices only when it sends), so
+    // it is cancelled first: a CancelRequest on a connection of its own, as psql does on Ctrl-C.
+    if (cursor !== undefined) {
+      try {
+        const canceller = new Client({ connectionString: url }) as Client & {
+          cancel(client: Client, query: unknown): void;
+        };
+        canceller.cancel(client, cursor);
+      } catch {
+        // Closing the connection below is what the reader waits for; a failed cancel only leaves the query to finish.
+      }
+    }
     void client.end().catch(() => undefined);
   };
   signal?.addEventListener('abort', abort, { once: true });
@@ -219,24 +238,25 @@ export async function* postgresRows(
     } catch (e) {
       throw signal?.aborted ? aborted(e) : connectError(e, shown);
     }
-    let cursor: Cursor;
     let first: { rows: unknown[][]; columns: string[] };
     try {
       await client.query('BEGIN TRANSACTION READ ONLY');
       // timestamptz values then print in UTC, and PARSERS turn them into W3C Datetime with Z.
       await client.query("SET LOCAL TIME ZONE 'UTC'");
-      cursor = client.query(
+      const opened = client.query(
         new Cursor(query, null, { rowMode: 'array', types }) as never,
       ) as unknown as Cursor;
-      first = await read(cursor, batchRows);
+      cursor = opened;
+      first = await read(opened, batchRows);
     } catch (e) {
       throw signal?.aborted ? aborted(e) : queryError(e, shown, query);
     }
     const columns = first.columns;
     // The next batch is asked for before this one is handed over, so that the server computes and
     // sends it while the writer works (two batches in memory at most).
+    const opened = cursor;
     const next = (): Promise<{ rows: unknown[][] }> => {
-      const p = read(cursor, batchRows);
+      const p = read(opened, batchRows);
       // Left pending when the reader stops early; the connection's end settles it.
       p.catch(() => undefined);
       return p;
@@ -253,7 +273,7 @@ export async function* postgresRows(
       pending = rows.length > 0 ? next() : undefined;
       if (rows.length > 0) yield { columns, rows, shown };
     }
-    await new Promise<void>((resolve) => cursor.close(() => resolve()));
+    await new Promise<void>((resolve) => opened.close(() => resolve()));
     await client.query('COMMIT');
   } finally {
     signal?.removeEventListener('abort', abort);

@@ -3,6 +3,7 @@
  * real SQLite files: types, NULLs, a cursor over 20,000 rows, bad rows, and every failure a user
  * meets (connection, password, database, table, syntax, a write) as one sentence without the password.
  */
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -139,6 +140,59 @@ describe('--from-sql on PostgreSQL', () => {
       break;
     // The server ends the backend just after the client closed the socket.
     await eventually(async () => (await sessions()) === before);
+  });
+
+  it('an interrupt cancels the running query on the server and ends the reader with ERR_ABORTED', async () => {
+    const controller = new AbortController();
+    const reading = failure(
+      all(
+        readSql("SELECT 'https://example.com/' || pg_sleep(600) AS loc", server().url, {
+          signal: controller.signal,
+        }),
+      ),
+    );
+    const running = () =>
+      count(
+        "SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'sitemapkit' AND query LIKE '%pg_sleep(600)%'",
+      );
+    await eventually(async () => (await running()) === 1);
+    controller.abort();
+    const e = await reading;
+    expect(e.code).toBe('ERR_ABORTED');
+    // Without the cancel the server would sleep on for ten minutes after the client left.
+    await eventually(async () => (await running()) === 0);
+  });
+
+  it('Ctrl-C during a long query: exit 130, and the query is cancelled on the server', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'generate',
+        '--from-sql',
+        "SELECT 'https://example.com/' || pg_sleep(601) AS loc",
+        '--db',
+        server().url,
+        '--base-url',
+        BASE,
+        '--out',
+        join(tempDir(), 'o'),
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const running = () =>
+      count(
+        "SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'sitemapkit' AND query LIKE '%pg_sleep(601)%'",
+      );
+    await eventually(async () => (await running()) === 1);
+    child.kill('SIGINT');
+    expect(await exited, stderr).toBe(130);
+    await eventually(async () => (await running()) === 0);
   });
 
   it('a bad row is named by its row number and column, like a CSV line', async () => {
@@ -403,6 +457,23 @@ describe('--from-sql flags and URLs', () => {
     ]);
     expect(c.code).toBe(2);
     expect(c.stderr).toContain('--from-sql: the query is empty');
+  });
+
+  it('a database URL that cannot be read is a usage error that hides the password', async () => {
+    const r = await cli([
+      'generate',
+      '--from-sql',
+      'SELECT 1',
+      '--db',
+      'postgres://u:s3cret@[bad/db',
+      '--base-url',
+      BASE,
+      '--out',
+      tempDir(),
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--db: the database URL "postgres://***@[bad/db" cannot be read');
+    expect(r.stderr).not.toContain('s3cret');
   });
 
   it('redacts passwords in database URLs', () => {
