@@ -87,11 +87,13 @@ try {
   const insert = lite.prepare('INSERT INTO pages VALUES (?, ?, ?, ?, ?)');
   lite.transaction(() => {
     for (let n = 1; n <= max; n++) {
-      const day = String(1 + (n % 28)).padStart(2, '0');
+      // The same instants as the PostgreSQL table: one a second, so nearly every lastmod is new.
+      const at = new Date(Date.UTC(2024, 2, 1) + (n % 28) * 86_400_000 + (n % 86_400) * 1000);
+      const text = at.toISOString().slice(0, 19).replace('T', ' ');
       insert.run(
         n,
         `https://example.com/products/item-${n}?ref=list&page=${n % 97}`,
-        `2024-03-${day} 12:00:00`,
+        text,
         ['daily', 'weekly', 'monthly'][n % 3],
         (n % 10) / 10,
       );

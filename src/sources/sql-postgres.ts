@@ -204,6 +204,8 @@ export async function* postgresRows(
   signal: AbortSignal | undefined,
 ): AsyncGenerator<SqlBatch> {
   const { Client, Cursor, types } = await load();
+  // An abort event does not fire for a signal aborted before it is listened to.
+  if (signal?.aborted) throw aborted(signal.reason);
   // Parts missing from the URL come from the PG* variables (pg reads them), as libpq does.
   const client = new Client({
     connectionString: url,
