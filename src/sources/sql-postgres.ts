@@ -5,6 +5,7 @@
  */
 import type { Client, ClientConfig } from 'pg';
 import { SitemapkitError } from '../core/errors.js';
+import { redactDatabaseUrl } from './sql-db.js';
 import type { SqlBatch } from './sql-rows.js';
 
 /** What `pg-cursor` offers (it ships no types). */
@@ -187,6 +188,18 @@ function near(query: string, position: number): string {
   return ` at character ${position} ("${text}${query.length > position + 19 ? '…' : ''}")`;
 }
 
+/**
+ * The URL with libpq's meaning of `sslmode` (`require`: encrypted, certificate not checked), as
+ * `psql` reads the same URL; pg would otherwise take `require` as `verify-full` and print a
+ * multi-line warning to stderr.
+ */
+function libpqUrl(url: string): string {
+  const u = new URL(url);
+  if (!u.searchParams.has('sslmode') || u.searchParams.has('uselibpqcompat')) return url;
+  u.searchParams.set('uselibpqcompat', 'true');
+  return u.href;
+}
+
 function read(cursor: Cursor, rows: number): Promise<{ rows: unknown[][]; columns: string[] }> {
   return new Promise((resolve, reject) => {
     cursor.read(rows, (err, got, result) => {
@@ -206,12 +219,22 @@ export async function* postgresRows(
   const { Client, Cursor, types } = await load();
   // An abort event does not fire for a signal aborted before it is listened to.
   if (signal?.aborted) throw aborted(signal.reason);
-  // Parts missing from the URL come from the PG* variables (pg reads them), as libpq does.
-  const client = new Client({
-    connectionString: url,
-    application_name: 'sitemapkit',
-    connectionTimeoutMillis: 30_000,
-  });
+  const connectionString = libpqUrl(url);
+  let client: Client;
+  try {
+    // Parts missing from the URL come from the PG* variables (pg reads them), as libpq does.
+    client = new Client({
+      connectionString,
+      application_name: 'sitemapkit',
+      connectionTimeoutMillis: 30_000,
+    });
+  } catch (e) {
+    throw new SitemapkitError('ERR_INPUT', `the database URL cannot be used: ${(e as Error).message}`, {
+      where: redactDatabaseUrl(url),
+      cause: e,
+      hint: 'Check the parameters after ? in --db (sslmode, sslrootcert…).',
+    });
+  }
   const shown = shownOf(client);
   // A connection dropped between reads is reported by the next read; without a listener it would end the process.
   client.on('error', () => undefined);
@@ -221,7 +244,7 @@ export async function* postgresRows(
     // it is cancelled first: a CancelRequest on a connection of its own, as psql does on Ctrl-C.
     if (cursor !== undefined) {
       try {
-        const canceller = new Client({ connectionString: url }) as Client & {
+        const canceller = new Client({ connectionString }) as Client & {
           cancel(client: Client, query: unknown): void;
         };
         canceller.cancel(client, cursor);

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { readSql, redactDatabaseUrl } from '../../src/sources/index.js';
 import { ORIGIN } from '../../src/writer/write-sitemaps.js';
-import { BIN, cli, runProcess } from '../support/cli.js';
+import { BIN, cli, runBin, runProcess } from '../support/cli.js';
 import { eventually, usePostgres } from '../support/postgres.js';
 import { tempDir } from '../support/tmp.js';
 import { xmllint } from '../support/xmllint.js';
@@ -321,6 +321,43 @@ describe('--from-sql on PostgreSQL', () => {
       'sitemapkit: postgres://u@127.0.0.1:1/db: cannot connect to the database: the connection was refused [ERR_INPUT]',
     );
     expect(closed.stderr).not.toContain('hunter2secret');
+  });
+
+  it('reads sslmode as psql does, without a warning on stderr', async () => {
+    const dir = tempDir();
+    const ok = await generate(
+      "SELECT 'https://example.com/' AS loc",
+      `${server().url}?sslmode=disable`,
+      join(dir, 'o'),
+    );
+    expect(ok.code, ok.stderr).toBe(0);
+    // The throwaway server has no TLS: sslmode=require fails in one sentence, with no pg warning.
+    const child = await runBin([
+      'generate',
+      '--from-sql',
+      "SELECT 'https://example.com/' AS loc",
+      '--db',
+      `${server().url}?sslmode=require`,
+      '--base-url',
+      BASE,
+      '--out',
+      join(dir, 'o'),
+    ]);
+    expect(child.code).toBe(2);
+    expect(child.stderr).toContain(
+      `sitemapkit: ${shown()}: cannot connect to the database: The server does not support SSL connections [ERR_INPUT]`,
+    );
+    expect(child.stderr).not.toContain('WARNING');
+    const ca = await generate(
+      'SELECT 1 AS loc',
+      `postgres://u:s3cret@127.0.0.1:1/db?sslmode=verify-ca`,
+      join(dir, 'o'),
+    );
+    expect(ca.code).toBe(2);
+    expect(ca.stderr).toContain(
+      'sitemapkit: postgres://u:***@127.0.0.1:1/db?sslmode=verify-ca: the database URL cannot be used: SECURITY WARNING: Using sslmode=verify-ca requires specifying a CA with sslrootcert',
+    );
+    expect(ca.stderr).not.toContain('s3cret');
   });
 
   it('takes the credentials from the PG* variables when the URL leaves them out', async () => {
