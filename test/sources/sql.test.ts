@@ -585,9 +585,11 @@ describe('docs/inputs.md: the SQL examples run verbatim', () => {
     // Inside the repository, so that `sitemapkit/…` resolves to this package (and its dist/).
     const scripts = join(ROOT, 'test/.tmp');
     mkdirSync(scripts, { recursive: true });
-    const script = join(mkdtempSync(join(scripts, 'sql-doc-')), 'example.mjs');
+    const holder = mkdtempSync(join(scripts, 'sql-doc-'));
+    const script = join(holder, 'example.mjs');
     writeFileSync(script, code!);
     const r = await runProcess(process.execPath, [script], { cwd: work });
+    rmSync(holder, { recursive: true, force: true });
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe('2');
     expect(readFileSync(join(work, 'dist', 'sitemap.xml'), 'utf8')).toContain(

@@ -87,6 +87,20 @@ describe('the throwaway PostgreSQL of the tests', () => {
     await other.stop(); // twice is harmless
   });
 
+  it('is stopped by the exit hook when a process ends without stop()', async () => {
+    const starter = new URL('./postgres-cluster.mjs', import.meta.url).href;
+    const r = await runProcess(process.execPath, [
+      '--input-type=module',
+      '-e',
+      `const s = await (await import(${JSON.stringify(starter)})).startPostgres(); console.log(JSON.stringify({ dir: s.dir, port: s.port })); process.exit(0);`,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const { dir, port } = JSON.parse(r.stdout) as { dir: string; port: number };
+    // The hook runs before the process is gone: nothing to wait for.
+    expect(existsSync(dir)).toBe(false);
+    expect(await accepts(port)).toBe(false);
+  });
+
   it('is stopped and deleted by its watchdog when the test process dies by SIGKILL (no hook runs)', async () => {
     // A stand-in for the test process, killed the way a runaway worker is.
     const standIn = spawn('sleep', ['600'], { stdio: 'ignore' });
