@@ -3,6 +3,7 @@
  * at a time, `pg-cursor`) in a READ ONLY transaction, so memory stays flat for any row count and
  * the query cannot change the database. `pg` is loaded only when a query runs.
  */
+import { connect } from 'node:net';
 import type { Client, ClientConfig } from 'pg';
 import { SitemapkitError } from '../core/errors.js';
 import { redactDatabaseUrl } from './sql-db.js';
@@ -189,6 +190,29 @@ function near(query: string, position: number): string {
 }
 
 /**
+ * Sends PostgreSQL's CancelRequest for the client's running query, on a connection of its own (the
+ * protocol's way; pg's own `cancel()` reads a deprecated property and prints a warning).
+ */
+function cancelQuery(client: Client): void {
+  const c = client as unknown as {
+    processID: number | null;
+    secretKey: number | null;
+    host: string;
+    port: number;
+  };
+  if (c.processID === null || c.secretKey === null) return;
+  const message = Buffer.alloc(16);
+  message.writeInt32BE(16, 0);
+  message.writeInt32BE(80877102, 4); // the cancel request code
+  message.writeInt32BE(c.processID, 8);
+  message.writeInt32BE(c.secretKey, 12);
+  const socket = c.host.startsWith('/') ? connect(`${c.host}/.s.PGSQL.${c.port}`) : connect(c.port, c.host);
+  // A cancel that cannot be sent leaves the query to finish on the server; the reader ends anyway.
+  socket.on('error', () => undefined);
+  socket.on('connect', () => socket.end(message));
+}
+
+/**
  * The URL with libpq's meaning of `sslmode` (`require`: encrypted, certificate not checked), as
  * `psql` reads the same URL; pg would otherwise take `require` as `verify-full` and print a
  * multi-line warning to stderr.
@@ -241,17 +265,8 @@ export async function* postgresRows(
   let cursor: Cursor | undefined;
   const abort = (): void => {
     // A running query goes on after its client leaves (the server notices only when it sends), so
-    // it is cancelled first: a CancelRequest on a connection of its own, as psql does on Ctrl-C.
-    if (cursor !== undefined) {
-      try {
-        const canceller = new Client({ connectionString }) as Client & {
-          cancel(client: Client, query: unknown): void;
-        };
-        canceller.cancel(client, cursor);
-      } catch {
-        // Closing the connection below is what the reader waits for; a failed cancel only leaves the query to finish.
-      }
-    }
+    // it is cancelled first, as psql does on Ctrl-C.
+    if (cursor !== undefined) cancelQuery(client);
     void client.end().catch(() => undefined);
   };
   signal?.addEventListener('abort', abort, { once: true });

@@ -192,6 +192,8 @@ describe('--from-sql on PostgreSQL', () => {
     await eventually(async () => (await running()) === 1);
     child.kill('SIGINT');
     expect(await exited, stderr).toBe(130);
+    // One line, and no warning of the driver (pg's own cancel() prints a DeprecationWarning).
+    expect(stderr).toBe('sitemapkit: interrupted\n');
     await eventually(async () => (await running()) === 0);
   });
 
@@ -325,11 +327,19 @@ describe('--from-sql on PostgreSQL', () => {
 
   it('reads sslmode as psql does, without a warning on stderr', async () => {
     const dir = tempDir();
-    const ok = await generate(
+    // A real process, so that a warning the driver prints would be seen.
+    const ok = await runBin([
+      'generate',
+      '--from-sql',
       "SELECT 'https://example.com/' AS loc",
+      '--db',
       `${server().url}?sslmode=disable`,
+      '--base-url',
+      BASE,
+      '--out',
       join(dir, 'o'),
-    );
+    ]);
+    expect(ok.stderr).toBe('');
     expect(ok.code, ok.stderr).toBe(0);
     // The throwaway server has no TLS: sslmode=require fails in one sentence, with no pg warning.
     const child = await runBin([
