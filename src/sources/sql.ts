@@ -8,7 +8,7 @@
 import { wholeNumber } from '../core/checks.js';
 import { SitemapkitError } from '../core/errors.js';
 import { type BatchedSource, batchedSource } from '../writer/batches.js';
-import { type CsvOptions, headerFields, resolveColumns, rowToRecord } from './csv.js';
+import { CSV_FIELDS, type CsvOptions, headerFields, resolveColumns, rowToRecord } from './csv.js';
 import type { SourceRecord } from './record.js';
 import { resolveDatabase, type SqlDatabase } from './sql-db.js';
 import type { SqlBatch } from './sql-rows.js';
@@ -71,8 +71,11 @@ const SQLITE_DATETIME = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)
 const QUERY_WORDS = {
   must: "the query's result must have",
   unknown: 'the query returns the unknown column',
-  noLocHint: (first: string | undefined) =>
-    `Name the URL column in the query, such as SELECT ${first ?? 'url'} AS loc, … (or --columns loc=${first ?? 'url'}). Columns: loc (or url), lastmod, changefreq, priority, title, section, images, mobile, hreflang:CODE.`,
+  noLocHint: (first: string | undefined) => {
+    // The first column is the likely URL, unless it is already another field.
+    const col = first !== undefined && !CSV_FIELDS.includes(first.toLowerCase()) ? first : 'your_url_column';
+    return `Name the URL column in the query, such as SELECT ${col} AS loc, … (or --columns loc=${col}). Columns: loc (or url), lastmod, changefreq, priority, title, section, images, mobile, hreflang:CODE.`;
+  },
   unknownHint: (first: string) =>
     `Leave it out of the SELECT, rename it (AS lastmod…), leave it out with --ignore-columns "${first}", or leave out every unknown column with --extra-columns ignore. Columns: loc (or url), lastmod, changefreq, priority, title, section, images, mobile, hreflang:CODE.`,
 };

@@ -220,6 +220,8 @@ describe('--from-sql on PostgreSQL', () => {
       `${shown()}: the query's result must have a loc (or url) column; it has "path"`,
     );
     expect(noLoc.stderr).toContain('SELECT path AS loc');
+    const onlyFields = await generate('SELECT 0.5 AS priority', server().url, join(dir, 'o'));
+    expect(onlyFields.stderr).toContain('SELECT your_url_column AS loc');
     const extra = await generate(
       "SELECT 'https://example.com/' AS loc, 3 AS id",
       server().url,
