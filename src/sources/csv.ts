@@ -73,12 +73,37 @@ export function resolveColumns(options: CsvOptions): Map<string, string> {
   return map;
 }
 
-/** What each header becomes: a field name, `hreflang:CODE`, or undefined (left out). */
-function headerFields(
-  header: string[],
+/** How the column errors name the input: a CSV file's header row, or a query's result columns. */
+export interface ColumnWords {
+  /** `the CSV header row must name…` */
+  must: string;
+  /** `unknown CSV column` */
+  unknown: string;
+  /** The advice when no column holds the URL (`header` is the first column's name). */
+  noLocHint(first: string | undefined): string;
+  /** The advice for unknown columns (`first` is the first of them). */
+  unknownHint(first: string): string;
+}
+
+const CSV_WORDS: ColumnWords = {
+  must: 'the CSV header row must name',
+  unknown: 'unknown CSV column',
+  noLocHint: (first) =>
+    `Name the URL column with --columns loc="${first ?? 'URL'}" (the columns option of the library). Columns: ${CSV_FIELDS.join(', ')}, hreflang:CODE.`,
+  unknownHint: (first) =>
+    `Columns: ${CSV_FIELDS.join(', ')}, hreflang:CODE. Map a column with --columns FIELD="Header", leave it out with --ignore-columns "${first}", or leave out every unknown column with --extra-columns ignore.`,
+};
+
+/**
+ * What each column becomes: a field name, `hreflang:CODE`, or undefined (left out). Shared by the
+ * CSV reader (header row) and the SQL reader (the query's column names).
+ */
+export function headerFields(
+  header: readonly string[],
   mapped: Map<string, string>,
   options: CsvOptions,
   where: string,
+  words: ColumnWords = CSV_WORDS,
 ): Array<string | undefined> {
   const ignored = new Set((options.ignoreColumns ?? []).map((c) => c.trim().toLowerCase()));
   const unknown: string[] = [];
@@ -95,24 +120,50 @@ function headerFields(
   if (!fields.includes('loc') && !fields.includes('url')) {
     throw new SitemapkitError(
       'ERR_INPUT',
-      `the CSV header row must name a loc (or url) column; it has ${header.map((h) => `"${h}"`).join(', ')}`,
-      {
-        where,
-        hint: `Name the URL column with --columns loc="${header[0] ?? 'URL'}" (the columns option of the library). Columns: ${CSV_FIELDS.join(', ')}, hreflang:CODE.`,
-      },
+      `${words.must} a loc (or url) column; it has ${header.map((h) => `"${h}"`).join(', ')}`,
+      { where, hint: words.noLocHint(header[0]) },
     );
   }
   if (unknown.length > 0) {
     throw new SitemapkitError(
       'ERR_INPUT',
-      `unknown CSV column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')}`,
-      {
-        where,
-        hint: `Columns: ${CSV_FIELDS.join(', ')}, hreflang:CODE. Map a column with --columns FIELD="Header", leave it out with --ignore-columns "${unknown[0]}", or leave out every unknown column with --extra-columns ignore.`,
-      },
+      `${words.unknown}${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')}`,
+      { where, hint: words.unknownHint(unknown[0]!) },
     );
   }
   return fields;
+}
+
+/**
+ * One row as a record: `cells[i]` holds the value of `fields[i]`. CSV cells are text; a database
+ * hands typed values too (numbers, booleans, arrays), which are kept as the entry model takes
+ * them. An empty cell, NULL or undefined is an absent field.
+ */
+export function rowToRecord(
+  fields: ReadonlyArray<string | undefined>,
+  cells: readonly unknown[],
+): SourceRecord {
+  const rec: SourceRecord = {};
+  const alternates: Array<{ hreflang: string; href: unknown }> = [];
+  for (let i = 0; i < fields.length; i++) {
+    const k = fields[i];
+    const v = cells[i];
+    if (k === undefined || v === '' || v === null || v === undefined) continue;
+    if (k.startsWith('hreflang:')) alternates.push({ hreflang: k.slice(9), href: v });
+    else if (k === 'url' || k === 'loc') rec['loc'] = v;
+    else if (k === 'image' || k === 'images') {
+      if (typeof v === 'string') rec['images'] = splitImages(v);
+      // A text[] (or JSON array) column: one image a cell; NULL and empty cells are none.
+      else if (Array.isArray(v)) rec['images'] = v.filter((x) => x !== null && x !== '');
+      else rec['images'] = v;
+    } else if (k === 'mobile')
+      rec['mobile'] = typeof v === 'string' ? /^(?:true|yes|1)$/i.test(v) : v === true || v === 1;
+    // Spreadsheets and databases export times as epoch numbers; the writer reads them as JSONL does.
+    else if (k === 'lastmod' && typeof v === 'string' && EPOCH.test(v)) rec['lastmod'] = Number(v);
+    else rec[k] = v;
+  }
+  if (alternates.length > 0) rec['alternates'] = alternates;
+  return rec;
 }
 
 /** An `images` cell: URLs separated by `|` (so a URL may hold a space), else by white space. */
@@ -177,20 +228,7 @@ export async function* readCsvText(
         );
         continue;
       }
-      const rec: SourceRecord = {};
-      const alternates: Array<{ hreflang: string; href: string }> = [];
-      fields.forEach((k, i) => {
-        const v = cells[i] ?? '';
-        if (v === '' || k === undefined) return;
-        if (k.startsWith('hreflang:')) alternates.push({ hreflang: k.slice(9), href: v });
-        else if (k === 'url' || k === 'loc') rec['loc'] = v;
-        else if (k === 'image' || k === 'images') rec['images'] = splitImages(v);
-        else if (k === 'mobile') rec['mobile'] = /^(?:true|yes|1)$/i.test(v);
-        // Spreadsheets and databases export times as epoch numbers; the writer reads them as JSONL does.
-        else if (k === 'lastmod' && EPOCH.test(v)) rec['lastmod'] = Number(v);
-        else rec[k] = v;
-      });
-      if (alternates.length > 0) rec['alternates'] = alternates;
+      const rec = rowToRecord(fields, cells);
       rec[ORIGIN] = { file: where, line };
       yield rec;
     }

@@ -10,13 +10,15 @@ const ALL_EXTENSIONS: ReadonlySet<Extension> = new Set(Object.keys(EXTENSION_NS)
 
 // Sites repeat the same few lastmod/changefreq/priority combinations across millions of URLs, so
 // the hash of each combination is remembered (a bounded cache: it is dropped when it grows large).
+// The bound is small: with a timestamp per row, as databases keep them, nearly every lastmod is new,
+// and 50,000 combinations of nested maps cost about 95 MiB of peak RSS at 1,000,000 URLs.
 let plainHashes = new Map<string, Map<string, Map<number, string>>>();
 let plainHashCount = 0;
 
 function plainHash(lastmod: string, changefreq: string, priority: number): string {
   let byFreq = plainHashes.get(lastmod);
   if (byFreq === undefined) {
-    if (plainHashCount > 50_000) {
+    if (plainHashCount > 5_000) {
       plainHashes = new Map();
       plainHashCount = 0;
     }

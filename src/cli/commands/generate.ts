@@ -36,8 +36,9 @@ import {
 } from '../input-flags.js';
 import { checkInputFile, checkInputFolder, namingPath } from '../paths.js';
 import { Progress } from '../progress.js';
+import { type SqlFlags, sqlSource } from '../sql-flags.js';
 
-interface GenerateFlags extends InputFlags, ImageFlags, ExtrasFlags {
+interface GenerateFlags extends InputFlags, ImageFlags, ExtrasFlags, SqlFlags {
   baseUrl: string;
   out: string;
   fromDir?: string;
@@ -79,6 +80,14 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
         .default('mtime'),
     )
     .option('--no-images', "with --from-dir: leave the pages' images out")
+    .option(
+      '--from-sql <query>',
+      'the rows of a SELECT, columns named like CSV (loc, lastmod, …); needs --db',
+    )
+    .option(
+      '--db <url>',
+      'with --from-sql: postgres://USER:PASSWORD@HOST:PORT/DB (PG* variables fill gaps) or sqlite:PATH',
+    )
     // How inputs are read (src/cli/input-flags.ts; docs/inputs.md).
     .option(
       '--encoding <label>',
@@ -178,6 +187,7 @@ Examples:
   sitemapkit generate --from-dir public/ --exclude "drafts/**" --base-url https://example.com/ --out public/ --update-robots public/robots.txt
   cat urls.txt | sitemapkit generate - --input-format txt --base-url https://example.com/ --out dist/
   sitemapkit generate news.jsonl --base-url https://example.com/ --out dist/ --feed atom --news-window 36h
+  sitemapkit generate --from-sql "SELECT url AS loc, updated_at AS lastmod FROM pages" --db postgres://app@db/shop --base-url https://example.com/ --out dist/
 
 Exit codes: 0 written; 1 invalid records (nothing written with --on-invalid fail), records skipped, no URLs,
 or the sitemaps were written but robots.txt could not be updated; 2 usage error or could not run (nothing
@@ -189,8 +199,11 @@ written); 130 interrupted.`,
 }
 
 async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliContext): Promise<number> {
-  if (inputs.length === 0 && flags.fromDir === undefined) {
-    throw new UsageError('give input files (or - for standard input), or --from-dir DIR');
+  const fromSql = sqlSource(flags, ctx.signal);
+  if (inputs.length === 0 && flags.fromDir === undefined && fromSql === undefined) {
+    throw new UsageError(
+      'give input files (or - for standard input), --from-dir DIR, or --from-sql QUERY --db URL',
+    );
   }
   const sources: Array<() => AsyncIterable<unknown>> = [];
   for (const input of inputs) {
@@ -220,6 +233,7 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
       'give the folder of the site (--from-dir), or the file itself as an input',
     );
   }
+  if (fromSql !== undefined) sources.push(fromSql);
   // Checked before the run, so a wrong path fails before any input is read; the writer checks
   // again just before it publishes.
   if (flags.updateRobots !== undefined) await checkRobotsFile(flags.updateRobots);
