@@ -20,6 +20,7 @@ import { HostScheduler } from '../http/scheduler.js';
 import type { RobotsFetchResult } from '../robots/fetch.js';
 import { addressRefusal, RobotsGate } from '../robots/gate.js';
 import { type WriteSitemapsResult, writeSitemaps } from '../writer/write-sitemaps.js';
+import { writeChangeSet } from './change-set-file.js';
 import { SqliteFrontier } from './frontier-sqlite.js';
 import { type CrawlNetwork, openNetwork } from './network.js';
 import { originOf } from './normalize-url.js';
@@ -28,11 +29,12 @@ import { crawlLastmod } from './page-outcome.js';
 import { checkPublication, namedByPage } from './publish.js';
 import { Recorder } from './recorder.js';
 import type { CrawlStats } from './records.js';
+import { conditionalHeaders } from './recrawl.js';
 import { type CrawlReportFiles, writeCrawlReport } from './report.js';
 import { Scheduler } from './scheduler.js';
 import { Scope } from './scope.js';
 import { type SeedContext, seedSitemaps, seedStarts } from './seed.js';
-import { otherHosts, sitemapEntries } from './sitemap-entries.js';
+import { otherHosts, rewriteOrigin, sitemapEntries } from './sitemap-entries.js';
 import { CrawlState, type StateMode } from './state.js';
 
 export type { CrawlStats } from './records.js';
@@ -78,6 +80,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
         mode: 'new',
         restarted: false,
         rewrite: false,
+        recrawl: 'no',
       });
       return { ...result, state: undefined };
     } finally {
@@ -95,15 +98,26 @@ interface StateStart {
   restarted: boolean;
   /** Resuming a finished crawl: no request, only the output is written again. */
   rewrite: boolean;
+  /** `begin`: a finished crawl is recrawled; `continue`: an interrupted one goes on. */
+  recrawl: 'no' | 'begin' | 'continue';
 }
 
 /** Decides from what is on disk (before any network work) how the state is opened. */
-async function stateStart(path: string, mode: StateMode): Promise<StateStart> {
+async function stateStart(path: string, mode: ResolvedCrawlOptions['mode']): Promise<StateStart> {
   const disk = await CrawlState.onDisk(path);
   const complete = disk?.status === 'complete';
-  if (mode === 'new' && complete) return { path, mode: 'fresh', restarted: true, rewrite: false };
+  if (mode === 'recrawl') {
+    // Whatever the state is, a recrawl brings it up to date: none yet is a first crawl, an
+    // unfinished one goes on (a cron job killed last night continues tonight).
+    if (disk === undefined) return { path, mode: 'new', restarted: false, rewrite: false, recrawl: 'no' };
+    const recrawl = complete ? 'begin' : 'continue';
+    CrawlState.check(path, 'resume');
+    return { path, mode: 'resume', restarted: false, rewrite: false, recrawl };
+  }
+  if (mode === 'new' && complete)
+    return { path, mode: 'fresh', restarted: true, rewrite: false, recrawl: 'no' };
   CrawlState.check(path, mode);
-  return { path, mode, restarted: false, rewrite: mode === 'resume' && complete };
+  return { path, mode, restarted: false, rewrite: mode === 'resume' && complete, recrawl: 'no' };
 }
 
 async function run(o: ResolvedCrawlOptions, start: StateStart): Promise<CrawlResult> {
@@ -185,6 +199,7 @@ async function crawlWith(
     }
   }
   const state = await CrawlState.open(start.path, start.mode);
+  if (start.recrawl === 'begin') state.beginRecrawl(new Date(o.now()).toISOString());
   const frontier = new SqliteFrontier(state, { maxDepth: o.maxDepth });
   const scope = new Scope({
     origins: o.origins,
@@ -211,6 +226,13 @@ async function crawlWith(
       scheduler?.wake();
     },
   });
+  if (start.recrawl === 'continue') {
+    recorder.report({
+      code: 'crawl-recrawl-continued',
+      severity: 'info',
+      message: `the crawl saved in ${start.path} had not finished: it goes on (pages it finished are not fetched again)`,
+    });
+  }
   if (start.restarted) {
     recorder.report({
       code: 'crawl-state-restarted',
@@ -262,7 +284,7 @@ async function crawlWith(
         frontier,
         hosts,
         gate: (origin, url) => gate.verdict(origin, url),
-        fetch: (item) => net.page(item.url),
+        fetch: (item) => net.page(item.url, conditionalHeaders(item.prior)),
         originOf,
       },
       recorder,
@@ -302,6 +324,7 @@ async function crawlWith(
       seconds,
       pagesPerSecond: seconds > 0 ? requests / seconds : 0,
     };
+    if (state.getMeta('recrawls') !== undefined) stats.changes = state.changeCounts();
     let report: CrawlReportFiles | undefined;
     if (o.report !== undefined) {
       report = await writeCrawlReport(state, {
@@ -322,6 +345,11 @@ async function crawlWith(
       onDiagnostic: (d) => recorder.report(named.name(d)),
       ...(o.signal === undefined ? {} : { signal: o.signal }),
     });
+    // After the sitemaps: a change set names only what was published.
+    if (o.changes !== undefined) {
+      const from = o.origins[0]!;
+      await writeChangeSet(state, o.changes, (u) => rewriteOrigin(u, from, o.publicOrigin));
+    }
     return { state: state.path, complete, stats, sitemaps, report, counts: { ...recorder.counts } };
   } finally {
     state.close();

@@ -14,8 +14,8 @@ export interface CrawlNetwork {
   /** For robots.txt and sitemaps, and the pages. */
   client: HttpClient;
   robots: RobotsCache;
-  /** One GET of a page. */
-  page(url: string): Promise<PageResponse>;
+  /** One GET of a page (conditional, with a recrawl's validators). */
+  page(url: string, conditional?: Readonly<Record<string, string>>): Promise<PageResponse>;
   close(): Promise<void>;
 }
 
@@ -53,11 +53,14 @@ export function openNetwork(o: ResolvedCrawlOptions): CrawlNetwork {
     maxBytes: o.maxPageBytes,
     signal: o.signal,
     bodyFor,
+    // A crawl that keeps its state can be recrawled: its pages' fingerprints are what a recrawl
+    // compares with (a temporary state is deleted, so there is nothing to fingerprint for).
+    fingerprint: o.state !== undefined,
   };
   return {
     client,
     robots,
-    page: (url) => fetchPage(url, page),
+    page: (url, conditional) => fetchPage(url, page, conditional),
     close: () => (own ? client.close() : Promise.resolve()),
   };
 }
