@@ -59,7 +59,7 @@ export class MainTextHash {
   #pieces: string[] = [];
   #chars = 0;
 
-  /** Adds the next piece of main text (decoded). */
+  /** Adds the next piece of main text, as the page writes it (entities not decoded yet). */
   push(text: string): void {
     // Collapsing is the same over the joined pieces as piece by piece (a run split between two
     // pieces still becomes one space), so pieces are joined first: most are a few characters.
@@ -113,7 +113,10 @@ export class MainTextHash {
   }
 }
 
-/** The fingerprint of a whole text (what {@link MainTextHash} gives for it in any pieces). */
+/**
+ * The fingerprint of a title (decoded) and a main text as the page writes it (entities not
+ * decoded): what {@link MainTextHash} gives for it in any pieces.
+ */
 export function mainTextFingerprint(title: string | undefined, text: string): string {
   const h = new MainTextHash();
   h.push(text);

@@ -103,7 +103,7 @@ describe('the main-text fingerprint', () => {
           const b = render(title, words, n2, l2.spaces, l2.wraps);
           const fa = fingerprint([a]);
           expect(fingerprint(cut(b, points))).toBe(fa);
-          expect(fa).toBe(mainTextFingerprint(title, words.join(' ')));
+          expect(fa).toBe(mainTextFingerprint(title, words.map(esc).join(' ')));
         },
       ),
       { numRuns: 1000 },
