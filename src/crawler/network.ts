@@ -53,9 +53,9 @@ export function openNetwork(o: ResolvedCrawlOptions): CrawlNetwork {
     maxBytes: o.maxPageBytes,
     signal: o.signal,
     bodyFor,
-    // A crawl that keeps its state can be recrawled: its pages' fingerprints are what a recrawl
-    // compares with (a temporary state is deleted, so there is nothing to fingerprint for).
-    fingerprint: o.state !== undefined,
+    // Only a recrawl (its first crawl included: `recrawl` without a state yet) fingerprints the
+    // pages it reads: it costs the page reader about as much again, which a plain crawl need not pay.
+    fingerprint: o.mode === 'recrawl',
   };
   return {
     client,
