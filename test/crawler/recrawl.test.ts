@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { crawl } from '../../src/crawler/crawl.js';
+import type { PageResponse, ResponseHeaders as PageResponseHeaders } from '../../src/crawler/fetch-page.js';
 import type { CrawlOptions } from '../../src/crawler/options.js';
+import type { Prior } from '../../src/crawler/records.js';
+import { conditionalHeaders, observe, observeRefused } from '../../src/crawler/recrawl.js';
 import { parseChangeSetLine } from '../../src/writer/change-set.js';
 import { answer, html, type Route, type TestServer as Site, startServer } from '../support/http-server.js';
 import { tempDir } from '../support/tmp.js';
@@ -49,7 +52,7 @@ function changeSet(path: string): string[] {
 async function livingSite(): Promise<{ s: Site; phase: { n: number } }> {
   const phase = { n: 1 };
   const links = (): string =>
-    ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', ...(phase.n >= 2 ? ['new'] : [])]
+    ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', ...(phase.n >= 2 ? ['new'] : [])]
       .map((p) => `<a href="/${p}">${p}</a>`)
       .join(' ');
   const routes: Record<string, Route> = {
@@ -97,6 +100,13 @@ async function livingSite(): Promise<{ s: Site; phase: { n: number } }> {
     }),
     // Fails on the recrawl: kept as it was.
     '/i': answer(() => (phase.n === 2 ? { status: 503, body: 'down' } : html('I', '<p>India</p>'))),
+    // Redirected, and canonicalised elsewhere: gone from the sitemap.
+    '/j': answer(() =>
+      phase.n === 1 ? html('J', '<p>Juliett</p>') : { status: 301, headers: { location: '/a' } },
+    ),
+    '/k': answer(() =>
+      phase.n === 1 ? html('K', '<p>Kilo</p>') : html('K', '<p>Kilo</p>', '<link rel="canonical" href="/a">'),
+    ),
     '/new': html('New', '<p>November</p>'),
   };
   const s = await startServer(routes);
@@ -135,9 +145,11 @@ describe('crawl with recrawl', () => {
       '/g': null,
       '/h': '2026-01-01T00:00:00Z',
       '/i': null,
+      '/j': null,
+      '/k': null,
     });
     // A first crawl adds every page, and claims no change time.
-    expect(changeSet(join(dir, 'changes-1.jsonl'))).toHaveLength(10);
+    expect(changeSet(join(dir, 'changes-1.jsonl'))).toHaveLength(12);
     expect(changeSet(join(dir, 'changes-1.jsonl'))[0]).toBe('added / at=2026-11-20T08:00:00Z lastmod=-');
 
     phase.n = 2;
@@ -157,7 +169,7 @@ describe('crawl with recrawl', () => {
       notModified: 2,
       changed: 3,
       added: 1,
-      removed: 3,
+      removed: 5,
       kept: 1,
     });
     const T2s = '2026-11-21T08:00:00Z';
@@ -179,6 +191,8 @@ describe('crawl with recrawl', () => {
       `removed /e at=${T2s} lastmod=-`,
       `removed /f at=${T2s} lastmod=-`,
       `removed /g at=${T2s} lastmod=-`,
+      `removed /j at=${T2s} lastmod=-`,
+      `removed /k at=${T2s} lastmod=-`,
     ]);
 
     // Nothing changes: the observed times stay, /i is back as it was, nothing is in the change set.
@@ -189,5 +203,90 @@ describe('crawl with recrawl', () => {
     expect(sitemap(dir).get('/')).toBe(T2s);
     expect(sitemap(dir).has('/i')).toBe(true);
     expect(changeSet(join(dir, 'changes-3.jsonl'))).toEqual([]);
+  });
+});
+
+describe('observe (what a fetch means against the crawl before)', () => {
+  const at = '2026-11-21T08:00:00Z';
+  const listed: Prior = {
+    verdict: 'listed',
+    etag: '"v1"',
+    lastModified: null,
+    fingerprint: 'f1',
+    changedAt: null,
+  };
+  const headers = (h: Record<string, string>): PageResponseHeaders => ({
+    get: (n) => h[n] ?? null,
+    values: (n) => (h[n] === undefined ? [] : [h[n]!]),
+  });
+  const answered = (status: number, h: Record<string, string> = {}, fingerprint?: string): PageResponse => ({
+    ok: true,
+    status,
+    headers: headers(h),
+    contentType: 'text/html',
+    meta: undefined,
+    ...(fingerprint === undefined ? {} : { fingerprint }),
+    bytes: 0,
+    truncated: false,
+    charset: undefined,
+    unknownCharset: undefined,
+  });
+
+  it('sends the validators it has, and only those', () => {
+    expect(conditionalHeaders(undefined)).toBeUndefined();
+    expect(conditionalHeaders({ ...listed, etag: null })).toBeUndefined();
+    expect(conditionalHeaders(listed)).toEqual({ 'if-none-match': '"v1"' });
+    expect(conditionalHeaders({ ...listed, lastModified: 'Tue, 01 Sep 2020 10:00:00 GMT' })).toEqual({
+      'if-none-match': '"v1"',
+      'if-modified-since': 'Tue, 01 Sep 2020 10:00:00 GMT',
+    });
+  });
+
+  it('keeps the record on a 304 it asked for, and never on one it did not', () => {
+    const r = observe(listed, { verdict: 'not-ok', status: 304 }, answered(304), at);
+    expect(r).toMatchObject({ keep: true, verdict: 'listed', change: 'unchanged', changeAt: null });
+    const unasked = observe({ ...listed, etag: null }, { verdict: 'not-ok', status: 304 }, answered(304), at);
+    expect(unasked.keep).toBeUndefined();
+    expect(unasked.change).toBe('removed');
+  });
+
+  it('judges a 200 on its fingerprint, a PDF on its ETag, and keeps the observed time until the next change', () => {
+    const same = observe(
+      { ...listed, changedAt: '2026-01-01T00:00:00Z' },
+      { verdict: 'listed' },
+      answered(200, {}, 'f1'),
+      at,
+    );
+    expect(same).toMatchObject({ change: 'unchanged', changedAt: '2026-01-01T00:00:00Z', changeAt: null });
+    const other = observe(listed, { verdict: 'listed' }, answered(200, {}, 'f2'), at);
+    expect(other).toMatchObject({ change: 'changed', changedAt: at, changeAt: at, fingerprint: 'f2' });
+    const pdf = observe(
+      { ...listed, fingerprint: 'etag:"p1"' },
+      { verdict: 'listed' },
+      answered(200, { etag: '"p2"' }),
+      at,
+    );
+    expect(pdf).toMatchObject({ change: 'changed', fingerprint: 'etag:"p2"', etag: '"p2"' });
+    // No fingerprint before (a state of the previous release): nothing to compare, the baseline is taken.
+    const first = observe(
+      { ...listed, fingerprint: null },
+      { verdict: 'listed' },
+      answered(200, {}, 'f2'),
+      at,
+    );
+    expect(first).toMatchObject({ change: 'unchanged', changedAt: null, fingerprint: 'f2' });
+  });
+
+  it('a listed page that fails is kept; one that robots.txt now keeps out is removed', () => {
+    const failed = observe(listed, { verdict: 'error', status: 503, reason: 'HTTP 503' }, answered(503), at);
+    expect(failed).toMatchObject({ keep: true, verdict: 'listed', change: 'kept' });
+    expect(failed.reason).toMatch(/kept as the last crawl found it: HTTP 503/);
+    expect(observeRefused(listed, { verdict: 'robots' }, at)).toMatchObject({
+      change: 'removed',
+      changeAt: at,
+    });
+    expect(
+      observeRefused({ ...listed, verdict: 'broken' }, { verdict: 'robots' }, at).change,
+    ).toBeUndefined();
   });
 });
