@@ -81,6 +81,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
         restarted: false,
         rewrite: false,
         recrawl: 'no',
+        fingerprint: o.mode === 'recrawl',
       });
       return { ...result, state: undefined };
     } finally {
@@ -100,28 +101,35 @@ interface StateStart {
   rewrite: boolean;
   /** `begin`: a finished crawl is recrawled; `continue`: an interrupted one goes on. */
   recrawl: 'no' | 'begin' | 'continue';
+  /**
+   * Fingerprint the pages read. Only recrawls do (their first crawl included: `recrawl` with no
+   * state yet), and so does any run that continues one, `--resume` included: it costs the page
+   * reader about as much again, which a crawl that is never recrawled need not pay.
+   */
+  fingerprint: boolean;
 }
 
 /** Decides from what is on disk (before any network work) how the state is opened. */
 async function stateStart(path: string, mode: ResolvedCrawlOptions['mode']): Promise<StateStart> {
   const disk = await CrawlState.onDisk(path);
   const complete = disk?.status === 'complete';
+  const plain = { restarted: false, rewrite: false, recrawl: 'no' as const, fingerprint: false };
   if (mode === 'recrawl') {
     // Whatever the state is, a recrawl brings it up to date: none yet is a first crawl, an
     // unfinished one goes on (a cron job killed last night continues tonight).
-    if (disk === undefined) return { path, mode: 'new', restarted: false, rewrite: false, recrawl: 'no' };
+    if (disk === undefined) return { ...plain, path, mode: 'new', fingerprint: true };
     const recrawl = complete ? 'begin' : 'continue';
     CrawlState.check(path, 'resume');
-    return { path, mode: 'resume', restarted: false, rewrite: false, recrawl };
+    return { ...plain, path, mode: 'resume', recrawl, fingerprint: true };
   }
-  if (mode === 'new' && complete)
-    return { path, mode: 'fresh', restarted: true, rewrite: false, recrawl: 'no' };
+  if (mode === 'new' && complete) return { ...plain, path, mode: 'fresh', restarted: true };
   CrawlState.check(path, mode);
-  return { path, mode, restarted: false, rewrite: mode === 'resume' && complete, recrawl: 'no' };
+  const fingerprint = mode === 'resume' && disk?.fingerprints === true;
+  return { ...plain, path, mode, rewrite: mode === 'resume' && complete, fingerprint };
 }
 
 async function run(o: ResolvedCrawlOptions, start: StateStart): Promise<CrawlResult> {
-  const net = openNetwork(o);
+  const net = openNetwork(o, start.fingerprint);
   try {
     return await crawlWith(o, net, start);
   } finally {
@@ -200,6 +208,7 @@ async function crawlWith(
   }
   const state = await CrawlState.open(start.path, start.mode);
   if (start.recrawl === 'begin') state.beginRecrawl(new Date(o.now()).toISOString());
+  if (start.fingerprint) state.setMeta('fingerprints', 'yes');
   const frontier = new SqliteFrontier(state, { maxDepth: o.maxDepth });
   const scope = new Scope({
     origins: o.origins,

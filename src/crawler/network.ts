@@ -26,7 +26,8 @@ const PAGE_HEADERS: Readonly<Record<string, string>> = {
 const bodyFor = (status: number, type: string): 'html' | 'skip' =>
   status === 200 && isHtmlType(type) ? 'html' : 'skip';
 
-export function openNetwork(o: ResolvedCrawlOptions): CrawlNetwork {
+/** `fingerprint`: fingerprint the main text of HTML pages (a recrawl's, src/page/main-text.ts). */
+export function openNetwork(o: ResolvedCrawlOptions, fingerprint: boolean): CrawlNetwork {
   const own = o.httpClient === undefined;
   const client =
     o.httpClient ??
@@ -53,9 +54,7 @@ export function openNetwork(o: ResolvedCrawlOptions): CrawlNetwork {
     maxBytes: o.maxPageBytes,
     signal: o.signal,
     bodyFor,
-    // Only a recrawl (its first crawl included: `recrawl` without a state yet) fingerprints the
-    // pages it reads: it costs the page reader about as much again, which a plain crawl need not pay.
-    fingerprint: o.mode === 'recrawl',
+    fingerprint,
   };
   return {
     client,

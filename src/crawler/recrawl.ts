@@ -32,13 +32,16 @@ function validators(res: PageResponse): { etag: string | null; lastModified: str
   return { etag: res.headers.get('etag'), lastModified: res.headers.get('last-modified') };
 }
 
-/** What stands for a page's content when its body was not read as HTML (a PDF): its validators. */
+/**
+ * What stands for a page's content: its main-text fingerprint when it was read as HTML (none when
+ * the crawl does not fingerprint), else (a PDF) its validators.
+ */
 function contentKey(
   res: PageResponse,
   v: { etag: string | null; lastModified: string | null },
 ): string | null {
-  if (res.ok && res.fingerprint !== undefined) return res.fingerprint;
   if (!res.ok || res.status !== 200) return null;
+  if (res.meta !== undefined) return res.fingerprint ?? null;
   if (v.etag !== null) return `etag:${v.etag}`;
   return v.lastModified === null ? null : `last-modified:${v.lastModified}`;
 }

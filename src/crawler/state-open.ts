@@ -90,6 +90,8 @@ export function checkState(path: string, mode: StateMode): void {
 /** What an existing state file says about its crawl: `status` is `complete` once it finished. */
 export interface StateOnDisk {
   status: string | undefined;
+  /** Its crawl fingerprints pages (a recrawl, or a first crawl made with `recrawl`). */
+  fingerprints: boolean;
 }
 
 async function loadSqlite(): Promise<typeof BetterSqlite3> {
@@ -115,11 +117,11 @@ export async function readStateOnDisk(path: string): Promise<StateOnDisk | undef
   try {
     db = new Database(path, { fileMustExist: true, timeout: 200 });
     const meta = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
-    if (meta === undefined) return { status: undefined };
+    if (meta === undefined) return { status: undefined, fingerprints: false };
     const get = (key: string): string | undefined =>
       (db!.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
-    if (get('format') !== FORMAT) return { status: undefined };
-    return { status: get('status') };
+    if (get('format') !== FORMAT) return { status: undefined, fingerprints: false };
+    return { status: get('status'), fingerprints: get('fingerprints') === 'yes' };
   } catch (cause) {
     if ((cause as { code?: string }).code?.startsWith('SQLITE_BUSY') === true) {
       throw new SitemapkitError('ERR_STATE', 'the crawl state is in use by another crawl', {
@@ -128,7 +130,7 @@ export async function readStateOnDisk(path: string): Promise<StateOnDisk | undef
         hint: 'wait for the other crawl to end, or pass --state FILE',
       });
     }
-    return { status: undefined };
+    return { status: undefined, fingerprints: false };
   } finally {
     db?.close();
   }

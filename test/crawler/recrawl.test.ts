@@ -6,6 +6,7 @@ import type { PageResponse, ResponseHeaders as PageResponseHeaders } from '../..
 import type { CrawlOptions } from '../../src/crawler/options.js';
 import type { Prior } from '../../src/crawler/records.js';
 import { conditionalHeaders, observe, observeRefused } from '../../src/crawler/recrawl.js';
+import { readPageMeta } from '../../src/page/page-meta.js';
 import { parseChangeSetLine } from '../../src/writer/change-set.js';
 import { answer, html, type Route, type TestServer as Site, startServer } from '../support/http-server.js';
 import { tempDir } from '../support/tmp.js';
@@ -206,6 +207,22 @@ describe('crawl with recrawl', () => {
   });
 });
 
+describe('a recrawl continued', () => {
+  it('with --resume after --max-pages still fingerprints, and finds the changes of the pages it fetches then', async () => {
+    const { s, phase } = await livingSite();
+    const dir = tempDir('sk-recrawl-resume');
+    await crawl(options(s, dir, T1, { recrawl: true }));
+    phase.n = 2;
+    const stopped = await crawl(options(s, dir, T2, { recrawl: true, maxPages: 3 }));
+    expect(stopped.complete).toBe(false);
+    // Home, /a and /b first: the pages after them are fetched by the resumed run.
+    const resumed = await crawl(options(s, dir, T3, { resume: true }));
+    expect(resumed.complete).toBe(true);
+    expect(resumed.stats.changes).toMatchObject({ changed: 3, added: 1, removed: 5, kept: 1 });
+    expect(sitemap(dir).get('/h')).toBe('2026-11-21T06:30:00Z');
+  });
+});
+
 describe('observe (what a fetch means against the crawl before)', () => {
   const at = '2026-11-21T08:00:00Z';
   const listed: Prior = {
@@ -223,8 +240,9 @@ describe('observe (what a fetch means against the crawl before)', () => {
     ok: true,
     status,
     headers: headers(h),
-    contentType: 'text/html',
-    meta: undefined,
+    contentType: fingerprint === undefined ? 'application/pdf' : 'text/html',
+    // Read as HTML when it has a fingerprint; a PDF otherwise.
+    meta: fingerprint === undefined ? undefined : readPageMeta('<title>x</title>'),
     ...(fingerprint === undefined ? {} : { fingerprint }),
     bytes: 0,
     truncated: false,
@@ -275,6 +293,13 @@ describe('observe (what a fetch means against the crawl before)', () => {
       at,
     );
     expect(first).toMatchObject({ change: 'unchanged', changedAt: null, fingerprint: 'f2' });
+    // An HTML page of a crawl that does not fingerprint stores no fingerprint (never its ETag's).
+    const html = answered(200, { etag: '"e"' }, 'x');
+    delete (html as { fingerprint?: string }).fingerprint;
+    expect(observe(listed, { verdict: 'listed' }, html, at)).toMatchObject({
+      fingerprint: null,
+      change: 'unchanged',
+    });
   });
 
   it('a listed page that fails is kept; one that robots.txt now keeps out is removed', () => {
