@@ -359,6 +359,7 @@ async function crawlWith(
       const from = o.origins[0]!;
       await writeChangeSet(state, o.changes, (u) => rewriteOrigin(u, from, o.publicOrigin));
     }
+    state.published();
     return { state: state.path, complete, stats, sitemaps, report, counts: { ...recorder.counts } };
   } finally {
     state.close();

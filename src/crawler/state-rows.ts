@@ -90,3 +90,13 @@ export const LEASE_COLUMNS = 'id, url, depth, prev_verdict, etag, last_modified,
 
 /** Verdicts given without a request, by the crawl's own scope: a recrawl keeps them as they are. */
 export const UNFETCHED = "('excluded', 'trap', 'too-deep')";
+
+/**
+ * How a finished URL's change is recorded: a change waiting to be published (added, changed,
+ * removed by a crawl whose output was never written) stays unless this crawl saw a new one; an
+ * `unchanged` or `kept` now does not hide it.
+ */
+export const MERGE_CHANGE = `change_at = CASE WHEN COALESCE(@change, 'unchanged') IN ('unchanged', 'kept')
+    AND change IN ('added', 'changed', 'removed') THEN change_at ELSE @changeAt END,
+  change = CASE WHEN COALESCE(@change, 'unchanged') IN ('unchanged', 'kept')
+    AND change IN ('added', 'changed', 'removed') THEN change ELSE @change END`;

@@ -40,6 +40,7 @@ import {
   type LeasedRow,
   type LeaseRaw,
   leased,
+  MERGE_CHANGE,
   type RawRow,
   toRecord,
   UNFETCHED,
@@ -96,14 +97,13 @@ export class CrawlState {
         `UPDATE urls SET state = 2, status = @status, verdict = @verdict, reason = @reason, target = @target,
          content_type = @contentType, title = @title, lastmod = @lastmod, extra = @extra, bytes = @bytes,
          ms = @ms, attempts = @attempts, etag = @etag, last_modified = @lastModified,
-         fingerprint = @fingerprint, changed_at = @changedAt, change = @change, change_at = @changeAt
-         WHERE id = @id`,
+         fingerprint = @fingerprint, changed_at = @changedAt, ${MERGE_CHANGE} WHERE id = @id`,
       ),
       // A 304 (or a failure of a listed page): what the last crawl recorded stays, verdict included.
       keep: db.prepare(
         `UPDATE urls SET state = 2, status = @status, reason = @reason, bytes = @bytes, ms = @ms,
          attempts = @attempts, etag = COALESCE(@etag, etag), last_modified = COALESCE(@lastModified, last_modified),
-         change = @change, change_at = @changeAt WHERE id = @id`,
+         ${MERGE_CHANGE} WHERE id = @id`,
       ),
       requeue: db.prepare('UPDATE urls SET state = 0 WHERE state = 1'),
       getMeta: db.prepare('SELECT value FROM meta WHERE key = ?'),
@@ -311,16 +311,25 @@ export class CrawlState {
    */
   beginRecrawl(at: string): void {
     this.transaction(() => {
+      const generation = this.getMeta('recrawls') ?? '0';
+      // The changes of a crawl whose output was never written (a crash, a full disk) were never
+      // published: they stay, and this recrawl's changes are merged into them (MERGE_CHANGE).
+      const published = this.getMeta('published') === generation;
       this.#db.exec(
-        `UPDATE urls SET prev_verdict = verdict, change = NULL, change_at = NULL,
+        `UPDATE urls SET prev_verdict = verdict${published ? ', change = NULL, change_at = NULL' : ''},
            attempts = CASE WHEN verdict IN ${UNFETCHED} THEN attempts ELSE 0 END,
            state = CASE WHEN verdict IN ${UNFETCHED} THEN 2 ELSE 0 END`,
       );
-      this.#s.setMeta.run('recrawls', String(Number(this.getMeta('recrawls') ?? '0') + 1));
+      this.#s.setMeta.run('recrawls', String(Number(generation) + 1));
       this.#s.setMeta.run('recrawled', at);
       this.#s.setMeta.run('status', 'running');
       this.#db.prepare("DELETE FROM meta WHERE key = 'seeded'").run();
     });
+  }
+
+  /** Records that this crawl's output (sitemaps, change set) is written: its changes are published. */
+  published(): void {
+    this.setMeta('published', this.getMeta('recrawls') ?? '0');
   }
 
   /** Pages by what this crawl observed against the one before. */

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { crawl } from '../../src/crawler/crawl.js';
@@ -208,6 +208,38 @@ describe('crawl with recrawl', () => {
 });
 
 describe('a recrawl continued', () => {
+  it('whose output could not be written: the next recrawl publishes the changes it had seen', async () => {
+    const { s, phase } = await livingSite();
+    const dir = tempDir('sk-recrawl-unpublished');
+    await crawl(options(s, dir, T1, { recrawl: true }));
+    phase.n = 2;
+    // The fault: the output folder is a file, so the recrawl finishes and then cannot publish.
+    writeFileSync(join(dir, 'blocked'), 'not a folder');
+    await expect(crawl(options(s, dir, T2, { recrawl: true, outDir: join(dir, 'blocked') }))).rejects.toThrow(
+      /cannot create the output folder/,
+    );
+    // It failed after the recrawl (the new page was fetched), not before it.
+    expect(s.hits('/new')).toBe(1);
+    phase.n = 3;
+    const next = await crawl(options(s, dir, T3, { recrawl: true, changes: join(dir, 'changes.jsonl') }));
+    expect(next.stats.changes).toMatchObject({ changed: 3, added: 1, removed: 5 });
+    const T2s = '2026-11-21T08:00:00Z';
+    expect(changeSet(join(dir, 'changes.jsonl'))).toEqual([
+      `added /new at=${T2s} lastmod=-`,
+      `changed / at=${T2s} lastmod=${T2s}`,
+      `changed /a at=${T2s} lastmod=${T2s}`,
+      `changed /h at=${T2s} lastmod=2026-11-21T06:30:00Z`,
+      `removed /e at=${T2s} lastmod=-`,
+      `removed /f at=${T2s} lastmod=-`,
+      `removed /g at=${T2s} lastmod=-`,
+      `removed /j at=${T2s} lastmod=-`,
+      `removed /k at=${T2s} lastmod=-`,
+    ]);
+    // Published now: the recrawl after it starts from nothing.
+    const after = await crawl(options(s, dir, T3 + 1000, { recrawl: true }));
+    expect(after.stats.changes).toMatchObject({ changed: 0, added: 0, removed: 0 });
+  });
+
   it('with --resume after --max-pages still fingerprints, and finds the changes of the pages it fetches then', async () => {
     const { s, phase } = await livingSite();
     const dir = tempDir('sk-recrawl-resume');
