@@ -207,6 +207,25 @@ describe('crawl with recrawl', () => {
   });
 });
 
+describe('the change set', () => {
+  it('names the published URLs (after publicOrigin), as the sitemap does', async () => {
+    const { s, phase } = await livingSite();
+    const dir = tempDir('sk-recrawl-public');
+    const pub = { publicOrigin: 'https://www.example.com' };
+    await crawl(options(s, dir, T1, { recrawl: true, ...pub }));
+    phase.n = 2;
+    await crawl(options(s, dir, T2, { recrawl: true, ...pub, changes: join(dir, 'c.jsonl') }));
+    const locs = readFileSync(join(dir, 'c.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { loc: string }).loc);
+    expect(locs).toHaveLength(9);
+    expect(locs).toContain('https://www.example.com/new');
+    expect(locs.every((l) => l.startsWith('https://www.example.com/'))).toBe(true);
+    expect(sitemap(dir).has('/new')).toBe(true);
+  });
+});
+
 describe('a recrawl continued', () => {
   it('whose output could not be written: the next recrawl publishes the changes it had seen', async () => {
     const { s, phase } = await livingSite();
