@@ -29,7 +29,7 @@ import { crawlLastmod } from './page-outcome.js';
 import { checkPublication, namedByPage } from './publish.js';
 import { Recorder } from './recorder.js';
 import type { CrawlStats } from './records.js';
-import { conditionalHeaders } from './recrawl.js';
+import { conditionalHeaders, observedAt } from './recrawl.js';
 import { type CrawlReportFiles, writeCrawlReport } from './report.js';
 import { Scheduler } from './scheduler.js';
 import { Scope } from './scope.js';
@@ -207,8 +207,6 @@ async function crawlWith(
     }
   }
   const state = await CrawlState.open(start.path, start.mode);
-  if (start.recrawl === 'begin') state.beginRecrawl(new Date(o.now()).toISOString());
-  if (start.fingerprint) state.setMeta('fingerprints', 'yes');
   const frontier = new SqliteFrontier(state, { maxDepth: o.maxDepth });
   const scope = new Scope({
     origins: o.origins,
@@ -220,6 +218,15 @@ async function crawlWith(
     trapGuards: o.trapGuards,
     year: new Date(o.now()).getUTCFullYear(),
   });
+  if (start.recrawl === 'begin') {
+    // The scope is this run's: a page an option now keeps out is not fetched again, and leaves.
+    state.beginRecrawl(observedAt(o.now()), (url, isStart) => {
+      const out = scope.check(url, isStart);
+      if (out === undefined) return undefined;
+      return { verdict: out.verdict === 'external' ? 'excluded' : out.verdict, reason: out.reason };
+    });
+  }
+  if (start.fingerprint) state.setMeta('fingerprints', 'yes');
   const hosts = new HostScheduler({ concurrency: o.hostConcurrency, delayMs: o.delayMs });
   let scheduler: Scheduler | undefined;
   const recorder = new Recorder(o, frontier, scope, () => ({

@@ -4,7 +4,6 @@
  * `admit`), the running totals, the page and progress events and the diagnostics.
  */
 import type { Diagnostic } from '../core/diagnostics.js';
-import { formatUtc } from '../core/lastmod.js';
 import type { RetryDecision } from '../http/retry.js';
 import type { GateVerdict } from '../robots/gate.js';
 import type { PageResponse } from './fetch-page.js';
@@ -13,7 +12,7 @@ import { normalizeCrawlUrl } from './normalize-url.js';
 import type { ResolvedCrawlOptions } from './options.js';
 import { type PageRules, pageOutcome } from './page-outcome.js';
 import type { Outcome } from './records.js';
-import { observe, observeRefused } from './recrawl.js';
+import { observe, observedAt, observeRefused } from './recrawl.js';
 import { giveUpReason } from './retry.js';
 import type { Item } from './scheduler.js';
 import { type Scope, urlPattern } from './scope.js';
@@ -193,9 +192,4 @@ export class Recorder {
       });
     }
   }
-}
-
-/** The time of an observation as a recrawl records it: UTC, to the second. */
-function observedAt(ms: number): string {
-  return formatUtc(new Date(Math.floor(ms / 1000) * 1000));
 }

@@ -14,6 +14,7 @@
  * - a first crawl has nothing to compare with: every listed page is `added`, and nothing has a
  *   "changed at" (the crawl date is never a page's lastmod).
  */
+import { formatUtc } from '../core/lastmod.js';
 import type { PageResponse } from './fetch-page.js';
 import type { Change, Outcome, Prior } from './records.js';
 
@@ -100,4 +101,9 @@ export function observe(prior: Prior | undefined, outcome: Outcome, res: PageRes
 export function observeRefused(prior: Prior | undefined, outcome: Outcome, at: string): Outcome {
   if (prior?.verdict !== 'listed') return outcome;
   return { ...outcome, change: 'removed', changeAt: at };
+}
+
+/** The time of an observation as a recrawl records it: UTC, to the second. */
+export function observedAt(ms: number): string {
+  return formatUtc(new Date(Math.floor(ms / 1000) * 1000));
 }

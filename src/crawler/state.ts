@@ -307,9 +307,11 @@ export class CrawlState {
    * Starts a recrawl of a finished crawl, in one transaction: every URL the crawl fetched (or
    * robots.txt kept out) is queued again, keeping what was recorded of it (its verdict stays until
    * it is fetched again, so a recrawl stopped early still publishes every page), with its verdict
-   * remembered as the one to compare with; the site's sitemaps are read again when seeding.
+   * remembered as the one to compare with; the site's sitemaps are read again when seeding. A URL
+   * the crawl's scope now keeps out (`outOfScope`: an `--exclude` added since, say) is finished
+   * with that outcome at once, and is removed from the sitemap if it was listed.
    */
-  beginRecrawl(at: string): void {
+  beginRecrawl(at: string, outOfScope?: (url: string, start: boolean) => Outcome | undefined): void {
     this.transaction(() => {
       const generation = this.getMeta('recrawls') ?? '0';
       // The changes of a crawl whose output was never written (a crash, a full disk) were never
@@ -320,6 +322,27 @@ export class CrawlState {
            attempts = CASE WHEN verdict IN ${UNFETCHED} THEN attempts ELSE 0 END,
            state = CASE WHEN verdict IN ${UNFETCHED} THEN 2 ELSE 0 END`,
       );
+      if (outOfScope !== undefined) {
+        // Judged while reading, written after: better-sqlite3 runs one statement at a time.
+        const out: Array<{ id: number; outcome: Outcome }> = [];
+        const rows = this.#db
+          .prepare('SELECT id, url, source, prev_verdict FROM urls WHERE state = 0')
+          .iterate();
+        for (const r of rows as Iterable<{
+          id: number;
+          url: string;
+          source: UrlSource;
+          prev_verdict: Verdict | null;
+        }>) {
+          const outcome = outOfScope(r.url, r.source === 'start');
+          if (outcome === undefined) continue;
+          out.push({
+            id: r.id,
+            outcome: r.prev_verdict === 'listed' ? { ...outcome, change: 'removed', changeAt: at } : outcome,
+          });
+        }
+        for (const o of out) this.finish(o.id, o.outcome);
+      }
       this.#s.setMeta.run('recrawls', String(Number(generation) + 1));
       this.#s.setMeta.run('recrawled', at);
       this.#s.setMeta.run('status', 'running');

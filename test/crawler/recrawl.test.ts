@@ -207,6 +207,23 @@ describe('crawl with recrawl', () => {
   });
 });
 
+describe('a recrawl with other options', () => {
+  it('does not fetch a page an --exclude added since keeps out, and removes it from the sitemap', async () => {
+    const { s } = await livingSite();
+    const dir = tempDir('sk-recrawl-scope');
+    await crawl(options(s, dir, T1, { recrawl: true }));
+    const before = s.hits('/b');
+    const r = await crawl(
+      options(s, dir, T2, { recrawl: true, exclude: ['/b'], changes: join(dir, 'c.jsonl') }),
+    );
+    expect(s.hits('/b')).toBe(before);
+    expect(sitemap(dir).has('/b')).toBe(false);
+    expect(r.stats.changes).toMatchObject({ removed: 1, added: 0, changed: 0 });
+    expect(changeSet(join(dir, 'c.jsonl'))).toEqual(['removed /b at=2026-11-21T08:00:00Z lastmod=-']);
+    expect(r.stats.verdicts['excluded']).toBe(1);
+  });
+});
+
 describe('the change set', () => {
   it('names the published URLs (after publicOrigin), as the sitemap does', async () => {
     const { s, phase } = await livingSite();
