@@ -1,6 +1,9 @@
 // The crawl benchmark's web server, in its own process: serves a folder under a mount path
 // (`node bench/crawl-server.mjs DIR /3/`), or a generated site of N pages (`--synthetic N`), on
 // 127.0.0.1 with keep-alive; prints `PORT=n` when ready. Directories answer with index.html.
+// For the recrawl benchmark: `GET /__stats` answers the body bytes sent and the 304s since the
+// last `GET /__stats?reset`, and `GET /__validators?on|off` turns ETag and Last-Modified (from the
+// file's size and mtime, or the synthetic page's number) and their 304s on or off (off at start).
 import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
@@ -27,6 +30,42 @@ function syntheticPage(i, n) {
   return `<!doctype html><html><head><title>Synthetic page ${i}</title><meta name="description" content="Page ${i} of a generated site"></head><body><nav><a href="/">Home</a>${menu}</nav>${parent}<main><h1>Page ${i}</h1><p>${'Lorem ipsum dolor sit amet. '.repeat(40)}</p><ul>${links.map((l) => `<li>${l}</li>`).join('')}</ul></main></body></html>`;
 }
 
+const stats = { bytes: 0, notModified: 0, requests: 0 };
+let validators = false;
+/** Answers 200 with `body`, or 304 when the request's validators match (while they are on). */
+function send(req, res, type, body, etag, mtime) {
+  stats.requests++;
+  if (validators) {
+    const lastModified = mtime.toUTCString();
+    const inm = req.headers['if-none-match'];
+    const ims = req.headers['if-modified-since'];
+    if (inm === etag || (inm === undefined && ims === lastModified)) {
+      stats.notModified++;
+      res.writeHead(304, { etag, 'last-modified': lastModified }).end();
+      return;
+    }
+    res.setHeader('etag', etag);
+    res.setHeader('last-modified', lastModified);
+  }
+  stats.bytes += body.length;
+  res.writeHead(200, { 'content-type': type }).end(body);
+}
+function control(req, res) {
+  const u = new URL(req.url ?? '/', 'http://x');
+  if (u.pathname === '/__stats') {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(stats));
+    if (u.search === '?reset') Object.assign(stats, { bytes: 0, notModified: 0, requests: 0 });
+    return true;
+  }
+  if (u.pathname === '/__validators') {
+    validators = u.search === '?on';
+    res.writeHead(204).end();
+    return true;
+  }
+  return false;
+}
+const SYNTHETIC_MTIME = new Date('2024-01-01T00:00:00Z');
+
 let handler;
 if (args[0] === '--synthetic') {
   const n = Number(args[1]);
@@ -38,7 +77,7 @@ if (args[0] === '--synthetic') {
       res.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not found</title>');
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(syntheticPage(i, n));
+    send(req, res, 'text/html; charset=utf-8', syntheticPage(i, n), `"s${i}"`, SYNTHETIC_MTIME);
   };
 } else {
   const root = resolve(args[0]);
@@ -54,13 +93,20 @@ if (args[0] === '--synthetic') {
       path = path.slice(mount.length);
       let file = resolve(join(root, path));
       if (file !== root && !file.startsWith(root + sep)) throw new Error('outside');
-      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
+      let info = await stat(file);
+      if (info.isDirectory()) {
+        file = join(file, 'index.html');
+        info = await stat(file);
+      }
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
+      const etag = `"${info.size.toString(16)}-${info.mtimeMs.toString(16)}"`;
+      send(req, res, TYPES[extname(file)] ?? 'application/octet-stream', body, etag, info.mtime);
     } catch {
       res.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not found</title>');
     }
   };
 }
-const server = createServer({ keepAliveTimeout: 30_000 }, handler);
+const server = createServer({ keepAliveTimeout: 30_000 }, (req, res) => {
+  if (!control(req, res)) return handler(req, res);
+});
 server.listen(0, '127.0.0.1', () => console.log(`PORT=${server.address().port}`));

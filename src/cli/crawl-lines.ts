@@ -4,6 +4,7 @@
  */
 import { type Diagnostic, formatDiagnostic } from '../core/diagnostics.js';
 import type { CrawlProgress } from '../crawler/options.js';
+import type { ChangeCounts } from '../crawler/records.js';
 import { formatEta, type RateEstimate } from './progress.js';
 
 /**
@@ -19,8 +20,12 @@ export function progressText(p: CrawlProgress, est: RateEstimate, form: 'tty' | 
   return `${n(p.done)} done · ${n(p.queued)} queued · ${n(p.listed)} listed · ${n(p.errors)} errors · ${est.rate.toFixed(est.rate < 10 ? 1 : 0)}/s · ETA ${formatEta(est.etaSeconds)}`;
 }
 
-/** The command that continues an interrupted crawl: the one given, with --resume instead of --fresh. */
+/**
+ * The command that continues an interrupted crawl: the one given, with --resume instead of
+ * --fresh (a recrawl continues by itself: the same command).
+ */
 export function resumeCommand(argv: readonly string[]): string {
+  const recrawl = argv.includes('--recrawl');
   const args = argv.filter((a) => a !== '--fresh' && a !== '--resume');
   // stderr ends up in CI logs: header values and URL passwords are shown as <hidden>, to be
   // given again, rather than printed.
@@ -29,7 +34,7 @@ export function resumeCommand(argv: readonly string[]): string {
     if (a.startsWith('--header=')) return `--header=${hideHeaderValue(a.slice(9))}`;
     return hidePassword(a);
   });
-  return ['sitemapkit', ...shown, '--resume'].map(shellWord).join(' ');
+  return ['sitemapkit', ...shown, ...(recrawl ? [] : ['--resume'])].map(shellWord).join(' ');
 }
 
 function hideHeaderValue(h: string): string {
@@ -56,4 +61,11 @@ function shellWord(w: string): string {
 export function diagnosticLine(d: Diagnostic): string {
   const line = formatDiagnostic(d);
   return d.url === undefined || line.includes(d.url) ? line : `${d.url}: ${line}`;
+}
+
+/** What a recrawl observed, for the summary. */
+export function changesLine(c: ChangeCounts): string {
+  const n = (v: number): string => v.toLocaleString('en-US');
+  const kept = c.kept > 0 ? `, ${n(c.kept)} failed and kept as they were` : '';
+  return `  since the last crawl: ${n(c.unchanged)} unchanged (${n(c.notModified)} answered 304), ${n(c.changed)} changed, ${n(c.added)} new, ${n(c.removed)} gone${kept}`;
 }

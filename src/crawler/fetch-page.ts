@@ -26,6 +26,8 @@ export interface PageFetchOptions {
   signal: AbortSignal | undefined;
   /** Which bodies to read: `html` parses the page, `skip` cancels the download. */
   bodyFor: (status: number, contentType: string) => 'html' | 'skip';
+  /** Fingerprint the main text of HTML pages (src/page/main-text.ts), for recrawls. */
+  fingerprint: boolean;
 }
 
 export type PageResponse =
@@ -36,6 +38,8 @@ export type PageResponse =
       contentType: string;
       /** The page's findings, when its body was read as HTML. */
       meta: PageMeta | undefined;
+      /** Its main text's fingerprint, when its body was read as HTML with `fingerprint`. */
+      fingerprint?: string | undefined;
       /** Body bytes read. */
       bytes: number;
       /** The body was longer than `maxBytes`; only the start was read. */
@@ -52,11 +56,12 @@ export { charsetFromBom, charsetFromContentType, charsetFromPrescan } from '../p
 
 /** The body side of an exchange: bytes in, decoded text into the page reader. */
 class BodySink {
-  readonly page = new PageMetaReader();
+  readonly page: PageMetaReader;
   readonly decoder: PageDecoder;
   bytes = 0;
 
-  constructor(contentType: string) {
+  constructor(contentType: string, fingerprint: boolean) {
+    this.page = new PageMetaReader({ fingerprint });
     this.decoder = new PageDecoder(contentType);
   }
 
@@ -78,12 +83,19 @@ function failed(cause: unknown): PageResponse {
   return { ok: false, error: cause.message, reason: cause.reason };
 }
 
-/** Fetches `url` once. */
-export async function fetchPage(url: string, o: PageFetchOptions): Promise<PageResponse> {
+/**
+ * Fetches `url` once. `conditional` adds a recrawl's `If-None-Match` / `If-Modified-Since`: a 304
+ * then costs no body.
+ */
+export async function fetchPage(
+  url: string,
+  o: PageFetchOptions,
+  conditional?: Readonly<Record<string, string>>,
+): Promise<PageResponse> {
   let res: HttpResponse;
   try {
     res = await o.client.request(url, {
-      headers: o.headers,
+      headers: conditional === undefined ? o.headers : { ...o.headers, ...conditional },
       timeoutMs: o.timeoutMs,
       maxBytes: o.maxBytes,
       overflow: 'truncate',
@@ -100,6 +112,7 @@ export async function fetchPage(url: string, o: PageFetchOptions): Promise<PageR
     headers: res.headers,
     contentType,
     meta: undefined,
+    fingerprint: undefined,
     bytes: 0,
     truncated: false,
     charset: undefined,
@@ -109,7 +122,7 @@ export async function fetchPage(url: string, o: PageFetchOptions): Promise<PageR
     res.cancel();
     return base;
   }
-  const sink = new BodySink(contentType);
+  const sink = new BodySink(contentType, o.fingerprint);
   try {
     await res.each((chunk) => sink.push(chunk));
   } catch (cause) {
@@ -119,6 +132,7 @@ export async function fetchPage(url: string, o: PageFetchOptions): Promise<PageR
   return {
     ...base,
     meta,
+    fingerprint: sink.page.fingerprint(),
     bytes: sink.bytes,
     truncated: res.truncated,
     charset: sink.decoder.charset,

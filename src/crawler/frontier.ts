@@ -14,13 +14,15 @@
  *   every lease, under the file's exclusive lock; a shared store: the leases whose expiry passed),
  *   and the crawl's facts (`getMeta`: its start URLs, whether sitemaps were read) say the rest.
  */
-import type { Outcome, UrlSource } from './records.js';
+import type { Outcome, Prior, UrlSource } from './records.js';
 
 /** A URL handed to the loop to fetch: `finish` it, or it goes back to the queue with `requeue`. */
 export interface Lease {
   id: number;
   url: string;
   depth: number;
+  /** What the crawl before recorded of it (a recrawl's validators and comparison); absent: nothing. */
+  prior?: Prior;
 }
 
 /** A URL a page leads to (or a start URL, a sitemap seed), already normalised. */

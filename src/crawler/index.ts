@@ -8,6 +8,6 @@ export {
   DEFAULT_PRIORITY_MAP,
   type PageEvent,
 } from './options.js';
-export type { CrawlStats, UrlRecord, UrlSource, Verdict } from './records.js';
+export type { Change, ChangeCounts, CrawlStats, UrlRecord, UrlSource, Verdict } from './records.js';
 export type { CrawlReportFiles } from './report.js';
 export { priorityForDepth } from './sitemap-entries.js';

@@ -14,8 +14,8 @@ export interface CrawlNetwork {
   /** For robots.txt and sitemaps, and the pages. */
   client: HttpClient;
   robots: RobotsCache;
-  /** One GET of a page. */
-  page(url: string): Promise<PageResponse>;
+  /** One GET of a page (conditional, with a recrawl's validators). */
+  page(url: string, conditional?: Readonly<Record<string, string>>): Promise<PageResponse>;
   close(): Promise<void>;
 }
 
@@ -26,7 +26,8 @@ const PAGE_HEADERS: Readonly<Record<string, string>> = {
 const bodyFor = (status: number, type: string): 'html' | 'skip' =>
   status === 200 && isHtmlType(type) ? 'html' : 'skip';
 
-export function openNetwork(o: ResolvedCrawlOptions): CrawlNetwork {
+/** `fingerprint`: fingerprint the main text of HTML pages (a recrawl's, src/page/main-text.ts). */
+export function openNetwork(o: ResolvedCrawlOptions, fingerprint: boolean): CrawlNetwork {
   const own = o.httpClient === undefined;
   const client =
     o.httpClient ??
@@ -53,11 +54,12 @@ export function openNetwork(o: ResolvedCrawlOptions): CrawlNetwork {
     maxBytes: o.maxPageBytes,
     signal: o.signal,
     bodyFor,
+    fingerprint,
   };
   return {
     client,
     robots,
-    page: (url) => fetchPage(url, page),
+    page: (url, conditional) => fetchPage(url, page, conditional),
     close: () => (own ? client.close() : Promise.resolve()),
   };
 }

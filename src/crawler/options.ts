@@ -105,6 +105,15 @@ export interface CrawlOptions {
    */
   fresh?: boolean;
   /**
+   * Bring the finished crawl in `state` up to date (docs/crawl.md, "Recrawl"): every page it knows
+   * is fetched again with a conditional request, compared on its main text, and `changed`, `added`
+   * or `removed`; an interrupted recrawl continues, and without a state file it is a first crawl.
+   * @default false
+   */
+  recrawl?: boolean;
+  /** Write what this crawl added, changed and removed as a change set (JSON Lines) here. @default none */
+  changes?: string;
+  /**
    * Folder of the crawl report (`report.html`, `urls.jsonl`, `urls.csv`); never inside `outDir`.
    * @default none (the CLI: `./sitemapkit-report`)
    */
@@ -228,7 +237,8 @@ export interface ResolvedCrawlOptions {
   publicOrigin: string | undefined;
   /** Undefined: a temporary state, deleted when the crawl returns. */
   state: string | undefined;
-  mode: 'new' | 'resume' | 'fresh';
+  mode: 'new' | 'resume' | 'fresh' | 'recrawl';
+  changes: string | undefined;
   report: string | undefined;
   concurrency: number;
   hostConcurrency: number;
@@ -393,6 +403,12 @@ export function resolveCrawlOptions(o: CrawlOptions, cwd: string = process.cwd()
     }
   }
   if (o.resume === true && o.fresh === true) throw bad('resume and fresh exclude each other');
+  if (o.recrawl === true && (o.resume === true || o.fresh === true)) {
+    throw bad(
+      `recrawl and ${o.resume === true ? 'resume' : 'fresh'} exclude each other`,
+      'recrawl continues an interrupted recrawl by itself',
+    );
+  }
   const ua = o.userAgent ?? DEFAULT_USER_AGENT;
   if (/[\r\n]/.test(ua)) throw bad('userAgent has a line break');
   const robotsAgent = o.robotsAgent ?? /^[A-Za-z_-]+/.exec(ua)?.[0] ?? 'sitemapkit';
@@ -413,9 +429,9 @@ export function resolveCrawlOptions(o: CrawlOptions, cwd: string = process.cwd()
   if (o.changefreq !== undefined && !(CHANGEFREQS as readonly string[]).includes(o.changefreq)) {
     throw bad(`changefreq must be one of ${CHANGEFREQS.join(', ')}, got ${o.changefreq}`);
   }
-  if (o.state === undefined && (o.resume === true || o.fresh === true)) {
+  if (o.state === undefined && (o.resume === true || o.fresh === true || o.recrawl === true)) {
     throw bad(
-      `${o.resume === true ? 'resume' : 'fresh'} needs state: the file of the crawl`,
+      `${o.resume === true ? 'resume' : o.fresh === true ? 'fresh' : 'recrawl'} needs state: the file of the crawl`,
       'without state a crawl keeps its state in a temporary folder that is deleted when it returns',
     );
   }
@@ -429,7 +445,8 @@ export function resolveCrawlOptions(o: CrawlOptions, cwd: string = process.cwd()
     baseUrl,
     publicOrigin,
     state,
-    mode: o.resume === true ? 'resume' : o.fresh === true ? 'fresh' : 'new',
+    mode: o.recrawl === true ? 'recrawl' : o.resume === true ? 'resume' : o.fresh === true ? 'fresh' : 'new',
+    changes: o.changes === undefined ? undefined : resolve(cwd, o.changes),
     report,
     concurrency,
     hostConcurrency,

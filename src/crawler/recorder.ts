@@ -12,6 +12,7 @@ import { normalizeCrawlUrl } from './normalize-url.js';
 import type { ResolvedCrawlOptions } from './options.js';
 import { type PageRules, pageOutcome } from './page-outcome.js';
 import type { Outcome } from './records.js';
+import { observe, observedAt, observeRefused } from './recrawl.js';
 import { giveUpReason } from './retry.js';
 import type { Item } from './scheduler.js';
 import { type Scope, urlPattern } from './scope.js';
@@ -131,10 +132,13 @@ export class Recorder {
       });
     }
     if (!res.ok && res.reason === 'address-refused') this.#addressRefused(item.url, res.error);
-    const r = pageOutcome(item, res, item.attempts, ms, giveUp, { ...this.#rules, now: this.#o.now() });
+    const now = this.#o.now();
+    const r = pageOutcome(item, res, item.attempts, ms, giveUp, { ...this.#rules, now });
     for (const d of r.diagnostics) this.report(d);
-    this.#frontier.finish(item, r.outcome, r.found, this.admit);
-    this.#after(item, r.outcome, ms);
+    // Against the crawl before (a recrawl), or nothing (a first crawl): what changed, and when.
+    const outcome = observe(item.prior, r.outcome, res, observedAt(now));
+    this.#frontier.finish(item, outcome, r.found, this.admit);
+    this.#after(item, outcome, ms);
   }
 
   disallowed(item: Item, verdict: Extract<GateVerdict, { allowed: false }>): void {
@@ -145,6 +149,7 @@ export class Recorder {
     } else {
       outcome = { verdict: 'robots', reason: verdict.reason };
     }
+    outcome = observeRefused(item.prior, outcome, observedAt(this.#o.now()));
     this.#frontier.finish(item, outcome, [], this.admit);
     this.#after(item, outcome, null);
   }
@@ -162,7 +167,8 @@ export class Recorder {
     this.done++;
     // The URL was counted as queued when it was found: it is not waiting any more.
     this.queued = Math.max(0, this.queued - 1);
-    if (outcome.verdict === 'listed') this.listed++;
+    // A recrawl's URL was counted as listed (or not) by the crawl before: only the difference counts.
+    this.listed += (outcome.verdict === 'listed' ? 1 : 0) - (item.prior?.verdict === 'listed' ? 1 : 0);
     if (outcome.verdict === 'broken' || outcome.verdict === 'error') this.errors++;
     const o = this.#o;
     o.onPage?.({

@@ -31,6 +31,14 @@ export type Verdict =
   /** Fetched fine but its URL cannot go into a sitemap (too long, say). */
   | 'invalid';
 
+/**
+ * What a crawl observed of a URL against the crawl before it (a first crawl: against nothing):
+ * `added` it entered the sitemap, `changed` its main text changed, `unchanged` it did not (a 304,
+ * or the same fingerprint), `removed` it left the sitemap (404, 410, noindex, a redirect, a
+ * canonical elsewhere, …), `kept` it failed this time (5xx, a timeout) and stays listed as it was.
+ */
+export type Change = 'added' | 'changed' | 'unchanged' | 'removed' | 'kept';
+
 /** How a URL entered the crawl. */
 export type UrlSource = 'start' | 'link' | 'redirect' | 'canonical' | 'hreflang' | 'sitemap';
 
@@ -57,6 +65,12 @@ export interface UrlRecord {
   bytes: number | null;
   ms: number | null;
   attempts: number;
+  /** When a change of its main text was last observed (UTC, seconds): its lastmod without its own date. */
+  changedAt: string | null;
+  /** What this crawl observed against the one before (null: not in the sitemap either time). */
+  change: Change | null;
+  /** When this crawl observed `change`. */
+  changeAt: string | null;
 }
 
 /** The outcome written when a URL is finished. */
@@ -72,6 +86,28 @@ export interface Outcome {
   bytes?: number | null;
   ms?: number | null;
   attempts?: number;
+  /** Validators of the answer, sent back on the next crawl (`If-None-Match`, `If-Modified-Since`). */
+  etag?: string | null;
+  lastModified?: string | null;
+  /** The main text's fingerprint (src/page/main-text.ts). */
+  fingerprint?: string | null;
+  changedAt?: string | null;
+  change?: Change | null;
+  changeAt?: string | null;
+  /**
+   * The answer says nothing new (a 304, or a failure of a page listed before): the URL keeps what
+   * the last crawl recorded (verdict, title, lastmod, fingerprint); only the exchange is recorded.
+   */
+  keep?: boolean;
+}
+
+/** What the crawl before this one recorded of a URL, for a recrawl's conditional request and comparison. */
+export interface Prior {
+  verdict: Verdict | null;
+  etag: string | null;
+  lastModified: string | null;
+  fingerprint: string | null;
+  changedAt: string | null;
 }
 
 /** Totals of a crawl (over all its runs when resumed, except where noted). */
@@ -92,8 +128,24 @@ export interface CrawlStats {
   requests: number;
   /** Links to other hosts seen by this run (not followed). */
   externalLinks: number;
+  /**
+   * What a recrawl observed against the crawl before it (absent after a first crawl): pages
+   * `unchanged` (of which `notModified` answered 304), `changed`, `added`, `removed`, and `kept`
+   * (failed this time, listed as before).
+   */
+  changes?: ChangeCounts;
   /** Wall time of this run. */
   seconds: number;
   /** Pages fetched per second by this run. */
   pagesPerSecond: number;
+}
+
+/** Pages by what a recrawl observed. */
+export interface ChangeCounts {
+  unchanged: number;
+  notModified: number;
+  changed: number;
+  added: number;
+  removed: number;
+  kept: number;
 }

@@ -109,6 +109,14 @@ async function writeAtomic(path: string, text: string): Promise<void> {
   await rename(tmp, path);
 }
 
+/** A recrawl's changes against the crawl before it, for the summary table. */
+function changesRow(s: CrawlStats): string {
+  const c = s.changes;
+  if (c === undefined) return '';
+  const n = (v: number): string => v.toLocaleString('en-US');
+  return `\n<tr><th>since the last crawl</th><td>${n(c.unchanged)} unchanged (${n(c.notModified)} answered 304) · ${n(c.changed)} changed · ${n(c.added)} new · ${n(c.removed)} gone${c.kept > 0 ? ` · ${n(c.kept)} failed and kept` : ''}</td></tr>`;
+}
+
 function bars(rows: Array<[string, number]>, cls = ''): string {
   const max = Math.max(1, ...rows.map((r) => r[1]));
   return `<table class="bars ${cls}">${rows
@@ -205,7 +213,7 @@ table{border-collapse:collapse;width:100%}td,th{padding:.25rem .5rem;text-align:
 <tr><th>in the sitemap</th><td>${s.listed.toLocaleString('en-US')}</td></tr>
 <tr><th>broken or failing</th><td>${brokenTotal.toLocaleString('en-US')}</td></tr>
 <tr><th>requests (this run)</th><td>${s.requests.toLocaleString('en-US')} in ${s.seconds.toFixed(1)} s (${s.pagesPerSecond.toFixed(1)}/s)</td></tr>
-<tr><th>links to other hosts</th><td>${s.externalLinks.toLocaleString('en-US')} (not followed)</td></tr>
+<tr><th>links to other hosts</th><td>${s.externalLinks.toLocaleString('en-US')} (not followed)</td></tr>${changesRow(s)}
 </table>
 <h2>Outcomes</h2>${bars(verdicts.map(([v, n]) => [v, n]))}
 <h2>Status codes</h2>${bars(statusRows)}
@@ -259,6 +267,8 @@ export async function writeCrawlReport(
           bytes: r.bytes,
           ms: r.ms,
           attempts: r.attempts,
+          changedAt: r.changedAt,
+          change: r.change,
         })}\n`;
       }
     })(),

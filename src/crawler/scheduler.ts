@@ -165,7 +165,9 @@ export class Scheduler {
   #enqueue(rows: readonly Lease[]): void {
     for (const r of rows) {
       const origin = this.#p.originOf(r.url);
-      this.#push({ id: r.id, url: r.url, origin, depth: r.depth, attempts: 0, notBefore: 0 }, false);
+      const item: Item = { id: r.id, url: r.url, origin, depth: r.depth, attempts: 0, notBefore: 0 };
+      if (r.prior !== undefined) item.prior = r.prior;
+      this.#push(item, false);
     }
   }
 

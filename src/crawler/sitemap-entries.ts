@@ -5,6 +5,7 @@
 import type { EntryInput } from '../core/entry.js';
 import { ImageFilter } from '../page/image-filter.js';
 import type { ResolvedCrawlOptions } from './options.js';
+import type { UrlRecord } from './records.js';
 import type { CrawlState } from './state.js';
 
 /** Rewrites a URL of `from` (an origin) to `to`; other URLs are returned as they are. */
@@ -46,7 +47,10 @@ export function* sitemapEntries(state: CrawlState, o: ResolvedCrawlOptions): Gen
   }
   for (const r of state.listed()) {
     const e: EntryInput = { loc: rw(r.url) };
-    if (r.lastmod !== null) e.lastmod = r.lastmod;
+    // Honest lastmod: the page's own trustworthy date, else when a recrawl saw its text change
+    // (never the crawl date: a first crawl gives none).
+    const lastmod = publishedLastmod(r);
+    if (lastmod !== undefined) e.lastmod = lastmod;
     if (o.changefreq !== undefined) e.changefreq = o.changefreq;
     if (o.priorityMap !== undefined) {
       const p = priorityForDepth(r.depth, o.priorityMap);
@@ -62,6 +66,11 @@ export function* sitemapEntries(state: CrawlState, o: ResolvedCrawlOptions): Gen
     }
     yield e;
   }
+}
+
+/** The lastmod a listed page is published with: its own date, else the last observed change. */
+export function publishedLastmod(r: Pick<UrlRecord, 'lastmod' | 'changedAt'>): string | undefined {
+  return r.lastmod ?? r.changedAt ?? undefined;
 }
 
 /** Hosts other than the sitemap's own whose pages were listed (they must cross-submit). */

@@ -12,7 +12,27 @@ import { ensureDir } from '../writer/atomic.js';
 type Db = BetterSqlite3.Database;
 
 export const FORMAT = 'sitemapkit-crawl-state';
-export const VERSION = '1';
+export const VERSION = '2';
+
+/**
+ * What each earlier version lacks, in order: a state written by an earlier release is migrated
+ * when it is opened (in one transaction, under the file's lock), never refused. Version 2 (issue
+ * 12, recrawls) keeps each URL's validators, its main-text fingerprint and what a recrawl observed.
+ */
+const MIGRATIONS: ReadonlyArray<{ from: string; sql: string }> = [
+  {
+    from: '1',
+    sql: `
+ALTER TABLE urls ADD COLUMN etag TEXT;
+ALTER TABLE urls ADD COLUMN last_modified TEXT;
+ALTER TABLE urls ADD COLUMN fingerprint TEXT;
+ALTER TABLE urls ADD COLUMN changed_at TEXT;
+ALTER TABLE urls ADD COLUMN prev_verdict TEXT;
+ALTER TABLE urls ADD COLUMN change TEXT;
+ALTER TABLE urls ADD COLUMN change_at TEXT;
+`,
+  },
+];
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -33,7 +53,14 @@ CREATE TABLE IF NOT EXISTS urls (
   extra TEXT,
   bytes INTEGER,
   ms INTEGER,
-  attempts INTEGER NOT NULL DEFAULT 0
+  attempts INTEGER NOT NULL DEFAULT 0,
+  etag TEXT,
+  last_modified TEXT,
+  fingerprint TEXT,
+  changed_at TEXT,
+  prev_verdict TEXT,
+  change TEXT,
+  change_at TEXT
 );
 CREATE INDEX IF NOT EXISTS urls_queue ON urls (depth, id) WHERE state = 0;
 CREATE TABLE IF NOT EXISTS links (target INTEGER NOT NULL, source INTEGER NOT NULL, PRIMARY KEY (target, source)) WITHOUT ROWID;
@@ -63,6 +90,8 @@ export function checkState(path: string, mode: StateMode): void {
 /** What an existing state file says about its crawl: `status` is `complete` once it finished. */
 export interface StateOnDisk {
   status: string | undefined;
+  /** Its crawl fingerprints pages (a recrawl, or a first crawl made with `recrawl`). */
+  fingerprints: boolean;
 }
 
 async function loadSqlite(): Promise<typeof BetterSqlite3> {
@@ -88,11 +117,11 @@ export async function readStateOnDisk(path: string): Promise<StateOnDisk | undef
   try {
     db = new Database(path, { fileMustExist: true, timeout: 200 });
     const meta = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
-    if (meta === undefined) return { status: undefined };
+    if (meta === undefined) return { status: undefined, fingerprints: false };
     const get = (key: string): string | undefined =>
       (db!.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
-    if (get('format') !== FORMAT) return { status: undefined };
-    return { status: get('status') };
+    if (get('format') !== FORMAT) return { status: undefined, fingerprints: false };
+    return { status: get('status'), fingerprints: get('fingerprints') === 'yes' };
   } catch (cause) {
     if ((cause as { code?: string }).code?.startsWith('SQLITE_BUSY') === true) {
       throw new SitemapkitError('ERR_STATE', 'the crawl state is in use by another crawl', {
@@ -101,7 +130,7 @@ export async function readStateOnDisk(path: string): Promise<StateOnDisk | undef
         hint: 'wait for the other crawl to end, or pass --state FILE',
       });
     }
-    return { status: undefined };
+    return { status: undefined, fingerprints: false };
   } finally {
     db?.close();
   }
@@ -184,7 +213,9 @@ export async function openStateDb(path: string, mode: StateMode): Promise<Db> {
       const version = db.prepare('SELECT value FROM meta WHERE key = ?').get('version') as
         | { value: string }
         | undefined;
-      if (format?.value !== FORMAT || version?.value !== VERSION) {
+      let current = version?.value;
+      if (format?.value === FORMAT && current !== undefined && migrate(db, current)) current = VERSION;
+      if (format?.value !== FORMAT || current !== VERSION) {
         throw new SitemapkitError(
           'ERR_STATE',
           'this file is not a sitemapkit crawl state of a version this release reads',
@@ -206,4 +237,15 @@ export async function openStateDb(path: string, mode: StateMode): Promise<Db> {
     });
   }
   return db;
+}
+
+/** Brings a state of an earlier version up to {@link VERSION} in one transaction; false when `from` is not one. */
+function migrate(db: Db, from: string): boolean {
+  const start = MIGRATIONS.findIndex((m) => m.from === from);
+  if (start < 0) return false;
+  db.transaction(() => {
+    for (const m of MIGRATIONS.slice(start)) db.exec(m.sql);
+    db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(VERSION, 'version');
+  })();
+  return true;
 }

@@ -8,7 +8,14 @@
  * state-open.ts; the crawl loop sees this state through the Frontier (frontier-sqlite.ts).
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import { type Outcome, SEED_DEPTH, type UrlRecord, type UrlSource, type Verdict } from './records.js';
+import {
+  type ChangeCounts,
+  type Outcome,
+  SEED_DEPTH,
+  type UrlRecord,
+  type UrlSource,
+  type Verdict,
+} from './records.js';
 import {
   checkState,
   FORMAT,
@@ -28,49 +35,19 @@ const ID_CACHE = 50_000;
 type Db = BetterSqlite3.Database;
 type Stmt = BetterSqlite3.Statement;
 
-interface RawRow {
-  id: number;
-  url: string;
-  depth: number;
-  state: number;
-  via: number | null;
-  source: UrlSource;
-  status: number | null;
-  verdict: Verdict | null;
-  reason: string | null;
-  target: string | null;
-  content_type: string | null;
-  title: string | null;
-  lastmod: string | null;
-  extra: string | null;
-  bytes: number | null;
-  ms: number | null;
-  attempts: number;
-}
-
-function toRecord(r: RawRow): UrlRecord {
-  return {
-    id: r.id,
-    url: r.url,
-    depth: r.depth,
-    state: r.state,
-    via: r.via,
-    source: r.source,
-    status: r.status,
-    verdict: r.verdict,
-    reason: r.reason,
-    target: r.target,
-    contentType: r.content_type,
-    title: r.title,
-    lastmod: r.lastmod,
-    extra: r.extra,
-    bytes: r.bytes,
-    ms: r.ms,
-    attempts: r.attempts,
-  };
-}
+import {
+  LEASE_COLUMNS,
+  type LeasedRow,
+  type LeaseRaw,
+  leased,
+  MERGE_CHANGE,
+  type RawRow,
+  toRecord,
+  UNFETCHED,
+} from './state-rows.js';
 
 export type { StateMode } from './state-open.js';
+export type { LeasedRow } from './state-rows.js';
 
 export class CrawlState {
   readonly path: string;
@@ -90,6 +67,7 @@ export class CrawlState {
     setLeasedAt: Stmt;
     requeueTooDeep: Stmt;
     finish: Stmt;
+    keep: Stmt;
     requeue: Stmt;
     getMeta: Stmt;
     setMeta: Stmt;
@@ -105,10 +83,10 @@ export class CrawlState {
       lowerDepth: db.prepare('UPDATE urls SET depth = ? WHERE id = ? AND state = 0 AND depth > ?'),
       link: db.prepare('INSERT OR IGNORE INTO links (target, source) VALUES (?, ?)'),
       lease: db.prepare(
-        `SELECT id, url, depth FROM urls WHERE state = 0 AND depth < ${SEED_DEPTH} ORDER BY depth, id LIMIT ?`,
+        `SELECT ${LEASE_COLUMNS} FROM urls WHERE state = 0 AND depth < ${SEED_DEPTH} ORDER BY depth, id LIMIT ?`,
       ),
       leaseSeeds: db.prepare(
-        `SELECT id, url FROM urls WHERE state = 0 AND depth >= ${SEED_DEPTH} ORDER BY depth, id LIMIT ?`,
+        `SELECT ${LEASE_COLUMNS} FROM urls WHERE state = 0 AND depth >= ${SEED_DEPTH} ORDER BY depth, id LIMIT ?`,
       ),
       setLeased: db.prepare('UPDATE urls SET state = 1 WHERE id = ?'),
       setLeasedAt: db.prepare('UPDATE urls SET state = 1, depth = ? WHERE id = ?'),
@@ -118,7 +96,14 @@ export class CrawlState {
       finish: db.prepare(
         `UPDATE urls SET state = 2, status = @status, verdict = @verdict, reason = @reason, target = @target,
          content_type = @contentType, title = @title, lastmod = @lastmod, extra = @extra, bytes = @bytes,
-         ms = @ms, attempts = @attempts WHERE id = @id`,
+         ms = @ms, attempts = @attempts, etag = @etag, last_modified = @lastModified,
+         fingerprint = @fingerprint, changed_at = @changedAt, ${MERGE_CHANGE} WHERE id = @id`,
+      ),
+      // A 304 (or a failure of a listed page): what the last crawl recorded stays, verdict included.
+      keep: db.prepare(
+        `UPDATE urls SET state = 2, status = @status, reason = @reason, bytes = @bytes, ms = @ms,
+         attempts = @attempts, etag = COALESCE(@etag, etag), last_modified = COALESCE(@lastModified, last_modified),
+         ${MERGE_CHANGE} WHERE id = @id`,
       ),
       requeue: db.prepare('UPDATE urls SET state = 0 WHERE state = 1'),
       getMeta: db.prepare('SELECT value FROM meta WHERE key = ?'),
@@ -258,11 +243,11 @@ export class CrawlState {
   }
 
   /** Takes up to `n` queued URLs, nearest to the start first, and marks them leased. */
-  lease(n: number): Array<{ id: number; url: string; depth: number }> {
+  lease(n: number): LeasedRow[] {
     return this.transaction(() => {
-      const rows = this.#s.lease.all(n) as Array<{ id: number; url: string; depth: number }>;
+      const rows = this.#s.lease.all(n) as LeaseRaw[];
       for (const r of rows) this.#s.setLeased.run(r.id);
-      return rows;
+      return rows.map((r) => leased(r));
     });
   }
 
@@ -271,16 +256,31 @@ export class CrawlState {
    * asks only once nothing else is queued or in flight, so a seed that a page links to is crawled
    * at its link depth instead.
    */
-  leaseSeeds(n: number): Array<{ id: number; url: string; depth: number }> {
+  leaseSeeds(n: number): LeasedRow[] {
     return this.transaction(() => {
-      const rows = this.#s.leaseSeeds.all(n) as Array<{ id: number; url: string }>;
+      const rows = this.#s.leaseSeeds.all(n) as LeaseRaw[];
       for (const r of rows) this.#s.setLeasedAt.run(0, r.id);
-      return rows.map((r) => ({ id: r.id, url: r.url, depth: 0 }));
+      return rows.map((r) => leased(r, 0));
     });
   }
 
   /** Records the outcome of a URL (call inside the page's transaction). */
   finish(id: number, o: Outcome): void {
+    if (o.keep === true) {
+      this.#s.keep.run({
+        id,
+        status: o.status ?? null,
+        reason: o.reason ?? null,
+        bytes: o.bytes ?? null,
+        ms: o.ms ?? null,
+        attempts: o.attempts ?? 0,
+        etag: o.etag ?? null,
+        lastModified: o.lastModified ?? null,
+        change: o.change ?? null,
+        changeAt: o.changeAt ?? null,
+      });
+      return;
+    }
     this.#s.finish.run({
       id,
       status: o.status ?? null,
@@ -294,7 +294,90 @@ export class CrawlState {
       bytes: o.bytes ?? null,
       ms: o.ms ?? null,
       attempts: o.attempts ?? 0,
+      etag: o.etag ?? null,
+      lastModified: o.lastModified ?? null,
+      fingerprint: o.fingerprint ?? null,
+      changedAt: o.changedAt ?? null,
+      change: o.change ?? null,
+      changeAt: o.changeAt ?? null,
     });
+  }
+
+  /**
+   * Starts a recrawl of a finished crawl, in one transaction: every URL the crawl fetched (or
+   * robots.txt kept out) is queued again, keeping what was recorded of it (its verdict stays until
+   * it is fetched again, so a recrawl stopped early still publishes every page), with its verdict
+   * remembered as the one to compare with; the site's sitemaps are read again when seeding. A URL
+   * the crawl's scope now keeps out (`outOfScope`: an `--exclude` added since, say) is finished
+   * with that outcome at once, and is removed from the sitemap if it was listed.
+   */
+  beginRecrawl(at: string, outOfScope?: (url: string, start: boolean) => Outcome | undefined): void {
+    this.transaction(() => {
+      const generation = this.getMeta('recrawls') ?? '0';
+      // The changes of a crawl whose output was never written (a crash, a full disk) were never
+      // published: they stay, and this recrawl's changes are merged into them (MERGE_CHANGE).
+      const published = this.getMeta('published') === generation;
+      this.#db.exec(
+        `UPDATE urls SET prev_verdict = verdict${published ? ', change = NULL, change_at = NULL' : ''},
+           attempts = CASE WHEN verdict IN ${UNFETCHED} THEN attempts ELSE 0 END,
+           state = CASE WHEN verdict IN ${UNFETCHED} THEN 2 ELSE 0 END`,
+      );
+      if (outOfScope !== undefined) {
+        // Judged while reading, written after: better-sqlite3 runs one statement at a time.
+        const out: Array<{ id: number; outcome: Outcome }> = [];
+        const rows = this.#db
+          .prepare('SELECT id, url, source, prev_verdict FROM urls WHERE state = 0')
+          .iterate();
+        for (const r of rows as Iterable<{
+          id: number;
+          url: string;
+          source: UrlSource;
+          prev_verdict: Verdict | null;
+        }>) {
+          const outcome = outOfScope(r.url, r.source === 'start');
+          if (outcome === undefined) continue;
+          out.push({
+            id: r.id,
+            outcome: r.prev_verdict === 'listed' ? { ...outcome, change: 'removed', changeAt: at } : outcome,
+          });
+        }
+        for (const o of out) this.finish(o.id, o.outcome);
+      }
+      this.#s.setMeta.run('recrawls', String(Number(generation) + 1));
+      this.#s.setMeta.run('recrawled', at);
+      this.#s.setMeta.run('status', 'running');
+      this.#db.prepare("DELETE FROM meta WHERE key = 'seeded'").run();
+    });
+  }
+
+  /** Records that this crawl's output (sitemaps, change set) is written: its changes are published. */
+  published(): void {
+    this.setMeta('published', this.getMeta('recrawls') ?? '0');
+  }
+
+  /** Pages by what this crawl observed against the one before. */
+  changeCounts(): ChangeCounts {
+    const r = this.#db
+      .prepare(
+        `SELECT
+           COALESCE(SUM(change = 'unchanged'), 0) AS unchanged,
+           COALESCE(SUM(change = 'unchanged' AND status = 304), 0) AS notModified,
+           COALESCE(SUM(change = 'changed'), 0) AS changed,
+           COALESCE(SUM(change = 'added'), 0) AS added,
+           COALESCE(SUM(change = 'removed'), 0) AS removed,
+           COALESCE(SUM(change = 'kept'), 0) AS kept
+         FROM urls WHERE state = 2`,
+      )
+      .get() as ChangeCounts;
+    return r;
+  }
+
+  /** URLs added to, changed in or removed from the sitemap by this crawl, in discovery order. */
+  *changes(): Generator<UrlRecord> {
+    const stmt = this.#db.prepare(
+      "SELECT * FROM urls WHERE change IN ('added', 'changed', 'removed') AND state = 2 ORDER BY id",
+    );
+    for (const r of stmt.iterate()) yield toRecord(r as RawRow);
   }
 
   /** Counts one more URL of a pattern; returns the count including it. */

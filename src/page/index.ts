@@ -6,6 +6,7 @@ export {
   type PageLink,
   type PageMeta,
   PageMetaReader,
+  type PageMetaReaderOptions,
   readPageMeta,
   resolvePageBase,
 } from './page-meta.js';

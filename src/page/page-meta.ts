@@ -5,6 +5,7 @@
  * Shared by the writer's `--from-dir`, the crawler and the validator.
  */
 import { Parser } from 'htmlparser2';
+import { HEAD_ELEMENTS, MainTextHash, NON_TEXT_ELEMENTS } from './main-text.js';
 
 export interface PageLink {
   href: string;
@@ -98,6 +99,8 @@ const WANTED_TAGS: ReadonlySet<string> = new Set([
 class LeanParser extends Parser {
   #attributes = false;
   #text = false;
+  /** Text is reported as written, entities undecoded (the main text: the caller decodes it in bulk). */
+  #raw = false;
   // Parser's tokenizer and its decodeEntities flag are private in the typings, not at run time.
   // Were either renamed in a later htmlparser2, this sets an unused property and every entity is
   // decoded, as before: slower, never wrong.
@@ -127,6 +130,13 @@ class LeanParser extends Parser {
     this.#text = on;
     this.#sync();
   }
+  /**
+   * Whether text is reported undecoded while it is not collected (the main text of a recrawl):
+   * the Tokenizer keeps skipping text with indexOf, which decoding would make a character at a time.
+   */
+  rawText(on: boolean): void {
+    this.#raw = on;
+  }
   #sync(): void {
     this.#tokenizer.decodeEntities = this.#attributes || this.#text;
   }
@@ -144,7 +154,7 @@ class LeanParser extends Parser {
     if (this.#attributes) super.onattribend(quote, endIndex);
   }
   override ontext(start: number, endIndex: number): void {
-    if (this.#text) super.ontext(start, endIndex);
+    if (this.#text || this.#raw) super.ontext(start, endIndex);
   }
   override ontextentity(cp: number, endIndex: number): void {
     if (this.#text) super.ontextentity(cp, endIndex);
@@ -154,6 +164,16 @@ class LeanParser extends Parser {
 // JSON-LD blocks beyond this are not parsed: a date is near the top, and a hostile page must not
 // make the reader buffer megabytes of script text.
 const MAX_JSON_LD_CHARS = 1_000_000;
+
+/** Options of {@link PageMetaReader}. */
+export interface PageMetaReaderOptions {
+  /**
+   * Also fingerprint the page's main text (src/page/main-text.ts says what counts), for
+   * {@link PageMetaReader.fingerprint}. Off, the reader skips body text without decoding it.
+   * @default false
+   */
+  fingerprint?: boolean;
+}
 
 /**
  * The streaming form of {@link readPageMeta}: feed decoded text in chunks of any size with
@@ -168,9 +188,17 @@ export class PageMetaReader {
   #inJsonLd = false;
   #jsonLd = '';
   #ended = false;
+  /** The main text's hash, when fingerprinting. */
+  readonly #main: MainTextHash | undefined;
+  #inHead = false;
+  /** Open elements whose content is not main text (script, style, noscript, template). */
+  #skip = 0;
+  #digest: string | undefined;
 
-  constructor() {
+  constructor(options: PageMetaReaderOptions = {}) {
     const meta = this.#meta;
+    const main = options.fingerprint === true ? new MainTextHash() : undefined;
+    this.#main = main;
     this.#parser = new LeanParser({
       // Called before the tag's attributes are read (and for the tags Parser implies).
       onopentagname: (name) => {
@@ -178,10 +206,19 @@ export class PageMetaReader {
       },
       onopentag: (name, a) => {
         this.#parser.endTag();
+        if (main !== undefined) {
+          if (name === 'head') this.#inHead = true;
+          else if (this.#inHead && !HEAD_ELEMENTS.has(name)) this.#inHead = false;
+          if (NON_TEXT_ELEMENTS.has(name)) this.#skip++;
+          this.#parser.rawText(this.#inMain());
+        }
         switch (name) {
           case 'title':
-            if (meta.title === undefined) this.#inTitle = true;
-            this.#parser.collectText(true);
+            // Only the first title is read: the text of a later one (an SVG's) is not decoded.
+            if (meta.title === undefined) {
+              this.#inTitle = true;
+              this.#parser.collectText(true);
+            }
             break;
           case 'base':
             if (meta.baseHref === undefined && a['href'] !== undefined) meta.baseHref = a['href'];
@@ -242,8 +279,15 @@ export class PageMetaReader {
       ontext: (text) => {
         if (this.#inTitle) this.#title += text;
         if (this.#inJsonLd && this.#jsonLd.length < MAX_JSON_LD_CHARS) this.#jsonLd += text;
+        // Main text arrives undecoded (decoded text is a title or JSON-LD, never main text).
+        if (main !== undefined && !this.#inTitle && !this.#inJsonLd && this.#inMain()) main.push(text);
       },
       onclosetag: (name) => {
+        if (main !== undefined) {
+          if (name === 'head') this.#inHead = false;
+          if (NON_TEXT_ELEMENTS.has(name) && this.#skip > 0) this.#skip--;
+          this.#parser.rawText(this.#inMain());
+        }
         if (name === 'title' && this.#inTitle) {
           this.#inTitle = false;
           this.#parser.collectText(this.#inJsonLd);
@@ -264,6 +308,11 @@ export class PageMetaReader {
     });
   }
 
+  /** Whether text here is main text (when fingerprinting). */
+  #inMain(): boolean {
+    return this.#main !== undefined && !this.#inHead && this.#skip === 0;
+  }
+
   /** Feeds the next piece of the page's text. */
   write(text: string): void {
     if (this.#ended) throw new Error('PageMetaReader.write() after end()');
@@ -278,6 +327,16 @@ export class PageMetaReader {
       if (this.#inTitle) this.#meta.title = this.#title.replace(/\s+/g, ' ').trim();
     }
     return this.#meta;
+  }
+
+  /**
+   * The fingerprint of the page's title and main text (after {@link end}); undefined unless the
+   * reader was made with `fingerprint: true`.
+   */
+  fingerprint(): string | undefined {
+    if (this.#main === undefined || !this.#ended) return undefined;
+    this.#digest ??= this.#main.digest(this.#meta.title);
+    return this.#digest;
   }
 }
 

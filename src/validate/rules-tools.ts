@@ -174,6 +174,14 @@ export const TOOL_RULES: ReadonlyArray<[string, Rule]> = [
     'Nothing to do; pass --resume instead to write a finished crawl’s output again without fetching.',
   ),
   own(
+    'crawl-recrawl-continued',
+    'info',
+    'crawler',
+    'crawler',
+    'A recrawl found its state unfinished (an earlier run was interrupted or killed): it went on from there, without fetching the pages that run finished.',
+    'Nothing to do; the changes that run observed are kept.',
+  ),
+  own(
     'charset-unknown',
     'warning',
     'crawler',

@@ -18,6 +18,9 @@ function read(make: () => { write(t: string): void; end(): PageMeta }, chunks: r
 
 const lean = (chunks: readonly string[]): PageMeta => read(() => new PageMetaReader(), chunks);
 const oracle = (chunks: readonly string[]): PageMeta => read(() => new OraclePageMetaReader(), chunks);
+// Fingerprinting the main text (a recrawl) decodes body text the lean reader skips: same findings.
+const fingerprinting = (chunks: readonly string[]): PageMeta =>
+  read(() => new PageMetaReader({ fingerprint: true }), chunks);
 
 function cut(text: string, points: readonly number[]): string[] {
   const sorted = [...new Set(points.map((p) => p % (text.length + 1)))].sort((a, b) => a - b);
@@ -109,6 +112,7 @@ describe('the lean page reader against the full Parser', () => {
       fc.assert(
         fc.property(fc.array(fc.nat(), { maxLength: 30 }), (points) => {
           expect(lean(cut(text, points))).toEqual(expected);
+          expect(fingerprinting(cut(text, points))).toEqual(expected);
         }),
         { numRuns: 20 },
       );
@@ -122,6 +126,7 @@ describe('the lean page reader against the full Parser', () => {
         expect(lean([text])).toEqual(expected);
         expect(lean(cut(text, points))).toEqual(expected);
         expect(oracle(cut(text, points))).toEqual(expected);
+        expect(fingerprinting(cut(text, points))).toEqual(expected);
       }),
       { numRuns: 2000 },
     );

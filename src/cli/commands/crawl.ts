@@ -9,7 +9,7 @@ import { type CrawlResult, crawl } from '../../crawler/crawl.js';
 import { type CrawlOptions, type CrawlProgress, stateNameFor } from '../../crawler/options.js';
 import { ensureDir, removeCreated } from '../../writer/atomic.js';
 import type { CliContext } from '../context.js';
-import { diagnosticLine, progressText, resumeCommand } from '../crawl-lines.js';
+import { changesLine, diagnosticLine, progressText, resumeCommand } from '../crawl-lines.js';
 import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, UsageError } from '../exit.js';
 import {
   type AddressFlags,
@@ -31,6 +31,8 @@ interface CrawlFlags extends AddressFlags, ImageFlags {
   state?: string;
   resume?: boolean;
   fresh?: boolean;
+  recrawl?: boolean;
+  changes?: string;
   report: string | false;
   concurrency?: number;
   hostConcurrency?: number;
@@ -129,6 +131,11 @@ export function registerCrawl(program: Command, ctx: CliContext): void {
       '--fresh',
       "delete an unfinished crawl's state and start over (a finished one starts over by itself)",
     )
+    .option(
+      '--recrawl',
+      'bring a finished crawl up to date: conditional requests, changes found on the main text (an interrupted recrawl goes on)',
+    )
+    .option('--changes <file>', 'write what was added, changed and removed as JSON Lines (for submit)')
     .option('--report <dir>', 'crawl report folder, never inside --out', 'sitemapkit-report')
     .option('--no-report', 'write no crawl report')
     .option('--concurrency <n>', 'requests in flight at once (default 4)', wholeNumberArg('--concurrency', 1))
@@ -252,6 +259,7 @@ Examples:
   sitemapkit crawl http://localhost:8080/ --out dist/ --public-origin https://example.com/docs/15/
   sitemapkit crawl https://user:pass@staging.example.com/ --out dist/ --header "X-Preview: 1"
   sitemapkit crawl https://example.com/ --out dist/ --resume            # after Ctrl-C or a crash
+  sitemapkit crawl https://example.com/ --out dist/ --state site.db --recrawl --changes changes.jsonl
 
 Exit codes: 0 the crawl completed and the sitemaps were written (even if some pages were broken);
 1 nothing could be listed (the previous sitemaps stay); 2 usage error (a start URL that --public-origin
@@ -288,6 +296,8 @@ function toOptions(urls: string[], flags: CrawlFlags): CrawlOptions {
   if (state !== undefined) o.state = state;
   if (flags.resume === true) o.resume = true;
   if (flags.fresh === true) o.fresh = true;
+  if (flags.recrawl === true) o.recrawl = true;
+  if (flags.changes !== undefined) o.changes = flags.changes;
   if (flags.concurrency !== undefined) o.concurrency = flags.concurrency;
   if (flags.hostConcurrency !== undefined) o.hostConcurrency = flags.hostConcurrency;
   if (flags.rate !== undefined) o.rate = flags.rate;
@@ -351,6 +361,10 @@ async function runCrawl(
   }
   if (flags.resume === true && flags.fresh === true)
     throw new UsageError('--resume and --fresh exclude each other');
+  if (flags.recrawl === true && (flags.resume === true || flags.fresh === true))
+    throw new UsageError(
+      `--recrawl and --${flags.resume === true ? 'resume' : 'fresh'} exclude each other (--recrawl continues an interrupted recrawl by itself)`,
+    );
   // Made here, bounded: the crawler's recursive mkdir loops forever under /proc (issue 11).
   const made = [
     ...(flags.report === false ? [] : await ensureDir(flags.report, 'create the report folder')),
@@ -451,6 +465,8 @@ async function runCrawl(
   }
   if (result.report !== undefined)
     lines.push(`  report: ${shortPath(result.report.html)} (with urls.csv and urls.jsonl)`);
+  if (s.changes !== undefined) lines.push(changesLine(s.changes));
+  if (flags.changes !== undefined) lines.push(`  change set: ${shortPath(flags.changes)}`);
   if (result.state !== undefined) lines.push(`  state: ${shortPath(result.state)}`);
   if (leftOut.length > 0)
     lines.push(`  left out: ${leftOut.map(([v, n]) => `${v} ${n.toLocaleString('en-US')}`).join(', ')}`);

@@ -1,0 +1,102 @@
+/**
+ * The rows of the crawl state as SQLite gives them and as the crawl reads them: a URL's record,
+ * and a leased URL with what the crawl before recorded of it (for a recrawl).
+ */
+import type { Change, Prior, UrlRecord, UrlSource, Verdict } from './records.js';
+
+export interface RawRow {
+  id: number;
+  url: string;
+  depth: number;
+  state: number;
+  via: number | null;
+  source: UrlSource;
+  status: number | null;
+  verdict: Verdict | null;
+  reason: string | null;
+  target: string | null;
+  content_type: string | null;
+  title: string | null;
+  lastmod: string | null;
+  extra: string | null;
+  bytes: number | null;
+  ms: number | null;
+  attempts: number;
+  changed_at: string | null;
+  change: Change | null;
+  change_at: string | null;
+}
+
+export function toRecord(r: RawRow): UrlRecord {
+  return {
+    id: r.id,
+    url: r.url,
+    depth: r.depth,
+    state: r.state,
+    via: r.via,
+    source: r.source,
+    status: r.status,
+    verdict: r.verdict,
+    reason: r.reason,
+    target: r.target,
+    contentType: r.content_type,
+    title: r.title,
+    lastmod: r.lastmod,
+    extra: r.extra,
+    bytes: r.bytes,
+    ms: r.ms,
+    attempts: r.attempts,
+    changedAt: r.changed_at,
+    change: r.change,
+    changeAt: r.change_at,
+  };
+}
+
+/** A leased URL with what the crawl before recorded of it. */
+export interface LeasedRow {
+  id: number;
+  url: string;
+  depth: number;
+  prior: Prior;
+}
+
+export interface LeaseRaw {
+  id: number;
+  url: string;
+  depth: number;
+  prev_verdict: Verdict | null;
+  etag: string | null;
+  last_modified: string | null;
+  fingerprint: string | null;
+  changed_at: string | null;
+}
+
+export function leased(r: LeaseRaw, depth: number = r.depth): LeasedRow {
+  return {
+    id: r.id,
+    url: r.url,
+    depth,
+    prior: {
+      verdict: r.prev_verdict,
+      etag: r.etag,
+      lastModified: r.last_modified,
+      fingerprint: r.fingerprint,
+      changedAt: r.changed_at,
+    },
+  };
+}
+
+export const LEASE_COLUMNS = 'id, url, depth, prev_verdict, etag, last_modified, fingerprint, changed_at';
+
+/** Verdicts given without a request, by the crawl's own scope: a recrawl keeps them as they are. */
+export const UNFETCHED = "('excluded', 'trap', 'too-deep')";
+
+/**
+ * How a finished URL's change is recorded: a change waiting to be published (added, changed,
+ * removed by a crawl whose output was never written) stays unless this crawl saw a new one; an
+ * `unchanged` or `kept` now does not hide it.
+ */
+export const MERGE_CHANGE = `change_at = CASE WHEN COALESCE(@change, 'unchanged') IN ('unchanged', 'kept')
+    AND change IN ('added', 'changed', 'removed') THEN change_at ELSE @changeAt END,
+  change = CASE WHEN COALESCE(@change, 'unchanged') IN ('unchanged', 'kept')
+    AND change IN ('added', 'changed', 'removed') THEN change ELSE @change END`;
