@@ -27,8 +27,9 @@ import {
 } from '../input-flags.js';
 import { checkInputFile, checkInputFolder, namingPath } from '../paths.js';
 import { Progress } from '../progress.js';
+import { addSourceOptions, extraSources, hasSourceFlags, type SourceFlags } from '../source-flags.js';
 
-interface GenerateFlags extends InputFlags, ImageFlags {
+interface GenerateFlags extends InputFlags, ImageFlags, SourceFlags {
   baseUrl: string;
   out: string;
   fromDir?: string;
@@ -53,7 +54,7 @@ interface GenerateFlags extends InputFlags, ImageFlags {
 }
 
 export function registerGenerate(program: Command, ctx: CliContext): void {
-  program
+  const command = program
     .command('generate')
     .description('Write sitemaps from URL lists (txt, CSV, JSONL), standard input, or a static site folder')
     .argument(
@@ -170,11 +171,14 @@ written); 130 interrupted.`,
     .action(async (inputs: string[], flags: GenerateFlags) => {
       ctx.exitCode = await runGenerate(inputs, flags, ctx);
     });
+  addSourceOptions(command);
 }
 
 async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliContext): Promise<number> {
-  if (inputs.length === 0 && flags.fromDir === undefined) {
-    throw new UsageError('give input files (or - for standard input), or --from-dir DIR');
+  if (inputs.length === 0 && flags.fromDir === undefined && !hasSourceFlags(flags)) {
+    throw new UsageError(
+      'give input files (or - for standard input), --from-dir DIR, --from-log FILE or --from-sitemap SOURCE',
+    );
   }
   const sources: Array<() => AsyncIterable<unknown>> = [];
   for (const input of inputs) {
@@ -210,6 +214,8 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
   if (typeof flags.xsl === 'string') warnCrossOriginXsl(flags.xsl, flags.baseUrl, ctx);
   const report = new DiagnosticReport(flags.json === true, ctx);
   const onDiagnostic = (d: Diagnostic): void => report.add(d);
+  const extra = await extraSources(flags, ctx, onDiagnostic);
+  sources.push(...extra.sources);
   if (flags.fromDir !== undefined) {
     const dir = flags.fromDir;
     // Our own HTML site map pages must not be listed as pages when --out is the site folder.
@@ -297,7 +303,7 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
   const secs = (Date.now() - started) / 1000;
   if (flags.json) {
     ctx.stdout.write(
-      `${JSON.stringify({ ok: result.skipped === 0, seconds: secs, ...result, ...report.json() }, null, 2)}\n`,
+      `${JSON.stringify({ ok: result.skipped === 0 && !extra.partial(), seconds: secs, ...result, ...extra.json(), ...report.json() }, null, 2)}\n`,
     );
   } else {
     const files = result.files.length;
@@ -311,13 +317,14 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
         `  HTML site map: ${join(flags.out, 'sitemap.html')} (${result.html.length} page${result.html.length === 1 ? '' : 's'})`,
       );
     if (flags.updateRobots !== undefined) lines.push(`  robots.txt updated: ${flags.updateRobots}`);
+    lines.push(...extra.lines());
     if (result.skipped > 0)
       lines.push(
         `  ${result.skipped.toLocaleString('en-US')} invalid or duplicate record${result.skipped === 1 ? '' : 's'} skipped (see above)`,
       );
     ctx.stdout.write(`${lines.join('\n')}\n`);
   }
-  return result.skipped > 0 ? EXIT_FINDINGS : EXIT_OK;
+  return result.skipped > 0 || extra.partial() ? EXIT_FINDINGS : EXIT_OK;
 }
 
 /** Browsers apply an XSL stylesheet only from the sitemap's own origin. */
