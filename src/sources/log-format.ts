@@ -274,8 +274,7 @@ export function compileLogFormat(format: string): LogFormat {
     steps.push({
       field: t.field,
       until: next ?? '',
-      quoted:
-        typeof before === 'string' && before.endsWith('"') && next !== undefined && next.startsWith('"'),
+      quoted: typeof before === 'string' && before.endsWith('"') && next?.startsWith('"') === true,
       bracketed: t.field === 'time' && t.time === 'clf',
     });
   }
