@@ -141,7 +141,9 @@ export class LogFilter {
     if (MACHINERY.has(lower) || lower.startsWith('/.well-known/')) return 'machinery';
     let url: string;
     try {
-      url = new URL(target, this.#origin).href;
+      // Joined as text: resolved against the origin, `//x` (a path with an empty first segment)
+      // would read as a host.
+      url = new URL(this.#origin + target).href;
       if (q !== -1 || path.includes(';')) url = stripSessionAndTrackingParams(url);
     } catch {
       return 'not-a-url';
