@@ -67,6 +67,7 @@ export interface AccessLogOptions extends LogFilterOptions {
 const WARNED_LINES = 10;
 /** A log whose first this many lines all fail is in another format: stop rather than read on. */
 const PROBE_LINES = 100;
+const STATUS = /^[1-5]\d\d$/;
 
 interface Resolved {
   filter: LogFilter;
@@ -151,6 +152,9 @@ class LogRun {
     };
     let parsed = 0;
     let lineNo = 0;
+    // Consecutive lines mostly share their second: the time is read once per change.
+    let lastTimeText = '';
+    let lastTime: number | undefined;
     const refuse = (): SitemapkitError =>
       new SitemapkitError(
         'ERR_INPUT',
@@ -170,8 +174,18 @@ class LogRun {
         if (line === '') continue;
         s.lines++;
         const f = format.read(line);
-        const time = f === undefined || lastmod !== 'last-hit' ? 0 : logTime(f.time ?? '', format.timeKind);
-        if (f === undefined || f.status === undefined || time === undefined) {
+        // A line fits when its status is three digits and its time reads as one: a line of another
+        // format that happens to split into the fields (an error log) is not taken for a visit.
+        let time: number | undefined;
+        if (f !== undefined && f.time !== undefined) {
+          if (f.time === lastTimeText) time = lastTime;
+          else {
+            time = logTime(f.time, format.timeKind);
+            lastTimeText = f.time;
+            lastTime = time;
+          }
+        }
+        if (f === undefined || time === undefined || !STATUS.test(f.status ?? '')) {
           s.unreadable++;
           if (s.unreadable <= WARNED_LINES)
             options.onDiagnostic?.({
