@@ -31,7 +31,7 @@ async function records(
 }
 
 const locs = async (...args: Parameters<typeof records>): Promise<string[]> =>
-  (await records(...args)).map((r) => r.loc as string);
+  (await records(...args)).map((r) => r['loc'] as string);
 
 describe('readAccessLogs: real nginx and Apache lines', () => {
   it('nginx combined: pages answered 200/304 to GET, once each; assets, robots.txt, sitemaps, POST, HEAD, 404 and 400 left out', async () => {

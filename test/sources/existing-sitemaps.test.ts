@@ -15,7 +15,7 @@ afterEach(async () => {
   for (const s of servers.splice(0)) await s.close();
 });
 
-const xml = (body: string): ReturnType<typeof answer> => ({
+const xml = (body: string): Answer => ({
   status: 200,
   headers: { 'content-type': 'application/xml' },
   body: `<?xml version="1.0" encoding="UTF-8"?>\n${body}`,
@@ -76,7 +76,7 @@ describe('readSitemaps', () => {
     const diagnostics: Diagnostic[] = [];
     const read = readSitemaps(`${o}/sitemap_index.xml`, { onDiagnostic: (d) => diagnostics.push(d) });
     const records = JSON.parse(JSON.stringify(await all(read))) as Array<Record<string, unknown>>;
-    const byLoc = new Map(records.map((r) => [r.loc as string, r]));
+    const byLoc = new Map(records.map((r) => [r['loc'] as string, r]));
     expect([...byLoc.keys()].sort()).toEqual(
       [`${o}/`, `${o}/de/`, `${o}/app`, `${o}/b`, `${o}/c`, `${o}/d`, `${o}/e`].sort(),
     );
