@@ -5,7 +5,7 @@ import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { parseSitemapTree } from '../../src/parser/tree.js';
 import { readSitemaps } from '../../src/sources/existing-sitemaps.js';
 import { cli } from '../support/cli.js';
-import { type answer, gzipFile, serveFolder, startServer, type TestServer } from '../support/http-server.js';
+import { type Answer, gzipFile, serveFolder, startServer, type TestServer } from '../support/http-server.js';
 import { tempDir } from '../support/tmp.js';
 import { xmllint } from '../support/xmllint.js';
 import { all, failure } from './helpers.js';
