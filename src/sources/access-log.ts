@@ -15,7 +15,7 @@ import { HashedStringSet } from '../core/hash.js';
 import { type BatchedSource, batchedSource, type RecordBatch } from '../writer/batches.js';
 import { logBytes } from './log-bytes.js';
 import { type LeftOut, LogFilter, type LogFilterOptions } from './log-filter.js';
-import { compileLogFormat, type LogFormat, logTime } from './log-format.js';
+import { compileLogFormat, type LogFormat, type LogLine, logTime } from './log-format.js';
 import type { SourceRecord } from './record.js';
 
 /** What a log line can tell about a page's `lastmod`; nothing unless asked (see docs/inputs.md). */
@@ -118,6 +118,8 @@ async function* lineChunks(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<str
 /** One run over the logs: the duplicate set (or the last-hit map) spans every file. */
 class LogRun {
   readonly seen = new HashedStringSet();
+  /** Requests (with their host) that gave a kept URL. */
+  readonly requests = new HashedStringSet();
   readonly times = new Map<string, number>();
   readonly #r: Resolved;
 
@@ -199,12 +201,21 @@ class LogRun {
           continue;
         }
         parsed++;
+        // A request already kept (same target, same host) gives the same URL again: most visits
+        // of a busy log are repeats, which this skips before any URL is parsed.
+        const request =
+          lastmod === 'none' && (f.status === '200' || f.status === '304') ? requestKey(f) : undefined;
+        if (request !== undefined && this.requests.has(request)) {
+          s.kept++;
+          continue;
+        }
         const url = filter.judge(f);
         if (!url.startsWith('http')) {
           leftOut[url as LeftOut]++;
           continue;
         }
         s.kept++;
+        if (request !== undefined) this.requests.add(request);
         if (lastmod === 'none') {
           if (!this.seen.add(url)) continue;
           s.urls++;
@@ -250,6 +261,12 @@ class LogRun {
     if (items.length > 0) yield { items };
     this.times.clear();
   }
+}
+
+/** What decides a line's URL, as one string: the host field, the method and the target. */
+function requestKey(f: LogLine): string {
+  const request = f.request ?? `${f.method ?? ''} ${f.path ?? ''}?${f.query ?? ''}`;
+  return f.vhost === undefined ? request : `${f.vhost} ${request}`;
 }
 
 function openInput(file: string, stdin: NodeJS.ReadableStream | undefined): AsyncIterable<Uint8Array> {

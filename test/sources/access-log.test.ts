@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
-import { type AccessLogOptions, readAccessLogs } from '../../src/sources/access-log.js';
+import { type AccessLogOptions, type LogFileSummary, readAccessLogs } from '../../src/sources/access-log.js';
 import { compileLogFormat, logTime, unescapeLogValue } from '../../src/sources/log-format.js';
 import { all, failure } from './helpers.js';
 
@@ -288,5 +288,19 @@ describe('readAccessLogs: invariants', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('readAccessLogs: the summary', () => {
+  it('a kept request seen again with another status or method is counted as what it is this time', async () => {
+    const lines = [
+      'h - - [26/Nov/2026:08:12:01 +0000] "GET /a HTTP/1.1" 200 1',
+      'h - - [26/Nov/2026:08:12:02 +0000] "GET /a HTTP/1.1" 404 1',
+      'h - - [26/Nov/2026:08:12:03 +0000] "GET /a HTTP/1.1" 304 1',
+      'h - - [26/Nov/2026:08:12:04 +0000] "HEAD /a HTTP/1.1" 200 1',
+    ].join('\n');
+    const summaries: LogFileSummary[] = [];
+    await records(log('a.log', lines), { onFile: (s) => summaries.push(s) });
+    expect(summaries[0]).toMatchObject({ lines: 4, kept: 2, urls: 1, leftOut: { status: 1, method: 1 } });
   });
 });
