@@ -100,7 +100,9 @@ function asUsage<T>(flag: string, make: () => T): T {
     return make();
   } catch (error) {
     if (isSitemapkitError(error, 'ERR_OPTIONS'))
-      throw new UsageError(`${flag}: ${error.message}${error.hint === undefined ? '' : `; ${error.hint}`}`);
+      throw new UsageError(
+        `${flag}: ${error.message}${error.hint === undefined ? '' : `; ${error.hint.charAt(0).toLowerCase()}${error.hint.slice(1)}`}`,
+      );
     throw error;
   }
 }

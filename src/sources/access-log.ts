@@ -160,7 +160,7 @@ class LogRun {
     const refuse = (): SitemapkitError =>
       new SitemapkitError(
         'ERR_INPUT',
-        `${where}: no line${parsed === 0 && s.lines >= PROBE_LINES ? ` of the first ${PROBE_LINES}` : ''} is in the ${format.name === 'common' ? 'common or combined' : `"${format.name}"`} log format`,
+        `no line${parsed === 0 && s.lines >= PROBE_LINES ? ` of the first ${PROBE_LINES}` : ''} is in the ${format.name === 'common' ? 'common or combined' : `"${format.name}"`} log format`,
         {
           where,
           hint: 'Give the format the server writes with --log-format (the library: format), such as its Apache LogFormat or nginx log_format string.',

@@ -58,14 +58,10 @@ export async function logBytes(source: AsyncIterable<Uint8Array>, where: string)
         if (error instanceof SitemapkitError) throw error;
         const code = (error as { code?: unknown }).code;
         if (typeof code === 'string' && code.startsWith('Z_'))
-          throw new SitemapkitError(
-            'ERR_INPUT',
-            `${where}: the gzip data is broken (${(error as Error).message})`,
-            {
-              where,
-              hint: 'A log being compressed right now is cut short: read it once logrotate has finished, or give the plain log.',
-            },
-          );
+          throw new SitemapkitError('ERR_INPUT', `the gzip data is broken (${(error as Error).message})`, {
+            where,
+            hint: 'A log being compressed right now is cut short: read it once logrotate has finished, or give the plain log.',
+          });
         throw fsError(error, { path: where, doing: 'read the log' });
       }
     })(),

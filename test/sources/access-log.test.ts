@@ -103,7 +103,8 @@ describe('readAccessLogs: real nginx and Apache lines', () => {
     const cut = gzipSync(fixture('nginx-combined.log')).subarray(0, 200);
     const e = await failure(all(readAccessLogs([log('access.log.3.gz', cut)], { site: SITE })));
     expect(e.code).toBe('ERR_INPUT');
-    expect(e.message).toContain('access.log.3.gz: the gzip data is broken');
+    expect(e.where).toBe('access.log.3.gz');
+    expect(e.message).toContain('the gzip data is broken');
   });
 });
 
@@ -230,12 +231,15 @@ describe('readAccessLogs: lines that do not fit', () => {
       all(readAccessLogs(log('error.log', '[error] 1#1: boom\n[error] again\n'), { site: SITE })),
     );
     expect(e.code).toBe('ERR_INPUT');
-    expect(e.message).toBe('error.log: no line is in the common or combined log format');
+    expect([e.where, e.message]).toEqual(['error.log', 'no line is in the common or combined log format']);
     const json = Array.from({ length: 150 }, (_, i) => `{"path":"/p${i}","status":200}`).join('\n');
     const f = await failure(
       all(readAccessLogs(log('json.log', json), { site: SITE, format: '%h %t "%r" %>s' })),
     );
-    expect(f.message).toBe('json.log: no line of the first 100 is in the "%h %t "%r" %>s" log format');
+    expect([f.where, f.message]).toEqual([
+      'json.log',
+      'no line of the first 100 is in the "%h %t "%r" %>s" log format',
+    ]);
   });
 });
 
