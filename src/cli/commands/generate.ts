@@ -56,7 +56,9 @@ interface GenerateFlags extends InputFlags, ImageFlags, SourceFlags {
 export function registerGenerate(program: Command, ctx: CliContext): void {
   const command = program
     .command('generate')
-    .description('Write sitemaps from URL lists (txt, CSV, JSONL), standard input, or a static site folder')
+    .description(
+      'Write sitemaps from URL lists (txt, CSV, JSONL), standard input, a static site folder, server logs or existing sitemaps',
+    )
     .argument(
       '[input...]',
       'input files: .txt (a URL a line), .csv (header row), .jsonl (entries), or - for stdin',
@@ -163,6 +165,8 @@ Examples:
   sitemapkit generate pages.jsonl --base-url https://example.com/ --out dist/ --gzip --xsl --html
   sitemapkit generate --from-dir public/ --exclude "drafts/**" --base-url https://example.com/ --out public/ --update-robots public/robots.txt
   cat urls.txt | sitemapkit generate - --input-format txt --base-url https://example.com/ --out dist/
+  sitemapkit generate --from-log /var/log/nginx/access.log* --site https://example.com/ --base-url https://example.com/ --out dist/
+  sitemapkit generate --from-sitemap https://example.com/sitemap_index.xml --base-url https://example.com/ --out dist/
 
 Exit codes: 0 written; 1 invalid records (nothing written with --on-invalid fail), records skipped, no URLs,
 or the sitemaps were written but robots.txt could not be updated; 2 usage error or could not run (nothing
