@@ -141,6 +141,7 @@ export async function extraSources(
   flags: SourceFlags,
   ctx: CliContext,
   onDiagnostic: DiagnosticHandler,
+  inputs: readonly string[] = [],
 ): Promise<ExtraSources> {
   const sources: ExtraSources['sources'] = [];
   const logs: LogFileSummary[] = [];
@@ -160,8 +161,10 @@ export async function extraSources(
       const format = flags.logFormat;
       asUsage('--log-format', () => compileLogFormat(format));
     }
-    if (fromLog.filter((f) => f === '-').length > 1)
-      throw new UsageError('--from-log can read standard input (-) once');
+    if (fromLog.filter((f) => f === '-').length + (inputs.includes('-') ? 1 : 0) > 1)
+      throw new UsageError(
+        'standard input (-) can be read once: as an input file or as one log of --from-log, not twice',
+      );
     for (const file of fromLog)
       if (file !== '-')
         await checkInputFile(

@@ -36,12 +36,17 @@ export async function logBytes(source: AsyncIterable<Uint8Array>, where: string)
     head = Buffer.concat(pending);
   }
   const rest = async function* (): AsyncGenerator<Uint8Array> {
-    for (const c of pending) yield c;
-    if (ended) return;
-    for (;;) {
-      const next = await it.next().catch(failed);
-      if (next.done) return;
-      yield next.value;
+    try {
+      for (const c of pending) yield c;
+      if (ended) return;
+      for (;;) {
+        const next = await it.next().catch(failed);
+        if (next.done) return;
+        yield next.value;
+      }
+    } finally {
+      // A reader that stops early (an interrupt, a failed run) closes the file now, not at exit.
+      if (!ended) await it.return?.();
     }
   };
   const gzip = head[0] === 0x1f && head[1] === 0x8b;

@@ -91,6 +91,10 @@ describe('generate --from-log', () => {
       'does not log the Last-Modified header',
     ],
     [['--from-log', 'DIR', '--site', 'https://example.com/'], 'is a folder'],
+    [
+      ['-', '--input-format', 'txt', '--from-log', '-', '--site', 'https://example.com/'],
+      'standard input (-) can be read once',
+    ],
     [['--timeout', '5s', 'URLS'], '--timeout, --user-agent and --header go with --from-sitemap SOURCE'],
   ])('usage errors: %j', async (args, message) => {
     const { dir, nginx } = logs();

@@ -218,7 +218,7 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
   if (typeof flags.xsl === 'string') warnCrossOriginXsl(flags.xsl, flags.baseUrl, ctx);
   const report = new DiagnosticReport(flags.json === true, ctx);
   const onDiagnostic = (d: Diagnostic): void => report.add(d);
-  const extra = await extraSources(flags, ctx, onDiagnostic);
+  const extra = await extraSources(flags, ctx, onDiagnostic, inputs);
   sources.push(...extra.sources);
   if (flags.fromDir !== undefined) {
     const dir = flags.fromDir;
