@@ -67,6 +67,8 @@ export interface AccessLogOptions extends LogFilterOptions {
 const WARNED_LINES = 10;
 /** A log whose first this many lines all fail is in another format: stop rather than read on. */
 const PROBE_LINES = 100;
+/** Characters of a line kept, at most (plus one read chunk). */
+const MAX_LINE = 65_536;
 const STATUS = /^[1-5]\d\d$/;
 
 interface Resolved {
@@ -109,6 +111,9 @@ async function* lineChunks(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<str
     const text = carry + decoder.write(chunk as Buffer);
     const lines = text.split('\n');
     carry = lines.pop()!;
+    // A line longer than any log line (a file with no line breaks) is cut, so memory stays bounded;
+    // its start, where the fields are, is still read.
+    if (carry.length > MAX_LINE) carry = carry.slice(0, MAX_LINE);
     if (lines.length > 0) yield lines;
   }
   const rest = carry + decoder.end();

@@ -372,5 +372,17 @@ export function unescapeLogValue(value: string): string {
     if (cp > 0xffff) i++;
     for (const b of Buffer.from(String.fromCodePoint(cp), 'utf8')) bytes.push(b);
   }
-  return Buffer.from(bytes).toString('utf8');
+  try {
+    return UTF8.decode(Uint8Array.from(bytes));
+  } catch {
+    // Not UTF-8 (a Latin-1 link, `\xE9`): the bytes as they were sent, percent-encoded, rather
+    // than U+FFFD, which would reach the sitemap as %EF%BF%BD.
+    return bytes
+      .map((b) =>
+        b >= 0x80 || b < 0x21 ? `%${b.toString(16).toUpperCase().padStart(2, '0')}` : String.fromCharCode(b),
+      )
+      .join('');
+  }
 }
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });

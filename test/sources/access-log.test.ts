@@ -209,6 +209,8 @@ describe('log formats', () => {
   it('escapes: \\" \\\\ and \\xHH as UTF-8', () => {
     expect(unescapeLogValue('a\\"b\\\\c\\xC3\\xA9')).toBe('a"b\\cé');
     expect(unescapeLogValue('plain')).toBe('plain');
+    // bytes that are no UTF-8 stay the bytes sent, percent-encoded (never U+FFFD)
+    expect(unescapeLogValue('/caf\\xE9')).toBe('/caf%E9');
   });
 });
 
@@ -292,6 +294,16 @@ describe('readAccessLogs: invariants', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('readAccessLogs: long lines', () => {
+  it('a line with a 1 MB user agent still gives its URL; a file with no line break fails as no log (its one line is cut at 64 KiB)', async () => {
+    const long = `h - - [26/Nov/2026:08:12:01 +0000] "GET /a HTTP/1.1" 200 1 "-" "${'x'.repeat(1 << 20)}"`;
+    expect(await locs(log('long.log', `${long}\n`, 65_536))).toEqual(['https://example.com/a']);
+    const blob = Buffer.alloc(8 << 20, 0x61);
+    const e = await failure(all(readAccessLogs(log('blob.log', blob, 65_536), { site: SITE })));
+    expect([e.where, e.message]).toEqual(['blob.log', 'no line is in the common or combined log format']);
   });
 });
 
