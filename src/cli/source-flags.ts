@@ -205,6 +205,10 @@ export async function extraSources(
       ...(timeoutMs !== undefined && { timeoutMs }),
       ...(flags.userAgent !== undefined && { userAgent: flags.userAgent }),
     };
+    if (roots.includes('-'))
+      throw new UsageError(
+        '--from-sitemap reads sitemap files and http(s) URLs, not standard input: save the sitemap to a file and give its path',
+      );
     for (const root of roots)
       if (!/^https?:\/\//i.test(root))
         await checkInputFile(root, 'read the sitemap', 'give the sitemap files inside it, or their URLs');

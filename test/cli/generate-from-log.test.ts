@@ -95,6 +95,7 @@ describe('generate --from-log', () => {
       ['-', '--input-format', 'txt', '--from-log', '-', '--site', 'https://example.com/'],
       'standard input (-) can be read once',
     ],
+    [['--from-sitemap', '-'], '--from-sitemap reads sitemap files and http(s) URLs, not standard input'],
     [['--timeout', '5s', 'URLS'], '--timeout, --user-agent and --header go with --from-sitemap SOURCE'],
   ])('usage errors: %j', async (args, message) => {
     const { dir, nginx } = logs();
