@@ -320,3 +320,66 @@ describe('readAccessLogs: the summary', () => {
     expect(summaries[0]).toMatchObject({ lines: 4, kept: 2, urls: 1, leftOut: { status: 1, method: 1 } });
   });
 });
+
+describe('log formats: property', () => {
+  // A field of a format: its Apache and nginx spellings, whether it is quoted, and its values.
+  const word = fc.stringMatching(/^[A-Za-z0-9.:_-]{1,12}$/);
+  const quotedText = fc.string({ unit: fc.constantFrom('a', ' ', '"', '\\', ';', '(', 'é'), maxLength: 16 });
+  const FIELDS = [
+    { apache: '%h', nginx: '$remote_addr', quoted: false, value: word },
+    { apache: '%u', nginx: '$remote_user', quoted: false, value: word },
+    {
+      apache: '%b',
+      nginx: '$body_bytes_sent',
+      quoted: false,
+      value: fc.oneof(fc.constant('-'), fc.nat().map(String)),
+    },
+    { apache: '"%{User-agent}i"', nginx: '"$http_user_agent"', quoted: true, value: quotedText },
+    { apache: '"%{Referer}i"', nginx: '"$http_referer"', quoted: true, value: quotedText },
+  ] as const;
+  const escape = (s: string): string => s.replace(/[\\"]/g, (c) => `\\${c}`);
+
+  it('any order of fields, with the request, status, time and host among them, reads back the values written', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.shuffledSubarray([0, 1, 2, 3, 4, 5, 6, 7, 8], { minLength: 9, maxLength: 9 }),
+        fc.constantFrom('apache', 'nginx'),
+        fc.tuple(...FIELDS.map((f) => f.value)),
+        fc.stringMatching(/^\/[a-z0-9/_-]{0,12}$/), // no dot: an extension would make it an asset
+        fc.constantFrom('200', '304', '404'),
+        fc.constantFrom(' ', ' | ', '\t'),
+        async (order, server, values, path, status, sep) => {
+          const parts: string[] = [];
+          const line: string[] = [];
+          for (const i of order) {
+            if (i < FIELDS.length) {
+              const f = FIELDS[i]!;
+              parts.push(server === 'apache' ? f.apache : f.nginx);
+              line.push(f.quoted ? `"${escape(values[i]!)}"` : values[i]!);
+            } else if (i === 5) {
+              parts.push(server === 'apache' ? '"%r"' : '"$request"');
+              line.push(`"GET ${path} HTTP/1.1"`);
+            } else if (i === 6) {
+              parts.push(server === 'apache' ? '%>s' : '$status');
+              line.push(status);
+            } else if (i === 7) {
+              parts.push(server === 'apache' ? '%t' : '[$time_local]');
+              line.push('[26/Nov/2026:08:12:01 +0100]');
+            } else {
+              parts.push(server === 'apache' ? '%{Host}i' : '$host');
+              line.push('example.com');
+            }
+          }
+          const format = compileLogFormat(parts.join(sep));
+          const read = format.read(line.join(sep));
+          expect(read).toMatchObject({ request: `GET ${path} HTTP/1.1`, status, vhost: 'example.com' });
+          expect(logTime(read!.time!, format.timeKind)).toBe(Date.parse('2026-11-26T07:12:01Z'));
+          expect(await locs(log('p.log', line.join(sep)), { format: parts.join(sep) })).toEqual(
+            status === '404' ? [] : [new URL(`https://example.com${path}`).href],
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
