@@ -114,6 +114,25 @@ describe('generate --from-log', () => {
     expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
   });
 
+  it('a log with no page of the site says where its lines went (exit 1, nothing written)', async () => {
+    const { dir, nginx } = logs();
+    const r = await cli([
+      'generate',
+      '--from-log',
+      nginx,
+      '--site',
+      'https://example.com/docs/',
+      ...BASE,
+      '--out',
+      join(dir, 'out'),
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('sitemapkit: no URLs to write');
+    expect(r.stderr).toContain(
+      `log ${nginx}: 15 lines, 0 page visits, 0 new URLs; left out: 4 not answered 200 or 304, 1 not GET, 3 assets and non-HTML, 7 outside --site`,
+    );
+  });
+
   it('a log in another format fails naming it and the format, and writes nothing', async () => {
     const dir = tempDir();
     const file = join(dir, 'error.log');

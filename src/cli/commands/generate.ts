@@ -292,12 +292,14 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
     if (flags.json && isSitemapkitError(error)) {
       const { code, message, where, hint } = error;
       ctx.stdout.write(
-        `${JSON.stringify({ ok: false, code, message, where, hint, ...report.json() }, null, 2)}\n`,
+        `${JSON.stringify({ ok: false, code, message, where, hint, ...extra.json(), ...report.json() }, null, 2)}\n`,
       );
       // The JSON says it all; the exit code (and, for a failure to run, one line on stderr) follows.
       if (findings) return EXIT_FINDINGS;
     } else if (findings) {
       ctx.stderr.write(`sitemapkit: ${error.message}${error.hint ? `\n  ${error.hint}` : ''}\n`);
+      // What the logs held, so that "no URLs" says where the lines went (another host, assets…).
+      for (const line of extra.lines()) ctx.stderr.write(`${line}\n`);
       return EXIT_FINDINGS;
     }
     throw error;
