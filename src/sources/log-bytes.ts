@@ -51,7 +51,7 @@ export async function logBytes(source: AsyncIterable<Uint8Array>, where: string)
   };
   const gzip = head[0] === 0x1f && head[1] === 0x8b;
   if (!gzip) return { gzip, bytes: rest() };
-  const gunzip = createGunzip();
+  const gunzip = createGunzip({ chunkSize: 1 << 16 });
   // pipeline destroys the gunzip stream with the source's error, so the reader sees it.
   pipeline(Readable.from(rest()), gunzip, () => {});
   return {
