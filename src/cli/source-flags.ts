@@ -6,12 +6,18 @@
 import { type Command, Option } from 'commander';
 import type { DiagnosticHandler } from '../core/diagnostics.js';
 import { isSitemapkitError } from '../core/errors.js';
+import { HashedStringSet } from '../core/hash.js';
+import { toUri } from '../core/url.js';
 import { SITEMAP_TIMEOUT_MS } from '../parser/options.js';
-import type { TreeOptions } from '../parser/types.js';
 import { type LogFileSummary, type LogLastmod, readAccessLogs } from '../sources/access-log.js';
-import { type ExistingSitemaps, readSitemaps } from '../sources/existing-sitemaps.js';
+import {
+  type ExistingSitemaps,
+  type ExistingSitemapsOptions,
+  readSitemaps,
+} from '../sources/existing-sitemaps.js';
 import { LogFilter } from '../sources/log-filter.js';
 import { compileLogFormat } from '../sources/log-format.js';
+import { batchedSource, batchesOf } from '../writer/batches.js';
 import type { CliContext } from './context.js';
 import { UsageError } from './exit.js';
 import {
@@ -107,9 +113,15 @@ function asUsage<T>(flag: string, make: () => T): T {
   }
 }
 
+type Source = () => AsyncIterable<unknown>;
+
 /** The sources of the flags, checked before any is read, and what they have to say at the end. */
 export interface ExtraSources {
-  sources: Array<() => AsyncIterable<unknown>>;
+  /**
+   * The other inputs, then these sources: a URL an input file (or the site folder) lists is not
+   * listed again by a log or an old sitemap, which would make it a duplicate record.
+   */
+  after(others: readonly Source[]): Source[];
   /** Text lines for the summary (logs read, sitemaps that failed). */
   lines(): string[];
   /** Whether a sitemap could not be read: the migration is partial (exit 1). */
@@ -143,7 +155,9 @@ export async function extraSources(
   onDiagnostic: DiagnosticHandler,
   inputs: readonly string[] = [],
 ): Promise<ExtraSources> {
-  const sources: ExtraSources['sources'] = [];
+  const sources: Source[] = [];
+  // One set for the logs, the old sitemaps and the URLs of the other inputs (see `after`).
+  const seen = new HashedStringSet();
   const logs: LogFileSummary[] = [];
   let sitemaps: ExistingSitemaps | undefined;
   const logFlags = [flags.site, flags.logFormat, flags.logIncludeExt, flags.logExcludeExt];
@@ -180,6 +194,7 @@ export async function extraSources(
         includeExtensions: flags.logIncludeExt,
         excludeExtensions: flags.logExcludeExt,
         stdin: ctx.stdin,
+        seen,
         onDiagnostic,
         onFile: (s) => logs.push(s),
       }),
@@ -197,7 +212,8 @@ export async function extraSources(
   if (roots.length > 0) {
     const timeoutMs = durationFlag('--timeout', flags.timeout, 'ms', 1);
     const addressPolicy = addressPolicyOf(flags);
-    const options: TreeOptions = {
+    const options: ExistingSitemapsOptions = {
+      seen,
       onDiagnostic,
       headers: parseHeaders(flags.header),
       signal: ctx.signal,
@@ -214,12 +230,14 @@ export async function extraSources(
         await checkInputFile(root, 'read the sitemap', 'give the sitemap files inside it, or their URLs');
     const read = readSitemaps(roots, options);
     sitemaps = read;
-    sources.push(() =>
+    // Before the logs: an old sitemap's entry carries fields (lastmod, images…) a log cannot.
+    sources.unshift(() =>
       namingPath(read, roots.length === 1 ? roots[0]! : roots.join(', '), 'read the sitemap'),
     );
   }
   return {
-    sources,
+    after: (others) =>
+      sources.length === 0 ? [...others] : [...others.map((o) => () => noting(o(), seen)), ...sources],
     lines: () => [
       ...logs.map(
         (s) =>
@@ -237,4 +255,28 @@ export async function extraSources(
       ...(sitemaps !== undefined && { sitemaps: sitemaps.result }),
     }),
   };
+}
+
+/** Notes the URL of each record of another input in `seen` as it passes (batches kept). */
+function noting(source: AsyncIterable<unknown>, seen: HashedStringSet): AsyncIterable<unknown> {
+  const note = (item: unknown): void => {
+    const loc = typeof item === 'object' && item !== null ? (item as { loc?: unknown }).loc : undefined;
+    if (typeof loc !== 'string') return;
+    const r = toUri(loc);
+    if (r.ok) seen.add(r.url);
+  };
+  return batchedSource(async function* () {
+    const batches = batchesOf<unknown>(source);
+    if (batches === undefined) {
+      for await (const item of source) {
+        note(item);
+        yield { items: [item] };
+      }
+      return;
+    }
+    for await (const batch of batches) {
+      for (const item of batch.items) note(item);
+      yield batch;
+    }
+  });
 }

@@ -16,7 +16,7 @@ import { type BatchedSource, batchedSource, type RecordBatch } from '../writer/b
 import { logBytes } from './log-bytes.js';
 import { type LeftOut, LogFilter, type LogFilterOptions } from './log-filter.js';
 import { compileLogFormat, type LogFormat, type LogLine, logTime } from './log-format.js';
-import type { SourceRecord } from './record.js';
+import type { SeenUrls, SourceRecord } from './record.js';
 
 /** What a log line can tell about a page's `lastmod`; nothing unless asked (see docs/inputs.md). */
 export type LogLastmod = 'none' | 'last-hit' | 'last-modified';
@@ -59,6 +59,11 @@ export interface AccessLogOptions extends LogFilterOptions {
   stdin?: NodeJS.ReadableStream | undefined;
   /** Receives `log-line-unreadable` warnings (the first ten lines of each log, then a count). */
   onDiagnostic?: DiagnosticHandler | undefined;
+  /**
+   * URLs other inputs listed before this one (in their normal form): not yielded again. The URLs
+   * this source yields are added to it. @default a set of this source's own
+   */
+  seen?: SeenUrls | undefined;
   /** Receives each log's summary once it is read. */
   onFile?: ((summary: LogFileSummary) => void) | undefined;
 }
@@ -122,7 +127,7 @@ async function* lineChunks(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<str
 
 /** One run over the logs: the duplicate set (or the last-hit map) spans every file. */
 class LogRun {
-  readonly seen = new HashedStringSet();
+  readonly seen: SeenUrls;
   /** Requests (with their host) that gave a kept URL. */
   readonly requests = new HashedStringSet();
   readonly times = new Map<string, number>();
@@ -130,6 +135,7 @@ class LogRun {
 
   constructor(r: Resolved) {
     this.#r = r;
+    this.seen = r.options.seen ?? new HashedStringSet();
   }
 
   async *file(input: LogInput): AsyncGenerator<RecordBatch<SourceRecord>> {
@@ -255,6 +261,7 @@ class LogRun {
   *held(): Generator<RecordBatch<SourceRecord>> {
     let items: SourceRecord[] = [];
     for (const [loc, t] of this.times) {
+      if (!this.seen.add(loc)) continue;
       items.push(
         Number.isNaN(t) ? { loc } : { loc, lastmod: new Date(t).toISOString().replace('.000Z', 'Z') },
       );

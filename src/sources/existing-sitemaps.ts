@@ -9,10 +9,16 @@ import { HashedStringSet } from '../core/hash.js';
 import { parseSitemapTree } from '../parser/tree.js';
 import type { TreeEntry, TreeOptions } from '../parser/types.js';
 import { type BatchedSource, batchedSource } from '../writer/batches.js';
-import type { SourceRecord } from './record.js';
+import type { SeenUrls, SourceRecord } from './record.js';
 
 /** Options of {@link readSitemaps}: the parser's tree options (HTTP, address policy, caps). */
-export type ExistingSitemapsOptions = TreeOptions;
+export interface ExistingSitemapsOptions extends TreeOptions {
+  /**
+   * URLs other inputs listed before this one (in their normal form): not yielded again, counted
+   * as duplicates. The URLs this source yields are added to it. @default a set of its own
+   */
+  seen?: SeenUrls | undefined;
+}
 
 /** What a read of existing sitemaps found, complete once the iteration ends. */
 export interface ExistingSitemapsResult {
@@ -48,14 +54,15 @@ export function readSitemaps(
   const result: ExistingSitemapsResult = { sitemaps: 0, errors: 0, entries: 0, duplicates: 0 };
   const list = typeof roots === 'string' ? [roots] : [...roots];
   const source = batchedSource<SourceRecord>(async function* () {
-    const seen = new HashedStringSet();
+    const seen = options.seen ?? new HashedStringSet();
     let links = 0;
     const report = (d: Diagnostic): void => {
       if (d.severity === 'error') result.errors++;
       options.onDiagnostic?.(d);
     };
+    const { seen: _shared, ...treeOptions } = options;
     const tree = parseSitemapTree(list, {
-      ...options,
+      ...treeOptions,
       onDiagnostic: report,
       onSitemap: (info) => {
         result.sitemaps++;
@@ -85,7 +92,7 @@ export function readSitemaps(
       options.onDiagnostic?.({
         code: 'url-duplicate',
         severity: 'warning',
-        message: `${result.duplicates.toLocaleString('en-US')} URL${result.duplicates === 1 ? ' was' : 's were'} listed more than once across the sitemaps; the first listing of each was kept`,
+        message: `${result.duplicates.toLocaleString('en-US')} URL${result.duplicates === 1 ? ' was' : 's were'} listed more than once (in two sitemaps, or also in another input); the first listing of each was kept`,
         sitemap: list.join(', '),
       });
     if (links > 0)

@@ -114,6 +114,49 @@ describe('generate --from-log', () => {
     expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
   });
 
+  it('a URL list, a log and an old sitemap together: a URL in several of them is written once, exit 0', async () => {
+    const { dir, nginx } = logs();
+    const urls = join(dir, 'urls.txt');
+    writeFileSync(urls, 'https://EXAMPLE.com/\nhttps://example.com/only-listed\n');
+    const old = join(dir, 'old.xml');
+    writeFileSync(
+      old,
+      '<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/cart</loc><lastmod>2026-01-01</lastmod></url><url><loc>https://example.com/old</loc></url><url><loc>https://example.com/only-listed</loc></url></urlset>\n',
+    );
+    const out = join(dir, 'out');
+    const r = await cli([
+      'generate',
+      urls,
+      '--from-sitemap',
+      old,
+      '--from-log',
+      nginx,
+      '--site',
+      'https://example.com/',
+      ...BASE,
+      '--out',
+      out,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const locs = [...readSitemapText(join(out, 'sitemap.xml')).matchAll(/<loc>([^<]+)<\/loc>/g)].map(
+      (m) => m[1],
+    );
+    expect(locs).toEqual([
+      'https://example.com/',
+      'https://example.com/only-listed',
+      // the old sitemap before the logs: /cart keeps its entry, with its lastmod
+      'https://example.com/cart',
+      'https://example.com/old',
+      'https://example.com/products/shoes?color=red',
+      'https://example.com/blog/caf%C3%A9-cr%C3%A8me',
+      'https://example.com/search?q=red+shoes',
+      'https://example.com/stra%C3%9Fe',
+    ]);
+    expect(readSitemapText(join(out, 'sitemap.xml'))).toContain(
+      '<url><loc>https://example.com/cart</loc><lastmod>2026-01-01</lastmod></url>',
+    );
+  });
+
   it('a log with no page of the site says where its lines went (exit 1, nothing written)', async () => {
     const { dir, nginx } = logs();
     const r = await cli([

@@ -297,6 +297,20 @@ describe('readAccessLogs: invariants', () => {
   });
 });
 
+describe('readAccessLogs: a set shared with other inputs', () => {
+  it('a URL already in the set is not yielded; the URLs yielded are added to it, with or without lastmod', async () => {
+    const lines = ['/a', '/b', '/a']
+      .map((p) => `h - - [26/Nov/2026:08:12:01 +0000] "GET ${p} HTTP/1.1" 200 1`)
+      .join('\n');
+    for (const lastmod of ['none', 'last-hit'] as const) {
+      const set = new Set(['https://example.com/a']);
+      const seen = { add: (u: string) => !set.has(u) && set.add(u) !== undefined };
+      expect(await locs(log('a.log', lines), { seen, lastmod })).toEqual(['https://example.com/b']);
+      expect([...set]).toEqual(['https://example.com/a', 'https://example.com/b']);
+    }
+  });
+});
+
 describe('readAccessLogs: long lines', () => {
   it('a line with a 1 MB user agent still gives its URL; a file with no line break fails as no log (its one line is cut at 64 KiB)', async () => {
     const long = `h - - [26/Nov/2026:08:12:01 +0000] "GET /a HTTP/1.1" 200 1 "-" "${'x'.repeat(1 << 20)}"`;

@@ -219,7 +219,6 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
   const report = new DiagnosticReport(flags.json === true, ctx);
   const onDiagnostic = (d: Diagnostic): void => report.add(d);
   const extra = await extraSources(flags, ctx, onDiagnostic, inputs);
-  sources.push(...extra.sources);
   if (flags.fromDir !== undefined) {
     const dir = flags.fromDir;
     // Our own HTML site map pages must not be listed as pages when --out is the site folder.
@@ -260,7 +259,7 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
   const started = Date.now();
   let result: WriteSitemapsResult;
   try {
-    result = await writeSitemaps(chainSources(sources.map((s) => s())), {
+    result = await writeSitemaps(chainSources(extra.after(sources).map((s) => s())), {
       outDir: flags.out,
       baseUrl: flags.baseUrl,
       gzip: flags.gzip === true,
