@@ -351,7 +351,7 @@ describe('log formats: property', () => {
     { apache: '"%{User-agent}i"', nginx: '"$http_user_agent"', quoted: true, value: quotedText },
     { apache: '"%{Referer}i"', nginx: '"$http_referer"', quoted: true, value: quotedText },
   ] as const;
-  const escape = (s: string): string => s.replace(/[\\"]/g, (c) => `\\${c}`);
+  const escaped = (s: string): string => s.replace(/[\\"]/g, (c) => `\\${c}`);
 
   it('any order of fields, with the request, status, time and host among them, reads back the values written', async () => {
     await fc.assert(
@@ -369,7 +369,7 @@ describe('log formats: property', () => {
             if (i < FIELDS.length) {
               const f = FIELDS[i]!;
               parts.push(server === 'apache' ? f.apache : f.nginx);
-              line.push(f.quoted ? `"${escape(values[i]!)}"` : values[i]!);
+              line.push(f.quoted ? `"${escaped(values[i]!)}"` : values[i]!);
             } else if (i === 5) {
               parts.push(server === 'apache' ? '"%r"' : '"$request"');
               line.push(`"GET ${path} HTTP/1.1"`);
