@@ -131,6 +131,14 @@ export const TOOL_RULES: ReadonlyArray<[string, Rule]> = [
     'A page is larger than the page size cap: generate --from-dir listed it unread, the crawler read only its start.',
     'Raise the cap (--max-page-bytes), or check the page’s robots meta tag and canonical by hand.',
   ),
+  own(
+    'log-line-unreadable',
+    'warning',
+    'writer',
+    'writer',
+    'generate --from-log left out a log line that is not in the log format (the first ten of a log are named, then counted).',
+    'Give the format the server writes with --log-format (its LogFormat or log_format string); a few broken lines are harmless.',
+  ),
 
   // ---- crawler --------------------------------------------------------------------------------
   own(

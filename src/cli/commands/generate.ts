@@ -36,9 +36,10 @@ import {
 } from '../input-flags.js';
 import { checkInputFile, checkInputFolder, namingPath } from '../paths.js';
 import { Progress } from '../progress.js';
+import { addSourceOptions, extraSources, hasSourceFlags, type SourceFlags } from '../source-flags.js';
 import { type SqlFlags, sqlSource } from '../sql-flags.js';
 
-interface GenerateFlags extends InputFlags, ImageFlags, ExtrasFlags, SqlFlags {
+interface GenerateFlags extends InputFlags, ImageFlags, ExtrasFlags, SqlFlags, SourceFlags {
   baseUrl: string;
   out: string;
   fromDir?: string;
@@ -63,9 +64,11 @@ interface GenerateFlags extends InputFlags, ImageFlags, ExtrasFlags, SqlFlags {
 }
 
 export function registerGenerate(program: Command, ctx: CliContext): void {
-  program
+  const command = program
     .command('generate')
-    .description('Write sitemaps from URL lists (txt, CSV, JSONL), standard input, or a static site folder')
+    .description(
+      'Write sitemaps from URL lists (txt, CSV, JSONL), standard input, a static site folder, server logs or existing sitemaps',
+    )
     .argument(
       '[input...]',
       'input files: .txt (a URL a line), .csv (header row), .jsonl (entries), or - for stdin',
@@ -188,6 +191,8 @@ Examples:
   cat urls.txt | sitemapkit generate - --input-format txt --base-url https://example.com/ --out dist/
   sitemapkit generate news.jsonl --base-url https://example.com/ --out dist/ --feed atom --news-window 36h
   sitemapkit generate --from-sql "SELECT url AS loc, updated_at AS lastmod FROM pages" --db postgres://app@db/shop --base-url https://example.com/ --out dist/
+  sitemapkit generate --from-log /var/log/nginx/access.log* --site https://example.com/ --base-url https://example.com/ --out dist/
+  sitemapkit generate --from-sitemap https://example.com/sitemap_index.xml --base-url https://example.com/ --out dist/
 
 Exit codes: 0 written; 1 invalid records (nothing written with --on-invalid fail), records skipped, no URLs,
 or the sitemaps were written but robots.txt could not be updated; 2 usage error or could not run (nothing
@@ -196,13 +201,14 @@ written); 130 interrupted.`,
     .action(async (inputs: string[], flags: GenerateFlags) => {
       ctx.exitCode = await runGenerate(inputs, flags, ctx);
     });
+  addSourceOptions(command);
 }
 
 async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliContext): Promise<number> {
   const fromSql = sqlSource(flags, ctx.signal);
-  if (inputs.length === 0 && flags.fromDir === undefined && fromSql === undefined) {
+  if (inputs.length === 0 && flags.fromDir === undefined && fromSql === undefined && !hasSourceFlags(flags)) {
     throw new UsageError(
-      'give input files (or - for standard input), --from-dir DIR, or --from-sql QUERY --db URL',
+      'give input files (or - for standard input), --from-dir DIR, --from-sql QUERY --db URL, --from-log FILE or --from-sitemap SOURCE',
     );
   }
   const sources: Array<() => AsyncIterable<unknown>> = [];
@@ -240,6 +246,7 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
   if (typeof flags.xsl === 'string') warnCrossOriginXsl(flags.xsl, flags.baseUrl, ctx);
   const report = new DiagnosticReport(flags.json === true, ctx);
   const onDiagnostic = (d: Diagnostic): void => report.add(d);
+  const extra = await extraSources(flags, ctx, onDiagnostic, inputs);
   if (flags.fromDir !== undefined) {
     const dir = flags.fromDir;
     // Our own HTML site map pages must not be listed as pages when --out is the site folder.
@@ -280,7 +287,7 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
   const started = Date.now();
   let result: WriteSitemapsResult;
   try {
-    result = await writeSitemaps(chainSources(sources.map((s) => s())), {
+    result = await writeSitemaps(chainSources(extra.after(sources).map((s) => s())), {
       outDir: flags.out,
       baseUrl: flags.baseUrl,
       gzip: flags.gzip === true,
@@ -313,12 +320,14 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
     if (flags.json && isSitemapkitError(error)) {
       const { code, message, where, hint } = error;
       ctx.stdout.write(
-        `${JSON.stringify({ ok: false, code, message, where, hint, ...report.json() }, null, 2)}\n`,
+        `${JSON.stringify({ ok: false, code, message, where, hint, ...extra.json(), ...report.json() }, null, 2)}\n`,
       );
       // The JSON says it all; the exit code (and, for a failure to run, one line on stderr) follows.
       if (findings) return EXIT_FINDINGS;
     } else if (findings) {
       ctx.stderr.write(`sitemapkit: ${error.message}${error.hint ? `\n  ${error.hint}` : ''}\n`);
+      // What the logs held, so that "no URLs" says where the lines went (another host, assets…).
+      for (const line of extra.lines()) ctx.stderr.write(`${line}\n`);
       return EXIT_FINDINGS;
     }
     throw error;
@@ -328,7 +337,7 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
   const secs = (Date.now() - started) / 1000;
   if (flags.json) {
     ctx.stdout.write(
-      `${JSON.stringify({ ok: result.skipped === 0, seconds: secs, ...result, ...report.json() }, null, 2)}\n`,
+      `${JSON.stringify({ ok: result.skipped === 0 && !extra.partial(), seconds: secs, ...result, ...extra.json(), ...report.json() }, null, 2)}\n`,
     );
   } else {
     const files = result.files.length;
@@ -346,13 +355,14 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
         `  delta feed: ${result.feed.path} (${result.feed.urls} URL${result.feed.urls === 1 ? '' : 's'})`,
       );
     if (flags.updateRobots !== undefined) lines.push(`  robots.txt updated: ${flags.updateRobots}`);
+    lines.push(...extra.lines());
     if (result.skipped > 0)
       lines.push(
         `  ${result.skipped.toLocaleString('en-US')} invalid or duplicate record${result.skipped === 1 ? '' : 's'} skipped (see above)`,
       );
     ctx.stdout.write(`${lines.join('\n')}\n`);
   }
-  return result.skipped > 0 ? EXIT_FINDINGS : EXIT_OK;
+  return result.skipped > 0 || extra.partial() ? EXIT_FINDINGS : EXIT_OK;
 }
 
 /** Browsers apply an XSL stylesheet only from the sitemap's own origin. */
