@@ -69,9 +69,28 @@ export interface PublishedRow {
   lastmod: string;
 }
 
+/** What a full-set sync needs of every row to find those the input no longer lists. */
+export interface LightRow {
+  id: number;
+  file: number | null;
+  len: number;
+  news: number;
+  born: number;
+}
+
+/** One entry of a file as a build writes it. */
+export interface FragmentRow {
+  id: number;
+  fragment: string;
+  len: number;
+  news: number;
+}
+
 /** A URL change not yet published: added, changed or removed since the last build. */
 export interface PendingRow {
   id: number;
+  /** The generation of the change (pages are keyed on it and the id). */
+  gen: number;
   loc: string;
   change: 'added' | 'changed' | 'removed';
   lastmod: string | null;
@@ -92,12 +111,20 @@ export interface StoreBackend {
   deleteIds(ids: readonly number[]): Promise<void>;
   /** Moves live rows into another file (not a change of the URL: the files record that). */
   move(ids: readonly number[], file: number): Promise<void>;
-  /** Up to `limit` live rows after id `after`, by id; `file` narrows them to one file. */
-  liveRows(after: number, limit: number, file?: number): Promise<UrlRow[]>;
+  /** Up to `limit` live rows after id `after`, by id. */
+  liveRows(after: number, limit: number): Promise<UrlRow[]>;
+  /** Up to `limit` rows (live or not) after id `after`, by id, with what a removal needs. */
+  scan(after: number, limit: number): Promise<LightRow[]>;
+  /** Makes these live rows tombstones, removed at `at` in generation `gen`. */
+  bury(ids: readonly number[], at: string, gen: number): Promise<void>;
+  /** The serialised entries of one file, in its stable order (by id), after id `after`. */
+  fragments(file: number, after: number, limit: number): Promise<FragmentRow[]>;
   /** Up to `limit` tombstones after id `after`, by id. */
   tombstones(after: number, limit: number): Promise<UrlRow[]>;
-  /** Changes after generation `since`, after id `after`, by id. */
-  pending(since: number, after: number, limit: number): Promise<PendingRow[]>;
+  /** Changes after generation `since`, by generation and id, after the `after` key. */
+  pending(since: number, after: { gen: number; id: number }, limit: number): Promise<PendingRow[]>;
+  /** Changes after generation `since`, counted by kind. */
+  countPending(since: number): Promise<Record<PendingRow['change'], number>>;
   /** Tombstones removed after generation `since`. */
   countRemovedSince(since: number): Promise<number>;
   /** Deletes tombstones removed before `before` whose removal has been published (generation ≤ `published`). */

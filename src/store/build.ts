@@ -154,7 +154,7 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
     const over = 'share' in limit ? removed > limit.share * c.publishedUrls : removed > limit.count;
     if (over) {
       throw new SitemapkitError('ERR_GATE', gateMessage(removed, c.publishedUrls, limit), {
-        hint: 'check the input (a broken query or an empty export?); pass --force (force: true) to publish anyway, or raise --max-drop',
+        hint: 'check the input (a broken query or an empty export?); pass --force to publish anyway, or raise --max-drop',
       });
     }
   }
@@ -233,7 +233,7 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
       if (wait !== undefined) await wait;
       let after = 0;
       for (;;) {
-        const page = await c.backend.liveRows(after, PAGE, f.id);
+        const page = await c.backend.fragments(f.id, after, PAGE);
         if (page.length === 0) break;
         for (const r of page) {
           wait = w.write(r.fragment, r.len);
@@ -411,13 +411,7 @@ async function countChanges(
   c: BuildContext,
   counts: { added: number; changed: number; removed: number },
 ): Promise<void> {
-  let after = 0;
-  for (;;) {
-    const page = await c.backend.pending(c.published, after, PAGE);
-    if (page.length === 0) break;
-    for (const p of page) counts[p.change]++;
-    after = page.at(-1)!.id;
-  }
+  Object.assign(counts, await c.backend.countPending(c.published));
 }
 
 /** The change set, streamed: URL changes by id, then every file of the new set and the deleted ones. */
@@ -444,7 +438,7 @@ async function writeChangeSet(
         buf = '';
       }
     };
-    let after = 0;
+    let after = { gen: 0, id: 0 };
     for (;;) {
       const page = await c.backend.pending(c.published, after, PAGE);
       if (page.length === 0) break;
@@ -456,7 +450,7 @@ async function writeChangeSet(
             : { kind: 'url', change: p.change, loc: p.loc, lastmod: p.lastmod, at: p.at },
         );
       }
-      after = page.at(-1)!.id;
+      after = page.at(-1)!;
     }
     for (const b of built) {
       await put({ kind: 'file', change: b.change, path: b.path, url: b.url, urls: b.urls });

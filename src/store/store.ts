@@ -282,23 +282,8 @@ export class SiteStore {
       s.files++;
       sections.set(f.section, s);
     }
-    const pending = { added: 0, changed: 0, removed: 0 };
-    const since = Number((await b.getMeta('published')) ?? '0');
-    let after = 0;
-    for (;;) {
-      const page = await b.pending(since, after, 5000);
-      if (page.length === 0) break;
-      for (const p of page) pending[p.change]++;
-      after = page.at(-1)!.id;
-    }
-    let removed = 0;
-    after = 0;
-    for (;;) {
-      const page = await b.tombstones(after, 5000);
-      if (page.length === 0) break;
-      removed += page.length;
-      after = page.at(-1)!.id;
-    }
+    const pending = await b.countPending(Number((await b.getMeta('published')) ?? '0'));
+    const removed = await b.countRemovedSince(-1);
     const last = await b.getMeta('lastBuild');
     const out: StoreStats = {
       live: files.reduce((n, f) => n + f.urls, 0),

@@ -16,7 +16,7 @@ import { consume, type IntakeTarget } from '../writer/intake.js';
 import { type ResolvedWriterOptions, resolveWriterOptions } from '../writer/options.js';
 import { type Extension, textLine, urlXml } from '../writer/serialize.js';
 import type { EntrySource } from '../writer/write-sitemaps.js';
-import type { NewUrlRow, StoreBackend, UrlRow } from './backend.js';
+import type { LightRow, NewUrlRow, StoreBackend, UrlRow } from './backend.js';
 import type { ImportOptions, StoreSettings } from './options.js';
 import type { Shards } from './shards.js';
 
@@ -87,6 +87,8 @@ export class Importer implements IntakeTarget {
   readonly #declared: ReadonlySet<Extension>;
   readonly #seen = new IdSet();
   #batch: SitemapEntry[] = [];
+  /** The store held no row at all: nothing to look up, nothing to remove. */
+  #fresh = false;
 
   constructor(c: ImportContext, options: ImportOptions) {
     this.#c = c;
@@ -125,6 +127,7 @@ export class Importer implements IntakeTarget {
 
   /** Reads every record of `source` into the store. Throws `ERR_INVALID_ENTRY` under `fail`. */
   async read(source: EntrySource): Promise<void> {
+    this.#fresh = (await this.#c.backend.scan(0, 1)).length === 0;
     await consume(this, source as Iterable<unknown>);
     await this.#flush();
     this.counts.records = this.records;
@@ -150,7 +153,7 @@ export class Importer implements IntakeTarget {
     this.#batch = [];
     const c = this.#c;
     const xml = c.settings.format === 'xml';
-    const found = await c.backend.lookup(batch.map((e) => e.loc));
+    const found = this.#fresh ? new Map<string, UrlRow>() : await c.backend.lookup(batch.map((e) => e.loc));
     const inserts: NewUrlRow[] = [];
     const updates: UrlRow[] = [];
     for (const e of batch) {
@@ -238,12 +241,14 @@ export class Importer implements IntakeTarget {
   /** Removes every live URL this import did not see (a full-set sync). */
   async removeUnseen(): Promise<void> {
     const c = this.#c;
-    const gone: UrlRow[] = [];
+    // A store that was empty holds nothing the input could have left out.
+    if (this.#fresh) return;
+    const gone: LightRow[] = [];
     let after = 0;
     for (;;) {
-      const page = await c.backend.liveRows(after, PAGE);
+      const page = await c.backend.scan(after, PAGE);
       if (page.length === 0) break;
-      for (const r of page) if (!this.#seen.has(r.id)) gone.push(r);
+      for (const r of page) if (r.file !== null && !this.#seen.has(r.id)) gone.push(r);
       after = page.at(-1)!.id;
     }
     this.counts.removed += await removeRows(c, gone);
@@ -251,19 +256,19 @@ export class Importer implements IntakeTarget {
 }
 
 /** Removes live rows: tombstones for published ones, deleted outright when never published. */
-export async function removeRows(c: ImportContext, rows: readonly UrlRow[]): Promise<number> {
+export async function removeRows(c: ImportContext, rows: readonly LightRow[]): Promise<number> {
   const deleted: number[] = [];
-  const tombstones: UrlRow[] = [];
+  const buried: number[] = [];
   for (const r of rows) {
     if (r.file === null) continue;
     const f = c.shards.get(r.file);
     if (f !== undefined) c.shards.release(f, r.len, r.news);
     if (r.born > c.published) deleted.push(r.id);
-    else tombstones.push({ ...r, file: null, removedAt: c.now, changed: c.gen });
+    else buried.push(r.id);
   }
   await c.backend.deleteIds(deleted);
-  await c.backend.update(tombstones);
-  return deleted.length + tombstones.length;
+  await c.backend.bury(buried, c.now, c.gen);
+  return deleted.length + buried.length;
 }
 
 /**
@@ -280,7 +285,7 @@ export async function compact(c: ImportContext): Promise<void> {
       const except = new Set([victim.id]);
       let after = 0;
       for (;;) {
-        const page = await c.backend.liveRows(after, PAGE, victim.id);
+        const page = await c.backend.fragments(victim.id, after, PAGE);
         if (page.length === 0) break;
         const moves = new Map<number, number[]>();
         for (const r of page) {

@@ -27,6 +27,7 @@ import {
 } from '../input-flags.js';
 import { checkInputFile, checkInputFolder, namingPath } from '../paths.js';
 import { Progress } from '../progress.js';
+import { maxDropArg, runStoreGenerate } from '../store-build.js';
 
 interface GenerateFlags extends InputFlags, ImageFlags {
   baseUrl: string;
@@ -50,6 +51,10 @@ interface GenerateFlags extends InputFlags, ImageFlags {
   legacy?: boolean;
   dedupe: boolean;
   json?: boolean;
+  store?: string;
+  changes?: string;
+  maxDrop?: string;
+  force?: boolean;
 }
 
 export function registerGenerate(program: Command, ctx: CliContext): void {
@@ -154,6 +159,18 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
     .option('--legacy', 'keep the image/video/news tags Google dropped in 2022')
     .option('--no-dedupe', 'skip duplicate detection (it holds about 8 bytes per URL; memory is then flat)')
     .option('--json', 'print a machine-readable summary (JSON) on stdout')
+    // The site store (src/cli/store-build.ts; docs/store.md).
+    .option(
+      '--store <file>',
+      'site store (SQLite, created when missing): the inputs are the whole set; only changed files are rewritten; without inputs, build from the store',
+    )
+    .option('--changes <file>', 'with --store: write what the build changed (URLs and files) as JSON Lines')
+    .option(
+      '--max-drop <limit>',
+      'with --store: refuse to publish a build that removes more than this of the published URLs, a share or a count (default 10%)',
+      maxDropArg,
+    )
+    .option('--force', 'with --store: publish even past --max-drop')
     .addHelpText(
       'after',
       `
@@ -162,6 +179,7 @@ Examples:
   sitemapkit generate pages.jsonl --base-url https://example.com/ --out dist/ --gzip --xsl --html
   sitemapkit generate --from-dir public/ --exclude "drafts/**" --base-url https://example.com/ --out public/ --update-robots public/robots.txt
   cat urls.txt | sitemapkit generate - --input-format txt --base-url https://example.com/ --out dist/
+  sitemapkit generate urls.txt --base-url https://example.com/ --out dist/ --store site.db --changes changes.jsonl
 
 Exit codes: 0 written; 1 invalid records (nothing written with --on-invalid fail), records skipped, no URLs,
 or the sitemaps were written but robots.txt could not be updated; 2 usage error or could not run (nothing
@@ -173,8 +191,16 @@ written); 130 interrupted.`,
 }
 
 async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliContext): Promise<number> {
-  if (inputs.length === 0 && flags.fromDir === undefined) {
+  if (inputs.length === 0 && flags.fromDir === undefined && flags.store === undefined) {
     throw new UsageError('give input files (or - for standard input), or --from-dir DIR');
+  }
+  if (flags.store === undefined) {
+    for (const [set, name] of [
+      [flags.changes, '--changes'],
+      [flags.maxDrop, '--max-drop'],
+      [flags.force, '--force'],
+    ] as const)
+      if (set !== undefined) throw new UsageError(`${name} needs --store FILE`);
   }
   const sources: Array<() => AsyncIterable<unknown>> = [];
   for (const input of inputs) {
@@ -247,6 +273,9 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
     );
   }
   const progress = new Progress('generate: records', { stream: ctx.stderr as NodeJS.WriteStream });
+  if (flags.store !== undefined) {
+    return runStoreGenerate(sources, { ...flags, store: flags.store }, ctx, report, progress);
+  }
   const started = Date.now();
   let result: WriteSitemapsResult;
   try {
