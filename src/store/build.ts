@@ -225,6 +225,7 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
         });
         record.push(prev);
         moves.push({ name, as: name, sha256: prev.sha256 });
+        await c.step(`build:kept:${name}`);
         continue;
       }
       const disk = measured(sink.create(name));
@@ -266,6 +267,7 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
         lastmod,
       });
       moves.push({ name, as: name, sha256: totals.sha256 });
+      await c.step(`build:written:${name}`);
     }
     await c.step('build:children-written');
 

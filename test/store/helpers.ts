@@ -27,6 +27,7 @@ export function locsOf(text: string): string[] {
 
 /** The index's children and their lastmods (or the only urlset, as one child with no lastmod). */
 export function indexChildren(dir: string): Map<string, string | undefined> {
+  if (!existsSync(join(dir, 'sitemap.xml'))) return new Map();
   const text = readSitemapText(join(dir, 'sitemap.xml'));
   const out = new Map<string, string | undefined>();
   if (!text.includes('<sitemapindex')) return out;
@@ -43,5 +44,7 @@ export function publishedUrls(dir: string): string[] {
 }
 
 export function urls(from: number, n: number, path = 'p'): Array<{ loc: string }> {
-  return Array.from({ length: n }, (_, i) => ({ loc: `${BASE}${path}/${String(from + i).padStart(4, '0')}` }));
+  return Array.from({ length: n }, (_, i) => ({
+    loc: `${BASE}${path}/${String(from + i).padStart(4, '0')}`,
+  }));
 }

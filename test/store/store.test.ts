@@ -35,13 +35,19 @@ describe('the seed scenario: four full files and one partly full, then one URL m
     const after = snapshot(out);
     const changed = [...after.keys()].filter((k) => !before.get(k)?.equals(after.get(k)!)).sort();
     expect(changed).toEqual(['.sitemapkit-manifest.json', 'sitemap-00005.xml', 'sitemap.xml']);
-    expect(second.files.filter((f) => f.change !== 'kept').map((f) => f.path)).toEqual(['sitemap-00005.xml', 'sitemap.xml']);
+    expect(second.files.filter((f) => f.change !== 'kept').map((f) => f.path)).toEqual([
+      'sitemap-00005.xml',
+      'sitemap.xml',
+    ]);
     const lastmodsAfter = indexChildren(out);
     for (const name of ['sitemap-00001.xml', 'sitemap-00002.xml', 'sitemap-00003.xml', 'sitemap-00004.xml'])
       expect(lastmodsAfter.get(name), name).toBe(lastmodsBefore.get(name));
     expect(lastmodsAfter.get('sitemap-00005.xml')).not.toBe(lastmodsBefore.get('sitemap-00005.xml'));
-    expect(locsOf(readSitemapText(join(out, 'sitemap-00005.xml')))).toContain(`${BASE}a-new-page-near-the-start-of-the-alphabet`);
-    for (const name of after.keys()) if (name.endsWith('.xml')) expect(xmllint(join(out, name)).ok, name).toBe(true);
+    expect(locsOf(readSitemapText(join(out, 'sitemap-00005.xml')))).toContain(
+      `${BASE}a-new-page-near-the-start-of-the-alphabet`,
+    );
+    for (const name of after.keys())
+      if (name.endsWith('.xml')) expect(xmllint(join(out, name)).ok, name).toBe(true);
   });
 
   it('a build with no change rewrites no child', async () => {
@@ -85,7 +91,9 @@ describe('honest lastmod', () => {
     c.tick();
     // b's content changes (a priority): its lastmod is the time of this observation.
     await s.syncAndBuild([set[0]!, { loc: `${BASE}b`, priority: 0.8 }, set[2]!], { outDir: out });
-    expect(text()).toContain(`<url><loc>${BASE}b</loc><lastmod>2026-05-01T12:01:00Z</lastmod><priority>0.8</priority></url>`);
+    expect(text()).toContain(
+      `<url><loc>${BASE}b</loc><lastmod>2026-05-01T12:01:00Z</lastmod><priority>0.8</priority></url>`,
+    );
     expect(text()).toContain(`<url><loc>${BASE}a</loc></url>`);
     c.tick();
     // Seen again unchanged: the lastmod stays the time of the change, not of this import.
@@ -129,9 +137,14 @@ describe('stable shards', () => {
     const s = await store(join(dir, 'site.db'), { maxBytesPerFile: 4096, maxUrlsPerFile: 1000 });
     const big = (i: number, images: number) => ({
       loc: `${BASE}g/${i}`,
-      images: Array.from({ length: images }, (_, k) => ({ loc: `${BASE}img/${i}-${k}-${'x'.repeat(40)}.jpg` })),
+      images: Array.from({ length: images }, (_, k) => ({
+        loc: `${BASE}img/${i}-${k}-${'x'.repeat(40)}.jpg`,
+      })),
     });
-    await s.syncAndBuild(Array.from({ length: 30 }, (_, i) => big(i, 1)), { outDir: out });
+    await s.syncAndBuild(
+      Array.from({ length: 30 }, (_, i) => big(i, 1)),
+      { outDir: out },
+    );
     const grown = Array.from({ length: 30 }, (_, i) => big(i, i === 3 ? 12 : 1));
     const r = await s.syncAndBuild(grown, { outDir: out });
     for (const f of r.files) {
@@ -147,7 +160,11 @@ describe('stable shards', () => {
     const s = await store(join(dir, 'site.db'), { maxUrlsPerFile: 10, maxNewsPerFile: 3 });
     const news = (i: number) => ({
       loc: `${BASE}n/${i}`,
-      news: { publication: { name: 'Die Zeitung', language: 'de' }, publication_date: '2024-01-01', title: `T ${i}` },
+      news: {
+        publication: { name: 'Die Zeitung', language: 'de' },
+        publication_date: '2024-01-01',
+        title: `T ${i}`,
+      },
     });
     await s.syncAndBuild([...Array.from({ length: 7 }, (_, i) => news(i)), ...urls(0, 13)], { outDir: out });
     for (const f of (await s.stats()).files) expect(f.news).toBeLessThanOrEqual(3);
@@ -190,7 +207,10 @@ describe('the change set', () => {
     await s.remove([urls(7, 1)[0]!.loc]);
     const changes = join(dir, 'changes.jsonl');
     const r = await s.build({ outDir: out, changes });
-    const lines = readFileSync(changes, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(changes, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const byChange = (k: string) => lines.filter((l) => l.kind === 'url' && l.change === k).map((l) => l.loc);
     expect(byChange('added')).toEqual([`${BASE}new`]);
     expect(byChange('changed')).toEqual([urls(3, 1)[0]!.loc]);
