@@ -154,7 +154,10 @@ describe('crash safety of the store: kill -9 at each step', () => {
   it('seeded random kills (the same steps on every run) converge too', async () => {
     // A small linear congruential generator: the verdict never depends on the machine.
     let x = 1212;
-    const next = () => (x = (x * 1103515245 + 12345) % 2 ** 31);
+    const next = (): number => {
+      x = (x * 1103515245 + 12345) % 2 ** 31;
+      return x;
+    };
     for (let k = 0; k < 4; k++) {
       const n = 1 + (next() % buildSteps.length);
       const dir = copyOf(`random-${n}`);

@@ -7,7 +7,12 @@ export const BASE = 'https://example.com/';
 /** A clock that moves one minute a call to `tick()`, so builds have distinct times. */
 export function clock(start = Date.UTC(2026, 0, 1)): { now: () => Date; tick: () => void } {
   let t = start;
-  return { now: () => new Date(t), tick: () => void (t += 60_000) };
+  return {
+    now: () => new Date(t),
+    tick: () => {
+      t += 60_000;
+    },
+  };
 }
 
 /** Every file of an output folder (temp folders left out), by name. */
