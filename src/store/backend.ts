@@ -100,6 +100,8 @@ export interface PendingRow {
 export interface StoreBackend {
   /** Runs `fn` in one transaction: all of it lands, or (on a throw or a crash) none of it. */
   transaction<T>(fn: () => Promise<T>): Promise<T>;
+  /** Runs a first import into an empty store (a backend may load in bulk); inside a transaction. */
+  bulk<T>(fn: () => Promise<T>): Promise<T>;
   getMeta(key: string): Promise<string | undefined>;
   setMeta(key: string, value: string): Promise<void>;
   /** The rows (live or tombstone) of these locs. */

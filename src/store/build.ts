@@ -368,6 +368,9 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
     if (o.changes !== undefined) {
       changesTmp = join(dirname(o.changes), `.${basename(o.changes)}.${process.pid}.tmp`);
       await writeChangeSet(changesTmp, c, built, deleted, baseUrl, counts);
+    } else if (c.published === 0) {
+      // Nothing was published yet: every live URL is new (never-published removals are deleted outright).
+      counts.added = urls;
     } else await countChanges(c, counts);
     await c.step('build:changes-written');
 

@@ -128,8 +128,12 @@ export class Importer implements IntakeTarget {
   /** Reads every record of `source` into the store. Throws `ERR_INVALID_ENTRY` under `fail`. */
   async read(source: EntrySource): Promise<void> {
     this.#fresh = (await this.#c.backend.scan(0, 1)).length === 0;
-    await consume(this, source as Iterable<unknown>);
-    await this.#flush();
+    const run = async (): Promise<void> => {
+      await consume(this, source as Iterable<unknown>);
+      await this.#flush();
+    };
+    if (this.#fresh) await this.#c.backend.bulk(run);
+    else await run();
     this.counts.records = this.records;
     this.counts.skipped = this.findings.skipped;
     const f = this.findings;
