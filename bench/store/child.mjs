@@ -2,7 +2,7 @@
 //   plain N OUT                 writeSitemaps over N URLs (the baseline)
 //   first N STORE OUT           a new store: sync N URLs and build, one unit
 //   import N STORE              a new store: sync N URLs, no build
-//   build STORE OUT             build from the store alone
+//   build STORE OUT             build from the store alone (STORE in the place of N)
 //   delta N STORE OUT spread|cluster   1,000 added, 1,000 removed, 1,000 changed, then a build
 //   resync N STORE OUT          the whole set again with those 3,000 changes, synced and built
 import { openStore } from '../../dist/store/index.js';
@@ -27,7 +27,7 @@ function delta(n, how) {
   const removed = new Set();
   const changed = new Set();
   for (let k = 0; k < 1000; k++) {
-    removed.add(first + k * step * (how === 'spread' ? 1 : 1) + (how === 'spread' ? 1 : 0));
+    removed.add(how === 'spread' ? k * step + 1 : first + k);
     changed.add(how === 'spread' ? k * step + 2 : first + 1000 + k);
   }
   const added = Array.from({ length: 1000 }, (_, k) => ({ loc: `${BASE}new/item-${k}.html` }));

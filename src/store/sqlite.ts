@@ -206,7 +206,9 @@ export class SqliteBackend implements StoreBackend {
       countPending: p(
         "SELECT CASE WHEN file IS NULL THEN 'removed' WHEN born > @since THEN 'added' ELSE 'changed' END AS change, count(*) AS n FROM urls WHERE changed > @since GROUP BY 1",
       ),
-      removedSince: p('SELECT count(*) AS n FROM urls INDEXED BY urls_tombstones WHERE file IS NULL AND changed > ?'),
+      removedSince: p(
+        'SELECT count(*) AS n FROM urls INDEXED BY urls_tombstones WHERE file IS NULL AND changed > ?',
+      ),
       purge: p('DELETE FROM urls WHERE file IS NULL AND removed_at < ? AND changed <= ?'),
       files: p('SELECT id, section, num, urls, bytes, news, changed FROM files ORDER BY section, num'),
       saveFile: p(
