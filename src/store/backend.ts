@@ -39,6 +39,9 @@ export interface UrlRow {
 
 export type NewUrlRow = Omit<UrlRow, 'id'>;
 
+/** A row as an import compares it: without its serialised entry (rewritten on any change). */
+export type KnownRow = Omit<UrlRow, 'fragment' | 'entry'>;
+
 /** One file (shard) of a section. */
 export interface FileRow {
   id: number;
@@ -105,7 +108,9 @@ export interface StoreBackend {
   getMeta(key: string): Promise<string | undefined>;
   setMeta(key: string, value: string): Promise<void>;
   /** The rows (live or tombstone) of these locs. */
-  lookup(locs: readonly string[]): Promise<Map<string, UrlRow>>;
+  lookup(locs: readonly string[]): Promise<Map<string, KnownRow>>;
+  /** The live rows whose id `seen` does not know (what a full-set sync removes). */
+  unseen(seen: (id: number) => boolean): Promise<LightRow[]>;
   /** Inserts rows; returns their ids in order. */
   insert(rows: readonly NewUrlRow[]): Promise<number[]>;
   /** Replaces rows by id. */

@@ -11,6 +11,7 @@ import { ensureDir } from '../writer/atomic.js';
 import type {
   FileRow,
   FragmentRow,
+  KnownRow,
   LightRow,
   NewUrlRow,
   PendingRow,
@@ -72,6 +73,11 @@ CREATE INDEX IF NOT EXISTS urls_key ON urls (key);
 CREATE INDEX IF NOT EXISTS urls_file ON urls (file, id) WHERE file IS NOT NULL;
 CREATE INDEX IF NOT EXISTS urls_changed ON urls (changed, id);
 `;
+
+// What an import compares (the serialised entry is left out: it is rewritten when anything changes).
+const KNOWN =
+  'id, loc, section, file, hash, input_lastmod AS inputLastmod, changed_at AS changedAt, first_seen AS firstSeen, len, news, born, changed, removed_at AS removedAt';
+const LOOKUP_BATCH = 256;
 
 const COLUMNS =
   'id, loc, section, file, hash, input_lastmod AS inputLastmod, changed_at AS changedAt, first_seen AS firstSeen, len, news, entry, fragment, born, changed, removed_at AS removedAt';
@@ -170,6 +176,7 @@ export class SqliteBackend implements StoreBackend {
   readonly #db: Db;
   readonly #s: Record<string, Statement>;
   #depth = 0;
+  #lookupBatch: Statement | undefined;
 
   constructor(db: Db) {
     this.#db = db;
@@ -179,11 +186,13 @@ export class SqliteBackend implements StoreBackend {
       setMeta: p(
         'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
       ),
-      lookup: p(`SELECT ${COLUMNS} FROM urls WHERE key = ?`),
+      lookup: p(`SELECT ${KNOWN} FROM urls WHERE key = ?`),
       insert: p(
         'INSERT INTO urls (key, loc, section, file, hash, input_lastmod, changed_at, first_seen, len, news, entry, fragment, born, changed, removed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       scan: p('SELECT id, file, len, news, born FROM urls WHERE id > ? ORDER BY id LIMIT ?'),
+      liveIds: p('SELECT id FROM urls INDEXED BY urls_file WHERE file IS NOT NULL').pluck(),
+      light: p('SELECT id, file, len, news, born FROM urls WHERE id = ?'),
       bury: p('UPDATE urls SET file = NULL, removed_at = ?, changed = ? WHERE id = ?'),
       update: p(
         'UPDATE urls SET section = @section, file = @file, hash = @hash, input_lastmod = @inputLastmod, changed_at = @changedAt, first_seen = @firstSeen, len = @len, news = @news, entry = @entry, fragment = @fragment, born = @born, changed = @changed, removed_at = @removedAt WHERE id = @id',
@@ -248,14 +257,34 @@ export class SqliteBackend implements StoreBackend {
     this.#s['setMeta']!.run(key, value);
   }
 
-  async lookup(locs: readonly string[]): Promise<Map<string, UrlRow>> {
-    const out = new Map<string, UrlRow>();
-    const st = this.#s['lookup']!;
-    for (const loc of locs) {
+  async lookup(locs: readonly string[]): Promise<Map<string, KnownRow>> {
+    const out = new Map<string, KnownRow>();
+    const wanted = new Set(locs);
+    // A statement per 256 locs (an IN list over the key index): far fewer calls than one per loc.
+    let i = 0;
+    for (; i + LOOKUP_BATCH <= locs.length; i += LOOKUP_BATCH) {
+      this.#lookupBatch ??= this.#db.prepare(
+        `SELECT ${KNOWN} FROM urls WHERE key IN (${Array(LOOKUP_BATCH).fill('?').join(',')})`,
+      );
+      const keys = locs.slice(i, i + LOOKUP_BATCH).map(hashKey);
       // A hash collision is possible, so the loc itself decides.
-      for (const row of st.all(hashKey(loc)) as UrlRow[]) if (row.loc === loc) out.set(loc, row);
+      for (const row of this.#lookupBatch.all(keys) as KnownRow[])
+        if (wanted.has(row.loc)) out.set(row.loc, row);
+    }
+    const st = this.#s['lookup']!;
+    for (; i < locs.length; i++) {
+      const loc = locs[i]!;
+      for (const row of st.all(hashKey(loc)) as KnownRow[]) if (row.loc === loc) out.set(loc, row);
     }
     return out;
+  }
+
+  async unseen(seen: (id: number) => boolean): Promise<LightRow[]> {
+    // The ids alone, from the file index (covering): no table row is read for a URL still listed.
+    const gone: number[] = [];
+    for (const id of this.#s['liveIds']!.iterate() as IterableIterator<number>) if (!seen(id)) gone.push(id);
+    const st = this.#s['light']!;
+    return gone.map((id) => st.get(id) as LightRow);
   }
 
   async insert(rows: readonly NewUrlRow[]): Promise<number[]> {

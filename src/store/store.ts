@@ -9,7 +9,7 @@ import { formatUtc } from '../core/lastmod.js';
 import { normalizeEntry } from '../core/normalize.js';
 import { buildTimeFrom } from '../writer/options.js';
 import type { EntrySource } from '../writer/write-sitemaps.js';
-import type { FileRow, StoreBackend, UrlRow } from './backend.js';
+import type { FileRow, KnownRow, StoreBackend } from './backend.js';
 import { type BuildOptions, type BuildResult, buildStore, childName } from './build.js';
 import {
   askedSettings,
@@ -177,7 +177,7 @@ export class SiteStore {
         let batch: string[] = [];
         const flush = async (): Promise<void> => {
           const found = await c.backend.lookup(batch);
-          const live: UrlRow[] = [];
+          const live: KnownRow[] = [];
           for (const loc of batch) {
             const r = found.get(loc);
             if (r === undefined || r.file === null) unknown++;

@@ -16,7 +16,7 @@ import { consume, type IntakeTarget } from '../writer/intake.js';
 import { type ResolvedWriterOptions, resolveWriterOptions } from '../writer/options.js';
 import { type Extension, textLine, urlXml } from '../writer/serialize.js';
 import type { EntrySource } from '../writer/write-sitemaps.js';
-import type { LightRow, NewUrlRow, StoreBackend, UrlRow } from './backend.js';
+import type { KnownRow, LightRow, NewUrlRow, StoreBackend, UrlRow } from './backend.js';
 import type { ImportOptions, StoreSettings } from './options.js';
 import type { Shards } from './shards.js';
 
@@ -157,7 +157,7 @@ export class Importer implements IntakeTarget {
     this.#batch = [];
     const c = this.#c;
     const xml = c.settings.format === 'xml';
-    const found = this.#fresh ? new Map<string, UrlRow>() : await c.backend.lookup(batch.map((e) => e.loc));
+    const found = this.#fresh ? new Map<string, KnownRow>() : await c.backend.lookup(batch.map((e) => e.loc));
     const inserts: NewUrlRow[] = [];
     const updates: UrlRow[] = [];
     for (const e of batch) {
@@ -228,7 +228,8 @@ export class Importer implements IntakeTarget {
           c.shards.release(old, row.len, row.news);
           next.file = c.shards.place(section, len, news, new Set([old.id])).id;
         }
-        if (fragment !== row.fragment) {
+        // The fragment is a function of the content and the input's lastmod (a section is not in it).
+        if (contentChanged || inputLastmod !== row.inputLastmod) {
           next.changed = c.gen;
           this.counts.changed++;
         } else this.counts.unchanged++;
@@ -247,14 +248,7 @@ export class Importer implements IntakeTarget {
     const c = this.#c;
     // A store that was empty holds nothing the input could have left out.
     if (this.#fresh) return;
-    const gone: LightRow[] = [];
-    let after = 0;
-    for (;;) {
-      const page = await c.backend.scan(after, PAGE);
-      if (page.length === 0) break;
-      for (const r of page) if (r.file !== null && !this.#seen.has(r.id)) gone.push(r);
-      after = page.at(-1)!.id;
-    }
+    const gone = await c.backend.unseen((id) => this.#seen.has(id));
     this.counts.removed += await removeRows(c, gone);
   }
 }
