@@ -118,7 +118,9 @@ export async function openSqliteBackend(path: string): Promise<SqliteBackend> {
     // FULL: a committed import or build survives a power cut, not only a crash of the process.
     db.pragma('synchronous = FULL');
     db.pragma('cache_size = -65536');
-    db.pragma('temp_store = MEMORY');
+    // Temporary data (the sorts that build indexes after a bulk load) spills to files, so that
+    // memory stays flat however many URLs a store holds.
+    db.pragma('temp_store = FILE');
     db.exec('BEGIN EXCLUSIVE; COMMIT');
     const meta = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
     if (meta !== undefined) {
