@@ -211,7 +211,10 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
     for (const f of files) {
       const name = single ? `sitemap.${ext}` : childName(f, ext);
       const prev = previous.get(name);
-      const dirty = allDirty || f.changed > c.published || prev === undefined || prev.urls !== f.urls;
+      // The only child of a small site is published as sitemap.xml, the name an index had before:
+      // it is always written (and still reported kept when its bytes come out the same).
+      const dirty =
+        allDirty || single || f.changed > c.published || prev === undefined || prev.urls !== f.urls;
       const kind = xml ? 'urlset' : 'text';
       if (!dirty && (await unchangedOnDisk(sink.locate(name), prev)) && (await sink.adopt(name))) {
         built.push({

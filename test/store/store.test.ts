@@ -178,6 +178,20 @@ describe('stable shards', () => {
     expect(publishedUrls(out).sort()).toEqual(kept.map((k) => k.loc).sort());
   });
 
+  it('a set that shrinks to one file publishes it as sitemap.xml, never keeping the old index in its place', async () => {
+    const dir = tempDir('sk-store');
+    const out = join(dir, 'out');
+    const s = await store(join(dir, 'site.db'), { maxUrlsPerFile: 2 });
+    await s.syncAndBuild(urls(0, 3), { outDir: out });
+    expect(readSitemapText(join(out, 'sitemap.xml'))).toContain('<sitemapindex');
+    // The remaining file is unchanged and lists as many URLs as the index listed children.
+    await s.syncAndBuild(urls(0, 2), { outDir: out, force: true });
+    const text = readSitemapText(join(out, 'sitemap.xml'));
+    expect(text).toContain('<urlset');
+    expect(locsOf(text)).toEqual(urls(0, 2).map((u) => u.loc));
+    expect(xmllint(join(out, 'sitemap.xml')).ok).toBe(true);
+  });
+
   it('sections keep the writer file names, so switching to --store keeps the URLs search engines know', async () => {
     const dir = tempDir('sk-store');
     const out = join(dir, 'out');
