@@ -27,8 +27,12 @@ export interface UrlRow {
   news: number;
   /** The normalised entry as JSON, when it holds more than loc, lastmod and section. */
   entry: string | null;
-  /** The entry as the store's format serialises it, with its published lastmod. */
-  fragment: string;
+  /**
+   * The entry as the store's format serialises it, with its published lastmod; null for a plain
+   * entry (loc and lastmod alone), which a build serialises again from those two (a third of the
+   * store's size at a million URLs).
+   */
+  fragment: string | null;
   /** The generation (write transaction) that made it live. */
   born: number;
   /** The generation of its last change of content or lastmod, or of its removal. */
@@ -84,7 +88,10 @@ export interface LightRow {
 /** One entry of a file as a build writes it. */
 export interface FragmentRow {
   id: number;
-  fragment: string;
+  fragment: string | null;
+  loc: string;
+  /** The published lastmod (for a plain entry, whose fragment is not stored). */
+  lastmod: string | null;
   len: number;
   news: number;
 }

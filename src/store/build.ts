@@ -20,7 +20,7 @@ import { FolderSink } from '../writer/folder-sink.js';
 import { loadGzip } from '../writer/gzip.js';
 import { buildIndexes } from '../writer/index-builder.js';
 import { MANIFEST_NAME, MANIFEST_OPEN, type ManifestFile, manifestTailLine } from '../writer/manifest.js';
-import { type Extension, URLSET_CLOSE, urlsetOpen } from '../writer/serialize.js';
+import { type Extension, textLine, URLSET_CLOSE, urlsetOpen, urlXml } from '../writer/serialize.js';
 import type { CommitFile, CommitPlan, SinkFile } from '../writer/sink.js';
 import type { FileRow, PublishedRow, StoreBackend } from './backend.js';
 import { HEADER_RESERVE, type MaxDrop, resolveMaxDrop, type StoreSettings } from './options.js';
@@ -187,6 +187,10 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
     o.xsl === true ? 'sitemap.xsl' : typeof o.xsl === 'string' && o.xsl !== '' ? o.xsl : undefined;
   const head = xml ? urlsetOpen(new Set<Extension>(s.extensions), xslHref) : '';
   const headBytes = Buffer.byteLength(head);
+  const declared = new Set<Extension>(s.extensions);
+  // A plain entry's text, as the import serialised it (and measured: `len`).
+  const plain = (loc: string, lastmod: string | null): string =>
+    xml ? urlXml(lastmod === null ? { loc } : { loc, lastmod }, declared) : textLine({ loc });
   if (headBytes + (xml ? URLSET_CLOSE.length : 0) > HEADER_RESERVE) {
     throw new SitemapkitError(
       'ERR_OPTIONS',
@@ -240,7 +244,8 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
         const page = await c.backend.fragments(f.id, after, PAGE);
         if (page.length === 0) break;
         for (const r of page) {
-          wait = w.write(r.fragment, r.len);
+          const text = r.fragment ?? plain(r.loc, r.lastmod);
+          wait = w.write(text, r.len);
           if (wait !== undefined) await wait;
         }
         after = page.at(-1)!.id;

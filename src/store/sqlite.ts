@@ -41,7 +41,7 @@ CREATE TABLE IF NOT EXISTS urls (
   len INTEGER NOT NULL,
   news INTEGER NOT NULL,
   entry TEXT,
-  fragment TEXT NOT NULL,
+  fragment TEXT,
   born INTEGER NOT NULL,
   changed INTEGER NOT NULL,
   removed_at TEXT
@@ -205,7 +205,9 @@ export class SqliteBackend implements StoreBackend {
       live: p(
         `SELECT ${COLUMNS} FROM urls NOT INDEXED WHERE file IS NOT NULL AND id > ? ORDER BY id LIMIT ?`,
       ),
-      fragments: p('SELECT id, fragment, len, news FROM urls WHERE file = ? AND id > ? ORDER BY id LIMIT ?'),
+      fragments: p(
+        'SELECT id, fragment, loc, coalesce(input_lastmod, changed_at) AS lastmod, len, news FROM urls WHERE file = ? AND id > ? ORDER BY id LIMIT ?',
+      ),
       tombstones: p(`SELECT ${COLUMNS} FROM urls WHERE file IS NULL AND id > ? ORDER BY id LIMIT ?`),
       pending: p(
         `SELECT id, changed AS gen, loc, CASE WHEN file IS NULL THEN 'removed' WHEN born > @since THEN 'added' ELSE 'changed' END AS change,

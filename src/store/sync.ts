@@ -146,9 +146,16 @@ export class Importer implements IntakeTarget {
     }
   }
 
-  #fragment(e: SitemapEntry, lastmod: string | null): string {
+  /** The serialised entry and its length; the text is not kept for a plain entry (see UrlRow.fragment). */
+  #fragment(
+    e: SitemapEntry,
+    lastmod: string | null,
+    json: string | null,
+  ): { fragment: string | null; len: number } {
     const withLastmod: SitemapEntry = lastmod === null ? withoutLastmod(e) : { ...e, lastmod };
-    return this.#c.settings.format === 'xml' ? urlXml(withLastmod, this.#declared) : textLine(withLastmod);
+    const text =
+      this.#c.settings.format === 'xml' ? urlXml(withLastmod, this.#declared) : textLine(withLastmod);
+    return { fragment: json === null ? null : text, len: Buffer.byteLength(text) };
   }
 
   async #flush(): Promise<void> {
@@ -167,8 +174,8 @@ export class Importer implements IntakeTarget {
       const section = e.section ?? '';
       const news = e.news === undefined ? 0 : 1;
       if (row === undefined) {
-        const fragment = this.#fragment(e, inputLastmod);
-        const len = Buffer.byteLength(fragment);
+        const json = entryJson(e);
+        const { fragment, len } = this.#fragment(e, inputLastmod, json);
         // Never the time it was first seen: a first import does not claim every URL changed today.
         inserts.push({
           loc: e.loc,
@@ -180,7 +187,7 @@ export class Importer implements IntakeTarget {
           firstSeen: c.now,
           len,
           news,
-          entry: entryJson(e),
+          entry: json,
           fragment,
           born: c.gen,
           changed: c.gen,
@@ -198,8 +205,8 @@ export class Importer implements IntakeTarget {
         }
       }
       const changedAt = contentChanged ? c.now : row.changedAt;
-      const fragment = this.#fragment(e, inputLastmod ?? changedAt);
-      const len = Buffer.byteLength(fragment);
+      const json = entryJson(e);
+      const { fragment, len } = this.#fragment(e, inputLastmod ?? changedAt, json);
       const next: UrlRow = {
         ...row,
         section,
@@ -208,7 +215,7 @@ export class Importer implements IntakeTarget {
         changedAt,
         len,
         news,
-        entry: entryJson(e),
+        entry: json,
         fragment,
       };
       if (row.file === null) {
