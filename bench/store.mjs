@@ -45,7 +45,8 @@ const add = (name, r, extra = {}) => {
 
 rmSync(dir, { recursive: true, force: true });
 const base = join(dir, 'base');
-for (let i = 0; i < RUNS; i++) {
+// --urls 0 skips this part (for the --big figure alone).
+for (let i = 0; i < (N > 0 ? RUNS : 0); i++) {
   rmSync(join(dir, 'plain'), { recursive: true, force: true });
   add('plain writeSitemaps (baseline)', await run(['plain', String(N), join(dir, 'plain')]));
   rmSync(base, { recursive: true, force: true });
@@ -54,7 +55,7 @@ for (let i = 0; i < RUNS; i++) {
     await run(['first', String(N), join(base, 'site.db'), join(base, 'out')]),
   );
 }
-for (const how of ['spread', 'cluster']) {
+for (const how of N > 0 ? ['spread', 'cluster'] : []) {
   for (const mode of ['delta', 'resync']) {
     for (let i = 0; i < RUNS; i++) {
       const work = join(dir, `${mode}-${how}`);
@@ -71,22 +72,24 @@ for (const how of ['spread', 'cluster']) {
     }
   }
 }
-const plain = median(rows['plain writeSitemaps (baseline)'].secs);
-const first = median(rows['store: first build (sync + build)'].secs);
-console.log(
-  `\n${N.toLocaleString('en-US')} URLs, median of ${RUNS} runs (files: written of all, index included)\n`,
-);
-table(
-  Object.entries(rows).map(([name, r]) => ({
-    contender: name,
-    's (median)': fmt.s(median(r.secs)),
-    'vs plain': `${(median(r.secs) / plain).toFixed(2)}x`,
-    'vs first build': `${((median(r.secs) / first) * 100).toFixed(1)}%`,
-    'files written': r.files ?? '',
-    'peak RSS MiB': fmt.mb(Math.max(...r.rss)),
-  })),
-  ['contender', 's (median)', 'vs plain', 'vs first build', 'files written', 'peak RSS MiB'],
-);
+if (N > 0) {
+  const plain = median(rows['plain writeSitemaps (baseline)'].secs);
+  const first = median(rows['store: first build (sync + build)'].secs);
+  console.log(
+    `\n${N.toLocaleString('en-US')} URLs, median of ${RUNS} runs (files: written of all, index included)\n`,
+  );
+  table(
+    Object.entries(rows).map(([name, r]) => ({
+      contender: name,
+      's (median)': fmt.s(median(r.secs)),
+      'vs plain': `${(median(r.secs) / plain).toFixed(2)}x`,
+      'vs first build': `${((median(r.secs) / first) * 100).toFixed(1)}%`,
+      'files written': r.files ?? '',
+      'peak RSS MiB': fmt.mb(Math.max(...r.rss)),
+    })),
+    ['contender', 's (median)', 'vs plain', 'vs first build', 'files written', 'peak RSS MiB'],
+  );
+}
 
 if (BIG > 0) {
   const big = join(dir, 'big');

@@ -117,7 +117,7 @@ export async function openSqliteBackend(path: string): Promise<SqliteBackend> {
     db.pragma('journal_mode = WAL');
     // FULL: a committed import or build survives a power cut, not only a crash of the process.
     db.pragma('synchronous = FULL');
-    db.pragma('cache_size = -65536');
+    db.pragma('cache_size = -32000');
     // Temporary data (the sorts that build indexes after a bulk load) spills to files, so that
     // memory stays flat however many URLs a store holds.
     db.pragma('temp_store = FILE');

@@ -96,7 +96,7 @@ export class Importer implements IntakeTarget {
     if (s.baseUrl === undefined) {
       throw new SitemapkitError(
         'ERR_OPTIONS',
-        'this store has no base URL yet: give baseUrl (--base-url) for its first import',
+        'this store has no base URL yet: give baseUrl for its first import',
       );
     }
     this.o = resolveWriterOptions({
