@@ -43,6 +43,16 @@ export interface UrlRow {
 
 export type NewUrlRow = Omit<UrlRow, 'id'>;
 
+/** What settles most URLs of an import: the same hash, input lastmod and section. */
+export interface CompareRow {
+  id: number;
+  loc: string;
+  hash: string;
+  inputLastmod: string | null;
+  section: string;
+  file: number | null;
+}
+
 /** A row as an import compares it: without its serialised entry (rewritten on any change). */
 export type KnownRow = Omit<UrlRow, 'fragment' | 'entry'>;
 
@@ -116,6 +126,10 @@ export interface StoreBackend {
   setMeta(key: string, value: string): Promise<void>;
   /** The rows (live or tombstone) of these locs. */
   lookup(locs: readonly string[]): Promise<Map<string, KnownRow>>;
+  /** What an import compares first, for these locs (present ones only). */
+  compare(locs: readonly string[]): Promise<Map<string, CompareRow>>;
+  /** Rows by id. */
+  rows(ids: readonly number[]): Promise<Map<number, KnownRow>>;
   /** The live rows whose id `seen` does not know (what a full-set sync removes). */
   unseen(seen: (id: number) => boolean): Promise<LightRow[]>;
   /** Inserts rows; returns their ids in order. */

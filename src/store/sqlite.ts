@@ -9,6 +9,7 @@ import { SitemapkitError } from '../core/errors.js';
 import { hashKey } from '../core/hash.js';
 import { ensureDir } from '../writer/atomic.js';
 import type {
+  CompareRow,
   FileRow,
   FragmentRow,
   KnownRow,
@@ -77,6 +78,7 @@ CREATE INDEX IF NOT EXISTS urls_changed ON urls (changed, id);
 // What an import compares (the serialised entry is left out: it is rewritten when anything changes).
 const KNOWN =
   'id, loc, section, file, hash, input_lastmod AS inputLastmod, changed_at AS changedAt, first_seen AS firstSeen, len, news, born, changed, removed_at AS removedAt';
+const COMPARE = 'id, loc, hash, input_lastmod, section, file';
 const LOOKUP_BATCH = 256;
 
 const COLUMNS =
@@ -179,6 +181,7 @@ export class SqliteBackend implements StoreBackend {
   readonly #s: Record<string, Statement>;
   #depth = 0;
   #lookupBatch: Statement | undefined;
+  #compareBatch: Statement | undefined;
 
   constructor(db: Db) {
     this.#db = db;
@@ -189,6 +192,8 @@ export class SqliteBackend implements StoreBackend {
         'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
       ),
       lookup: p(`SELECT ${KNOWN} FROM urls WHERE key = ?`),
+      compare: p(`SELECT ${COMPARE} FROM urls WHERE key = ?`).raw(),
+      byId: p(`SELECT ${KNOWN} FROM urls WHERE id = ?`),
       insert: p(
         'INSERT INTO urls (key, loc, section, file, hash, input_lastmod, changed_at, first_seen, len, news, entry, fragment, born, changed, removed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
@@ -279,6 +284,39 @@ export class SqliteBackend implements StoreBackend {
     for (; i < locs.length; i++) {
       const loc = locs[i]!;
       for (const row of st.all(hashKey(loc)) as KnownRow[]) if (row.loc === loc) out.set(loc, row);
+    }
+    return out;
+  }
+
+  async compare(locs: readonly string[]): Promise<Map<string, CompareRow>> {
+    const out = new Map<string, CompareRow>();
+    const wanted = new Set(locs);
+    const take = (rows: unknown[][]): void => {
+      for (const [id, loc, hash, inputLastmod, section, file] of rows as Array<
+        [number, string, string, string | null, string, number | null]
+      >) {
+        // A hash collision is possible, so the loc itself decides.
+        if (wanted.has(loc)) out.set(loc, { id, loc, hash, inputLastmod, section, file });
+      }
+    };
+    let i = 0;
+    for (; i + LOOKUP_BATCH <= locs.length; i += LOOKUP_BATCH) {
+      this.#compareBatch ??= this.#db
+        .prepare(`SELECT ${COMPARE} FROM urls WHERE key IN (${Array(LOOKUP_BATCH).fill('?').join(',')})`)
+        .raw();
+      take(this.#compareBatch.all(locs.slice(i, i + LOOKUP_BATCH).map(hashKey)) as unknown[][]);
+    }
+    const st = this.#s['compare']!;
+    for (; i < locs.length; i++) take(st.all(hashKey(locs[i]!)) as unknown[][]);
+    return out;
+  }
+
+  async rows(ids: readonly number[]): Promise<Map<number, KnownRow>> {
+    const st = this.#s['byId']!;
+    const out = new Map<number, KnownRow>();
+    for (const id of ids) {
+      const r = st.get(id) as KnownRow | undefined;
+      if (r !== undefined) out.set(id, r);
     }
     return out;
   }

@@ -16,7 +16,7 @@ import { consume, type IntakeTarget } from '../writer/intake.js';
 import { type ResolvedWriterOptions, resolveWriterOptions } from '../writer/options.js';
 import { type Extension, textLine, urlXml } from '../writer/serialize.js';
 import type { EntrySource } from '../writer/write-sitemaps.js';
-import type { KnownRow, LightRow, NewUrlRow, StoreBackend, UrlRow } from './backend.js';
+import type { CompareRow, KnownRow, LightRow, NewUrlRow, StoreBackend, UrlRow } from './backend.js';
 import type { ImportOptions, StoreSettings } from './options.js';
 import type { Shards } from './shards.js';
 
@@ -164,12 +164,35 @@ export class Importer implements IntakeTarget {
     this.#batch = [];
     const c = this.#c;
     const xml = c.settings.format === 'xml';
-    const found = this.#fresh ? new Map<string, KnownRow>() : await c.backend.lookup(batch.map((e) => e.loc));
+    // Most URLs of a full-set sync are unchanged: they are settled from a few columns, and only
+    // the others are read whole.
+    const compared = this.#fresh
+      ? new Map<string, CompareRow>()
+      : await c.backend.compare(batch.map((e) => e.loc));
+    const todo: Array<{ e: SitemapEntry; hash: string; id: number | undefined }> = [];
+    const wanted: number[] = [];
+    for (const e of batch) {
+      const hash = changeHash(withoutLastmod(e), xml);
+      const r = compared.get(e.loc);
+      if (
+        r !== undefined &&
+        r.file !== null &&
+        r.hash === hash &&
+        r.inputLastmod === (e.lastmod ?? null) &&
+        r.section === (e.section ?? '')
+      ) {
+        this.#seen.add(r.id);
+        this.counts.unchanged++;
+        continue;
+      }
+      if (r !== undefined) wanted.push(r.id);
+      todo.push({ e, hash, id: r?.id });
+    }
+    const found = wanted.length === 0 ? new Map<number, KnownRow>() : await c.backend.rows(wanted);
     const inserts: NewUrlRow[] = [];
     const updates: UrlRow[] = [];
-    for (const e of batch) {
-      const row = found.get(e.loc);
-      const hash = changeHash(withoutLastmod(e), xml);
+    for (const { e, hash, id } of todo) {
+      const row = id === undefined ? undefined : found.get(id);
       const inputLastmod = e.lastmod ?? null;
       const section = e.section ?? '';
       const news = e.news === undefined ? 0 : 1;
