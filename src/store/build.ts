@@ -13,6 +13,7 @@ import { createReadStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SitemapkitError } from '../core/errors.js';
+import { fsError } from '../core/fs-errors.js';
 import { bundledXsl } from '../writer/bundled-xsl.js';
 import { type ChangeRecord, changeSetLine } from '../writer/change-set.js';
 import { FileWriter } from '../writer/file-writer.js';
@@ -375,7 +376,7 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
     const counts = { added: 0, changed: 0, removed: 0 };
     if (o.changes !== undefined) {
       changesTmp = join(dirname(o.changes), `.${basename(o.changes)}.${process.pid}.tmp`);
-      await writeChangeSet(changesTmp, c, built, deleted, baseUrl, counts);
+      await writeChangeSet(changesTmp, o.changes, c, built, deleted, baseUrl, counts);
     } else if (c.published === 0) {
       // Nothing was published yet: every live URL is new (never-published removals are deleted outright).
       counts.added = urls;
@@ -430,6 +431,7 @@ async function countChanges(
 /** The change set, streamed: URL changes by id, then every file of the new set and the deleted ones. */
 async function writeChangeSet(
   path: string,
+  target: string,
   c: BuildContext,
   built: readonly BuiltFile[],
   deleted: readonly string[],
@@ -437,10 +439,9 @@ async function writeChangeSet(
   counts: { added: number; changed: number; removed: number },
 ): Promise<void> {
   const { open } = await import('node:fs/promises');
+  // Named by the file the user gave, never by the temp name beside it.
   const fh = await open(path, 'w').catch((e: unknown) => {
-    throw new SitemapkitError('ERR_OUTPUT', `cannot write the change set: ${(e as Error).message}`, {
-      where: path,
-    });
+    throw fsError(e, { path: target, doing: 'write the change set', mode: 'write', code: 'ERR_OUTPUT' });
   });
   try {
     let buf = '';

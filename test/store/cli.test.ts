@@ -178,6 +178,23 @@ describe('sitemapkit generate --store and sitemapkit store', () => {
     expect(empty.code).toBe(1);
     expect(empty.stderr).toContain('the store holds no URLs');
     expect(existsSync(join(dir, 'o', 'sitemap.xml'))).toBe(false);
+    // A change set in a missing folder: one sentence naming it, nothing published.
+    writeFileSync(join(dir, 'u.txt'), 'https://example.com/a\n');
+    const lost = await cli([
+      'generate',
+      join(dir, 'u.txt'),
+      '--base-url',
+      'https://example.com/',
+      '--out',
+      join(dir, 'o2'),
+      '--store',
+      join(dir, 'l.db'),
+      '--changes',
+      join(dir, 'nowhere', 'c.jsonl'),
+    ]);
+    expect(lost.code).toBe(2);
+    expect(lost.stderr).toMatch(/nowhere\/c\.jsonl: cannot write the change set: .* \[ERR_OUTPUT\]/);
+    expect(existsSync(join(dir, 'o2', 'sitemap.xml'))).toBe(false);
     for (const sub of ['add', 'remove', 'import', 'list', 'stats']) {
       const h = await cli(['store', sub, '--help']);
       expect(h.code, sub).toBe(0);
