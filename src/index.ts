@@ -82,6 +82,14 @@ export {
 } from './robots/index.js';
 // Writer inputs.
 export { type InputFormat, readInput, readStaticSite, type StaticSiteOptions } from './sources/index.js';
+// The site store.
+export {
+  type BuildOptions as StoreBuildOptions,
+  type BuildResult as StoreBuildResult,
+  openStore,
+  type SiteStore,
+  type StoreOptions,
+} from './store/index.js';
 // Submitting.
 export {
   generateKey,

@@ -9,6 +9,7 @@ const FLAGS: Readonly<Record<string, string>> = {
   publicOrigin: '--public-origin',
   maxUrlsPerFile: '--max-urls',
   maxBytesPerFile: '--max-bytes',
+  maxDrop: '--max-drop',
   linksPerPage: '--links-per-page',
   siteName: '--site-name',
   updateRobots: '--update-robots',

@@ -29,8 +29,13 @@ export type ErrorCode =
   | 'ERR_INDEXNOW'
   /** The operation was aborted through an AbortSignal or an interrupt. */
   | 'ERR_ABORTED'
-  /** Crawl state is missing, locked or incompatible. */
-  | 'ERR_STATE';
+  /** Crawl state or a site store is missing, locked or incompatible. */
+  | 'ERR_STATE'
+  /**
+   * A store build would remove more of the published URLs than the publish gate allows: nothing
+   * was published and the store is as it was.
+   */
+  | 'ERR_GATE';
 
 export interface SitemapkitErrorOptions {
   cause?: unknown;

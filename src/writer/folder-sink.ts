@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, writeFile as writeFileCallback } from 'node:fs';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { copyFile, link, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { isSitemapkitError, SitemapkitError } from '../core/errors.js';
@@ -167,6 +167,30 @@ export class FolderSink implements Sink {
 
   locate(name: string): string {
     return join(this.outDir, name);
+  }
+
+  /**
+   * Takes a published file into this set as it is (the site store's unchanged children): a hard
+   * link in the temp folder, so the commit publishes it like a written file without a byte being
+   * copied (renaming a link onto its own file changes nothing). False when the file is missing.
+   */
+  async adopt(name: string): Promise<boolean> {
+    const from = join(this.outDir, name);
+    const to = join(this.#tmp, name);
+    try {
+      await link(from, to);
+      return true;
+    } catch (cause) {
+      if (isSystemError(cause) && cause.code === 'ENOENT') return false;
+      try {
+        // A file system without hard links: a copy does the same, more slowly.
+        await copyFile(from, to);
+        return true;
+      } catch (again) {
+        if (isSystemError(again) && again.code === 'ENOENT') return false;
+        throw this.#failed(again, `keep ${name} in the output folder`);
+      }
+    }
   }
 
   async abort(): Promise<void> {

@@ -13,6 +13,7 @@ const SUBPATHS = [
   '/submit',
   '/validate',
   '/crawler',
+  '/store',
 ] as const;
 
 /** The errors and findings belong to every concept: the root is their home. */
@@ -33,6 +34,7 @@ describe('the public API', () => {
       'SitemapkitError',
       'isSitemapkitError',
       'normalizeEntry',
+      'openStore',
     ]) {
       expect(typeof (root as Record<string, unknown>)[name], name).toBe('function');
     }

@@ -35,6 +35,12 @@ const EXPECTED: Record<string, Expect> = {
   'cat urls.txt | sitemapkit generate - --input-format txt --base-url https://example.com/ --out dist/': {
     exit: 0,
   },
+  'sitemapkit generate urls.txt --base-url https://example.com/ --out site/ --store site.db --changes changes.jsonl':
+    { exit: 0 },
+  'sitemapkit store add https://example.com/pricing --store site.db': { exit: 0 },
+  'sitemapkit generate --store site.db --base-url https://example.com/ --out site/ --changes changes.jsonl': {
+    exit: 0,
+  },
   'sitemapkit crawl https://www.example.com/ --out dist/ --concurrency 8': NETWORK,
   'sitemapkit crawl http://localhost:8080/ --public-origin https://www.example.com --out dist/ --update-robots dist/robots.txt':
     { exit: 0 },

@@ -38,6 +38,7 @@ import { checkInputFile, checkInputFolder, namingPath } from '../paths.js';
 import { Progress } from '../progress.js';
 import { addSourceOptions, extraSources, hasSourceFlags, type SourceFlags } from '../source-flags.js';
 import { type SqlFlags, sqlSource } from '../sql-flags.js';
+import { maxDropArg, runStoreGenerate } from '../store-build.js';
 
 interface GenerateFlags extends InputFlags, ImageFlags, ExtrasFlags, SqlFlags, SourceFlags {
   baseUrl: string;
@@ -61,6 +62,10 @@ interface GenerateFlags extends InputFlags, ImageFlags, ExtrasFlags, SqlFlags, S
   legacy?: boolean;
   dedupe: boolean;
   json?: boolean;
+  store?: string;
+  changes?: string;
+  maxDrop?: string;
+  force?: boolean;
 }
 
 export function registerGenerate(program: Command, ctx: CliContext): void {
@@ -181,6 +186,18 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
     .addOption(feedSizeOption())
     .addOption(feedTitleOption())
     .addOption(lastmodPolicyOption())
+    // The site store (src/cli/store-build.ts; docs/store.md).
+    .option(
+      '--store <file>',
+      'site store (SQLite, created when missing): the inputs are the whole set; only changed files are rewritten; without inputs, build from the store',
+    )
+    .option('--changes <file>', 'with --store: write what the build changed (URLs and files) as JSON Lines')
+    .option(
+      '--max-drop <limit>',
+      'with --store: refuse to publish a build that removes more than this of the published URLs, a share or a count (default 10%)',
+      maxDropArg,
+    )
+    .option('--force', 'with --store: publish even past --max-drop')
     .addHelpText(
       'after',
       `
@@ -193,6 +210,7 @@ Examples:
   sitemapkit generate --from-sql "SELECT url AS loc, updated_at AS lastmod FROM pages" --db postgres://app@db/shop --base-url https://example.com/ --out dist/
   sitemapkit generate --from-log /var/log/nginx/access.log* --site https://example.com/ --base-url https://example.com/ --out dist/
   sitemapkit generate --from-sitemap https://example.com/sitemap_index.xml --base-url https://example.com/ --out dist/
+  sitemapkit generate urls.txt --base-url https://example.com/ --out dist/ --store site.db --changes changes.jsonl
 
 Exit codes: 0 written; 1 invalid records (nothing written with --on-invalid fail), records skipped, no URLs,
 or the sitemaps were written but robots.txt could not be updated; 2 usage error or could not run (nothing
@@ -206,10 +224,24 @@ written); 130 interrupted.`,
 
 async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliContext): Promise<number> {
   const fromSql = sqlSource(flags, ctx.signal);
-  if (inputs.length === 0 && flags.fromDir === undefined && fromSql === undefined && !hasSourceFlags(flags)) {
+  if (
+    inputs.length === 0 &&
+    flags.fromDir === undefined &&
+    fromSql === undefined &&
+    !hasSourceFlags(flags) &&
+    flags.store === undefined
+  ) {
     throw new UsageError(
-      'give input files (or - for standard input), --from-dir DIR, --from-sql QUERY --db URL, --from-log FILE or --from-sitemap SOURCE',
+      'give input files (or - for standard input), --from-dir DIR, --from-sql QUERY --db URL, --from-log FILE or --from-sitemap SOURCE (or --store FILE alone, to build from the store)',
     );
+  }
+  if (flags.store === undefined) {
+    for (const [set, name] of [
+      [flags.changes, '--changes'],
+      [flags.maxDrop, '--max-drop'],
+      [flags.force, '--force'],
+    ] as const)
+      if (set !== undefined) throw new UsageError(`${name} needs --store FILE`);
   }
   const sources: Array<() => AsyncIterable<unknown>> = [];
   for (const input of inputs) {
@@ -284,6 +316,9 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
     );
   }
   const progress = new Progress('generate: records', { stream: ctx.stderr as NodeJS.WriteStream });
+  if (flags.store !== undefined) {
+    return runStoreGenerate(extra.after(sources), { ...flags, store: flags.store }, ctx, report, progress);
+  }
   const started = Date.now();
   let result: WriteSitemapsResult;
   try {

@@ -2,6 +2,7 @@ import { access, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { type Diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
+import { readChangeSet } from '../../submit/change-set-source.js';
 import { type ChangeCounts, diffUrls } from '../../submit/changes.js';
 import { type IndexNowBatchResult, type IndexNowReport, submitToIndexNow } from '../../submit/indexnow.js';
 import { assertValidKey, findKeyFile, generateKey, writeKeyFile } from '../../submit/key.js';
@@ -28,6 +29,7 @@ interface SubmitFlags extends AddressFlags {
   urls?: string;
   sitemap?: string;
   since?: string;
+  changes?: string;
   ping?: string;
   verifyKey: boolean;
   dryRun?: boolean;
@@ -102,6 +104,10 @@ export function registerSubmit(program: Command, ctx: CliContext): void {
       '--since <previous>',
       'with --sitemap: only what was added, changed or removed since this build (manifest file or folder)',
     )
+    .option(
+      '--changes <file>',
+      'submit the added, changed and removed URLs of a change set (generate --store … --changes FILE; - for standard input)',
+    )
     .option('--no-verify-key', 'post without first checking that each host serves its key file')
     .option('--allow-private-addresses', ALLOW_PRIVATE_HELP)
     .option('--strict-addresses', STRICT_ADDRESSES_HELP)
@@ -121,6 +127,7 @@ Examples:
   cp dist/${MANIFEST_NAME} previous.json && sitemapkit generate … --out dist/
   sitemapkit submit --indexnow https://api.indexnow.org/indexnow --sitemap dist/ --since previous.json   # the key file in dist/
   sitemapkit submit --ping https://search.example/ping --sitemap https://example.com/sitemap.xml
+  sitemapkit submit --indexnow https://api.indexnow.org/indexnow --key KEY --changes changes.jsonl
 
 URLs are posted in batches of at most 10,000, one host at a time; 429 and 5xx are retried with
 backoff (honouring Retry-After). Removed URLs are submitted too, as IndexNow asks.
@@ -182,8 +189,8 @@ async function runSubmit(flags: SubmitFlags, ctx: CliContext): Promise<number> {
   }
   if (flags.indexnow === undefined)
     throw new UsageError('give --indexnow ENDPOINT (or use `submit key --out DIR` to make a key)');
-  if ((flags.urls === undefined) === (flags.sitemap === undefined))
-    throw new UsageError('give either --urls FILE or --sitemap SOURCE');
+  if ([flags.urls, flags.sitemap, flags.changes].filter((f) => f !== undefined).length !== 1)
+    throw new UsageError('give one of --urls FILE, --sitemap SOURCE or --changes FILE');
   if (flags.key.length === 0) {
     // A build folder holding the key file `submit key --out DIR` wrote submits with that key.
     const at = flags.sitemap;
@@ -221,7 +228,18 @@ async function runSubmit(flags: SubmitFlags, ctx: CliContext): Promise<number> {
   // In a dry run, each URL is printed with its batch once the batch's key check is known, so that
   // a URL whose host failed the check is never shown as one that would be submitted.
   const changeOf = new Map<string, string>();
-  if (flags.urls !== undefined) {
+  const setCounts = { added: 0, changed: 0, removed: 0 };
+  if (flags.changes !== undefined) {
+    if (flags.changes !== '-')
+      await checkInputFile(flags.changes, 'read the change set', 'give the file generate --changes wrote');
+    const records = readChangeSet(flags.changes, setCounts, ctx.stdin);
+    urls = (async function* () {
+      for await (const c of records) {
+        if (dryLines) changeOf.set(c.loc, c.change);
+        yield c.loc;
+      }
+    })();
+  } else if (flags.urls !== undefined) {
     if (flags.urls !== '-')
       await checkInputFile(flags.urls, 'read the URL list', 'give a text file of URLs, one a line');
     urls = locs(namingPath(readUrlList(flags.urls, { stdin: ctx.stdin }), flags.urls, 'read the URL list'));
@@ -297,9 +315,14 @@ async function runSubmit(flags: SubmitFlags, ctx: CliContext): Promise<number> {
     }));
     await writeOut(
       ctx.stdout,
-      `${JSON.stringify({ ...report, batches, dryRun: flags.dryRun === true, changes: counts })}\n`,
+      `${JSON.stringify({ ...report, batches, dryRun: flags.dryRun === true, changes: counts ?? (flags.changes === undefined ? undefined : setCounts) })}\n`,
     );
   } else {
+    if (flags.changes !== undefined) {
+      ctx.stderr.write(
+        `change set ${flags.changes}: ${setCounts.added} added, ${setCounts.changed} changed, ${setCounts.removed} removed\n`,
+      );
+    }
     if (counts !== undefined) {
       ctx.stderr.write(
         `since ${flags.since}: ${counts.added} added, ${counts.changed} changed, ${counts.removed} removed (${counts.unchanged} unchanged)\n`,

@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+// Site store benchmark (issue 12). 1,000,000 URLs: the first build through the store (sync and
+// build as one unit) beside plain `writeSitemaps` (the baseline), each in its own process; then
+// 1,000 URLs added, 1,000 removed and 1,000 changed, spread across the set or clustered in a few
+// files, published by a build from the store (what a CMS hook does: store add/remove, then
+// generate --store), and the same changes as a full-set sync (generate INPUT --store). With
+// --big N (default 10,000,000; 0 to skip): N URLs imported, then built from the store alone, for
+// peak RSS. Prints medians of --runs (default 3), ratios and peak RSS (the worst run).
+// Usage: node bench/store.mjs [--urls N] [--runs N] [--big N]
+import { cpSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fmt, OUT, ROOT, runNode, table } from './lib.mjs';
+
+const argv = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = argv.indexOf(name);
+  return i === -1 ? dflt : Number(argv[i + 1]);
+};
+const N = opt('--urls', 1_000_000);
+const RUNS = opt('--runs', 3);
+const BIG = opt('--big', 10_000_000);
+const CHILD = join(ROOT, 'bench/store/child.mjs');
+const dir = join(OUT, 'store');
+// A fixed clock: every run writes the same bytes.
+const env = { SOURCE_DATE_EPOCH: '1780000000' };
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
+
+async function run(args) {
+  const r = await runNode([CHILD, ...args], { env });
+  if (r.code !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr}`);
+  return r;
+}
+
+const rows = {};
+const add = (name, r, extra = {}) => {
+  rows[name] ??= { secs: [], rss: [], ...extra };
+  rows[name].secs.push(r.secs);
+  rows[name].rss.push(r.rssMiB);
+  Object.assign(rows[name], extra);
+};
+
+rmSync(dir, { recursive: true, force: true });
+const base = join(dir, 'base');
+// --urls 0 skips this part (for the --big figure alone).
+for (let i = 0; i < (N > 0 ? RUNS : 0); i++) {
+  rmSync(join(dir, 'plain'), { recursive: true, force: true });
+  add('plain writeSitemaps (baseline)', await run(['plain', String(N), join(dir, 'plain')]));
+  rmSync(base, { recursive: true, force: true });
+  add(
+    'store: first build (sync + build)',
+    await run(['first', String(N), join(base, 'site.db'), join(base, 'out')]),
+  );
+}
+for (const how of N > 0 ? ['spread', 'cluster'] : []) {
+  for (const mode of ['delta', 'resync']) {
+    for (let i = 0; i < RUNS; i++) {
+      const work = join(dir, `${mode}-${how}`);
+      rmSync(work, { recursive: true, force: true });
+      cpSync(base, work, { recursive: true });
+      const r = await run([mode, String(N), join(work, 'site.db'), join(work, 'out'), how]);
+      const { rewritten, files } = JSON.parse(r.stdout.trim().split('\n').at(-1));
+      const label =
+        mode === 'delta'
+          ? `store: 3,000 changes ${how}, store add/remove + build`
+          : `store: 3,000 changes ${how}, full-set sync + build`;
+      add(label, r, { files: `${rewritten} of ${files}` });
+      rmSync(work, { recursive: true, force: true });
+    }
+  }
+}
+if (N > 0) {
+  const plain = median(rows['plain writeSitemaps (baseline)'].secs);
+  const first = median(rows['store: first build (sync + build)'].secs);
+  console.log(
+    `\n${N.toLocaleString('en-US')} URLs, median of ${RUNS} runs (files: written of all, index included)\n`,
+  );
+  table(
+    Object.entries(rows).map(([name, r]) => ({
+      contender: name,
+      's (median)': fmt.s(median(r.secs)),
+      'vs plain': `${(median(r.secs) / plain).toFixed(2)}x`,
+      'vs first build': `${((median(r.secs) / first) * 100).toFixed(1)}%`,
+      'files written': r.files ?? '',
+      'peak RSS MiB': fmt.mb(Math.max(...r.rss)),
+    })),
+    ['contender', 's (median)', 'vs plain', 'vs first build', 'files written', 'peak RSS MiB'],
+  );
+}
+
+if (BIG > 0) {
+  const big = join(dir, 'big');
+  rmSync(big, { recursive: true, force: true });
+  const imp = await run(['import', String(BIG), join(big, 'site.db')]);
+  const build = await run(['build', join(big, 'site.db'), join(big, 'out')]);
+  console.log(`\n${BIG.toLocaleString('en-US')} URLs (one run)\n`);
+  table(
+    [
+      { step: 'import into a new store', s: fmt.s(imp.secs), 'peak RSS MiB': fmt.mb(imp.rssMiB) },
+      { step: 'build from the store', s: fmt.s(build.secs), 'peak RSS MiB': fmt.mb(build.rssMiB) },
+    ],
+    ['step', 's', 'peak RSS MiB'],
+  );
+  rmSync(big, { recursive: true, force: true });
+}
+rmSync(dir, { recursive: true, force: true });

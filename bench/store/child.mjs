@@ -1,0 +1,77 @@
+// One contender of bench/store.mjs, in its own process (so its peak RSS is its own).
+//   plain N OUT                 writeSitemaps over N URLs (the baseline)
+//   first N STORE OUT           a new store: sync N URLs and build, one unit
+//   import N STORE              a new store: sync N URLs, no build
+//   build STORE OUT             build from the store alone (STORE in the place of N)
+//   delta N STORE OUT spread|cluster   1,000 added, 1,000 removed, 1,000 changed, then a build
+//   resync N STORE OUT          the whole set again with those 3,000 changes, synced and built
+import { openStore } from '../../dist/store/index.js';
+import { writeSitemaps } from '../../dist/writer/index.js';
+
+const [mode, nText, ...rest] = process.argv.slice(2);
+const BASE = 'https://www.example.com/';
+
+function* urls(n, { skip = () => false, changed = () => false } = {}) {
+  for (let i = 0; i < n; i++) {
+    if (skip(i)) continue;
+    const e = { loc: `${BASE}products/item-${i}.html` };
+    if (changed(i)) e.priority = 0.9;
+    yield e;
+  }
+}
+
+/** The 3,000 changes: spread over the whole set, or clustered at its end (a few files). */
+function delta(n, how) {
+  const step = how === 'spread' ? Math.floor(n / 1000) : 1;
+  const first = how === 'spread' ? 0 : n - 3000;
+  const removed = new Set();
+  const changed = new Set();
+  for (let k = 0; k < 1000; k++) {
+    removed.add(how === 'spread' ? k * step + 1 : first + k);
+    changed.add(how === 'spread' ? k * step + 2 : first + 1000 + k);
+  }
+  const added = Array.from({ length: 1000 }, (_, k) => ({ loc: `${BASE}new/item-${k}.html` }));
+  return { removed, changed, added };
+}
+
+const n = Number(nText);
+if (mode === 'plain') {
+  await writeSitemaps(urls(n), { outDir: rest[0], baseUrl: BASE, dedupe: true });
+} else if (mode === 'first') {
+  const s = await openStore(rest[0], { baseUrl: BASE });
+  await s.syncAndBuild(urls(n), { outDir: rest[1] });
+  await s.close();
+} else if (mode === 'import') {
+  const s = await openStore(rest[0], { baseUrl: BASE });
+  await s.sync(urls(n));
+  await s.close();
+} else if (mode === 'build') {
+  const s = await openStore(nText);
+  await s.build({ outDir: rest[0] });
+  await s.close();
+} else if (mode === 'delta') {
+  const d = delta(n, rest[2]);
+  const s = await openStore(rest[0]);
+  await s.add(d.added);
+  await s.remove([...d.removed].map((i) => `${BASE}products/item-${i}.html`));
+  await s.add([...d.changed].map((i) => ({ loc: `${BASE}products/item-${i}.html`, priority: 0.9 })));
+  const r = await s.build({ outDir: rest[1] });
+  console.log(
+    JSON.stringify({ rewritten: r.files.filter((f) => f.change !== 'kept').length, files: r.files.length }),
+  );
+  await s.close();
+} else if (mode === 'resync') {
+  const d = delta(n, rest[2]);
+  const s = await openStore(rest[0]);
+  const all = function* () {
+    yield* urls(n, { skip: (i) => d.removed.has(i), changed: (i) => d.changed.has(i) });
+    yield* d.added;
+  };
+  const r = await s.syncAndBuild(all(), { outDir: rest[1] });
+  console.log(
+    JSON.stringify({ rewritten: r.files.filter((f) => f.change !== 'kept').length, files: r.files.length }),
+  );
+  await s.close();
+} else {
+  throw new Error(`unknown mode ${mode}`);
+}

@@ -1,0 +1,478 @@
+/**
+ * A build from the store: only children whose content changed since the published build are
+ * serialised again (from the stored fragments, never from the entries); an unchanged child keeps
+ * its bytes on disk and its index lastmod, checked in place (size and SHA-256) and rewritten only
+ * when missing or different. Then the indexes, the manifest (its files, no entry lines: see
+ * docs/store.md) and the change set, published through the folder sink's atomic commit. The store
+ * records the published state after the commit, in the caller's transaction: a crash before that
+ * leaves the store as it was, and the next build converges (its changed children are rewritten,
+ * and any kept one that differs from the record is rewritten too).
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { SitemapkitError } from '../core/errors.js';
+import { fsError } from '../core/fs-errors.js';
+import { bundledXsl } from '../writer/bundled-xsl.js';
+import { type ChangeRecord, changeSetLine } from '../writer/change-set.js';
+import { FileWriter } from '../writer/file-writer.js';
+import { FolderSink } from '../writer/folder-sink.js';
+import { loadGzip } from '../writer/gzip.js';
+import { buildIndexes } from '../writer/index-builder.js';
+import { MANIFEST_NAME, MANIFEST_OPEN, type ManifestFile, manifestTailLine } from '../writer/manifest.js';
+import { type Extension, textLine, URLSET_CLOSE, urlsetOpen, urlXml } from '../writer/serialize.js';
+import type { CommitFile, CommitPlan, SinkFile } from '../writer/sink.js';
+import type { FileRow, PublishedRow, StoreBackend } from './backend.js';
+import { HEADER_RESERVE, type MaxDrop, resolveMaxDrop, type StoreSettings } from './options.js';
+
+const PAGE = 5000;
+
+/** Options of a store build: where and how the set is published, and the gate. */
+export interface BuildOptions {
+  /** Folder the sitemaps go into (atomically, as `writeSitemaps` does). */
+  outDir: string;
+  /** Compress every file (`.gz`). @default false */
+  gzip?: boolean;
+  /** `true` copies the bundled stylesheet as `sitemap.xsl`; a string references that URL. @default false */
+  xsl?: boolean | string;
+  /** A robots.txt whose `Sitemap:` lines are brought up to date. */
+  updateRobots?: string;
+  /** Children per index file. @default 50000 */
+  maxSitemapsPerIndex?: number;
+  /**
+   * The publish gate: a build that would remove more than this of the published URLs refuses to
+   * publish (`ERR_GATE`): a share (`0.1`, `'10%'`) or a count (`{ count: 500 }`, `'500'`). @default 0.1
+   */
+  maxDrop?: MaxDrop | string;
+  /** Publish even past the gate. @default false */
+  force?: boolean;
+  /** Write the change set (JSON Lines) to this file. */
+  changes?: string;
+}
+
+/** What happened to one file of the set. */
+export interface BuiltFile {
+  /** Name in the output folder. */
+  path: string;
+  url: string;
+  kind: 'urlset' | 'text' | 'index';
+  urls: number;
+  /** Uncompressed bytes. */
+  bytes: number;
+  change: 'added' | 'rewritten' | 'kept';
+  lastmod?: string;
+}
+
+export interface BuildResult {
+  /** The entry point (`sitemap.xml[.gz]`). */
+  entry: string;
+  /** Live URLs published. */
+  urls: number;
+  /** URL changes published by this build. */
+  added: number;
+  changed: number;
+  removed: number;
+  /** Every file of the new set: children, then indexes. */
+  files: BuiltFile[];
+  /** Files of the previous set that are gone. */
+  deleted: string[];
+  /** The build time (UTC). */
+  builtAt: string;
+}
+
+export interface BuildContext {
+  backend: StoreBackend;
+  settings: StoreSettings;
+  /** The store's current generation (what this build publishes). */
+  gen: number;
+  /** The generation of the published build. */
+  published: number;
+  /** URLs the published build listed. */
+  publishedUrls: number;
+  now: string;
+  step: (name: string) => Promise<void>;
+}
+
+/** A sink file that also hashes and counts what reaches the disk (compressed bytes for `.gz`). */
+function measured(target: SinkFile): SinkFile & { done(): { size: number; disk: string } } {
+  const hash = createHash('sha256');
+  let size = 0;
+  return {
+    write(chunk) {
+      hash.update(chunk);
+      size += chunk.length;
+      return target.write(chunk);
+    },
+    close: () => target.close(),
+    abort: (reason) => target.abort(reason),
+    done: () => ({ size, disk: hash.digest('hex') }),
+  };
+}
+
+/** Whether the file at `path` is still the one recorded (size, then SHA-256 of its bytes). */
+async function unchangedOnDisk(path: string, p: PublishedRow): Promise<boolean> {
+  try {
+    if ((await stat(path)).size !== p.size) return false;
+    const hash = createHash('sha256');
+    for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }))
+      hash.update(chunk as Buffer);
+    return hash.digest('hex') === p.disk;
+  } catch {
+    return false;
+  }
+}
+
+function pad(n: number): string {
+  return String(n).padStart(5, '0');
+}
+
+/** The writer's names: `sitemap-00001.xml`, `sitemap-SECTION-00001.xml` (plus `.gz`). */
+export function childName(f: Pick<FileRow, 'section' | 'num'>, ext: string): string {
+  return `sitemap-${f.section === '' ? '' : `${f.section}-`}${pad(f.num)}.${ext}`;
+}
+
+function gateMessage(drop: number, published: number, limit: { share: number } | { count: number }): string {
+  const share = published === 0 ? 100 : (drop / published) * 100;
+  const allowed =
+    'share' in limit
+      ? `${(limit.share * 100).toLocaleString('en-US')}%`
+      : `${limit.count.toLocaleString('en-US')} URLs`;
+  return `this build would remove ${drop.toLocaleString('en-US')} of the ${published.toLocaleString('en-US')} published URLs (${share.toFixed(1)}%), more than the ${allowed} allowed, so nothing was published and the store is as it was`;
+}
+
+/** Builds and publishes; throws (publishing nothing) on the gate, an empty store, or a failure. */
+export async function buildStore(c: BuildContext, o: BuildOptions): Promise<BuildResult> {
+  const s = c.settings;
+  if (typeof o.outDir !== 'string' || o.outDir === '')
+    throw new SitemapkitError('ERR_OPTIONS', 'outDir is required');
+  if (s.baseUrl === undefined)
+    throw new SitemapkitError('ERR_OPTIONS', 'this store has no base URL yet: import into it first');
+  const baseUrl = s.baseUrl;
+  const limit = resolveMaxDrop(o.maxDrop);
+  const removed = await c.backend.countRemovedSince(c.published);
+  if (o.force !== true && c.publishedUrls > 0) {
+    const over = 'share' in limit ? removed > limit.share * c.publishedUrls : removed > limit.count;
+    if (over) {
+      throw new SitemapkitError('ERR_GATE', gateMessage(removed, c.publishedUrls, limit), {
+        hint: 'check the input (a broken query or an empty export?); pass --force to publish anyway, or raise --max-drop',
+      });
+    }
+  }
+  const files = (await c.backend.files()).filter((f) => f.urls > 0);
+  // In the writer's index order: files without a section, then each section's, by number.
+  files.sort((a, b) =>
+    a.section === b.section
+      ? a.num - b.num
+      : a.section === ''
+        ? -1
+        : b.section === ''
+          ? 1
+          : a.section < b.section
+            ? -1
+            : 1,
+  );
+  if (files.length === 0) {
+    throw new SitemapkitError(
+      'ERR_NO_URLS',
+      'the store holds no URLs: an empty urlset is invalid, so the previous sitemaps stay in place',
+      {
+        hint: 'import URLs first (sitemapkit store add, or generate INPUT --store)',
+      },
+    );
+  }
+  const xml = s.format === 'xml';
+  const gz = o.gzip === true ? '.gz' : '';
+  const ext = `${xml ? 'xml' : 'txt'}${gz}`;
+  const xslHref =
+    o.xsl === true ? 'sitemap.xsl' : typeof o.xsl === 'string' && o.xsl !== '' ? o.xsl : undefined;
+  const head = xml ? urlsetOpen(new Set<Extension>(s.extensions), xslHref) : '';
+  const headBytes = Buffer.byteLength(head);
+  const declared = new Set<Extension>(s.extensions);
+  // A plain entry's text, as the import serialised it (and measured: `len`).
+  const plain = (loc: string, lastmod: string | null): string =>
+    xml ? urlXml(lastmod === null ? { loc } : { loc, lastmod }, declared) : textLine({ loc });
+  if (headBytes + (xml ? URLSET_CLOSE.length : 0) > HEADER_RESERVE) {
+    throw new SitemapkitError(
+      'ERR_OPTIONS',
+      `the xsl URL is too long for a file header (${headBytes} bytes with it; at most ${HEADER_RESERVE})`,
+    );
+  }
+  // What the files' bytes depend on besides their entries: a change rewrites every child.
+  const signature = JSON.stringify([s.format, gz, xslHref ?? '', s.extensions]);
+  const allDirty = (await c.backend.getMeta('signature')) !== signature;
+  const previous = new Map((await c.backend.published()).map((p) => [p.path, p]));
+  const gzipper = gz === '' ? undefined : await loadGzip(6);
+  const builtAt = c.now;
+  const single = files.length === 1;
+
+  const sink = new FolderSink(o.outDir, { onCommitStep: (step) => c.step(`commit:${step}`) });
+  await sink.start();
+  let changesTmp: string | undefined;
+  try {
+    const built: BuiltFile[] = [];
+    const record: PublishedRow[] = [];
+    const moves: CommitFile[] = [];
+    for (const f of files) {
+      const name = single ? `sitemap.${ext}` : childName(f, ext);
+      const prev = previous.get(name);
+      // The only child of a small site is published as sitemap.xml, the name an index had before:
+      // it is always written (and still reported kept when its bytes come out the same).
+      const dirty =
+        allDirty || single || f.changed > c.published || prev === undefined || prev.urls !== f.urls;
+      const kind = xml ? 'urlset' : 'text';
+      if (!dirty && (await unchangedOnDisk(sink.locate(name), prev)) && (await sink.adopt(name))) {
+        built.push({
+          path: name,
+          url: baseUrl + name,
+          kind,
+          urls: f.urls,
+          bytes: prev.bytes,
+          change: 'kept',
+          lastmod: prev.lastmod,
+        });
+        record.push(prev);
+        moves.push({ name, as: name, sha256: prev.sha256 });
+        await c.step(`build:kept:${name}`);
+        continue;
+      }
+      const disk = measured(sink.create(name));
+      const w = new FileWriter(gzipper === undefined ? disk : gzipper(disk));
+      let wait = w.write(head, headBytes);
+      if (wait !== undefined) await wait;
+      let after = 0;
+      for (;;) {
+        const page = await c.backend.fragments(f.id, after, PAGE);
+        if (page.length === 0) break;
+        for (const r of page) {
+          const text = r.fragment ?? plain(r.loc, r.lastmod);
+          wait = w.write(text, r.len);
+          if (wait !== undefined) await wait;
+        }
+        after = page.at(-1)!.id;
+      }
+      if (xml) {
+        wait = w.write(URLSET_CLOSE, URLSET_CLOSE.length);
+        if (wait !== undefined) await wait;
+      }
+      const totals = await w.close();
+      const same = prev !== undefined && prev.sha256 === totals.sha256;
+      const lastmod = same ? prev.lastmod : builtAt;
+      built.push({
+        path: name,
+        url: baseUrl + name,
+        kind,
+        urls: f.urls,
+        bytes: totals.bytes,
+        change: same ? 'kept' : prev === undefined ? 'added' : 'rewritten',
+        lastmod,
+      });
+      record.push({
+        path: name,
+        sha256: totals.sha256,
+        ...disk.done(),
+        bytes: totals.bytes,
+        urls: f.urls,
+        lastmod,
+      });
+      moves.push({ name, as: name, sha256: totals.sha256 });
+      await c.step(`build:written:${name}`);
+    }
+    await c.step('build:children-written');
+
+    const roots: string[] = [];
+    if (single) roots.push(built[0]!.path);
+    else {
+      const indexes = buildIndexes(
+        built.map((b) => ({ name: b.path, lastmod: b.lastmod! })),
+        {
+          baseUrl,
+          xslHref,
+          maxSitemapsPerIndex: o.maxSitemapsPerIndex ?? 50_000,
+          maxBytesPerFile: s.maxBytesPerFile,
+          suffix: gz,
+        },
+      );
+      const indexMoves: CommitFile[] = [];
+      for (const index of indexes) {
+        const disk = measured(sink.create(index.name));
+        const w = new FileWriter(gzipper === undefined ? disk : gzipper(disk));
+        const wait = w.write(index.text, index.bytes);
+        if (wait !== undefined) await wait;
+        const totals = await w.close();
+        const prev = previous.get(index.name);
+        const same = prev !== undefined && prev.sha256 === totals.sha256;
+        built.push({
+          path: index.name,
+          url: baseUrl + index.name,
+          kind: 'index',
+          urls: index.urls,
+          bytes: totals.bytes,
+          change: same ? 'kept' : prev === undefined ? 'added' : 'rewritten',
+        });
+        record.push({
+          path: index.name,
+          sha256: totals.sha256,
+          ...disk.done(),
+          bytes: totals.bytes,
+          urls: index.urls,
+          lastmod: builtAt,
+        });
+        indexMoves.push({ name: index.name, as: index.name, sha256: totals.sha256 });
+        roots.push(index.name);
+      }
+      // The entry point (the first index) is published last, after every file it names.
+      moves.push(...indexMoves.slice(1), indexMoves[0]!);
+    }
+
+    const extra: CommitFile[] = [];
+    const extraFiles: ManifestFile[] = [];
+    if (o.xsl === true) {
+      const sheet = await bundledXsl();
+      await sink.put('sitemap.xsl', sheet.data);
+      extraFiles.push({
+        path: 'sitemap.xsl',
+        url: `${baseUrl}sitemap.xsl`,
+        kind: 'xsl',
+        bytes: sheet.data.length,
+        sha256: sheet.sha256,
+      });
+      extra.push({ name: 'sitemap.xsl', as: 'sitemap.xsl', sha256: sheet.sha256 });
+    }
+    const urls = files.reduce((n, f) => n + f.urls, 0);
+    // The manifest lists every file (the next run's sweep relies on it) but no entries: a line per
+    // URL on every build would cost an incremental build its speed. The change set says what changed.
+    const manifest = new FileWriter(sink.create(MANIFEST_NAME), { hash: false });
+    const tail = manifestTailLine({
+      format: 'sitemapkit-manifest',
+      version: 1,
+      generatedAt: builtAt,
+      baseUrl,
+      roots,
+      files: [
+        ...built.map((b): ManifestFile => {
+          const r = record.find((x) => x.path === b.path)!;
+          const m: ManifestFile = {
+            path: b.path,
+            url: b.url,
+            kind: b.kind,
+            urls: b.urls,
+            bytes: b.bytes,
+            sha256: r.sha256,
+          };
+          if (b.kind !== 'index' && !single) m.lastmod = b.lastmod!;
+          return m;
+        }),
+        ...extraFiles,
+      ],
+      entryCount: urls,
+    });
+    manifest.write(MANIFEST_OPEN, MANIFEST_OPEN.length);
+    manifest.write(tail, Buffer.byteLength(tail));
+    await manifest.close();
+
+    const names = new Set(built.map((b) => b.path));
+    const deleted = [...previous.keys()].filter((p) => !names.has(p));
+    const counts = { added: 0, changed: 0, removed: 0 };
+    if (o.changes !== undefined) {
+      changesTmp = join(dirname(o.changes), `.${basename(o.changes)}.${process.pid}.tmp`);
+      await writeChangeSet(changesTmp, o.changes, c, built, deleted, baseUrl, counts);
+    } else if (c.published === 0) {
+      // Nothing was published yet: every live URL is new (never-published removals are deleted outright).
+      counts.added = urls;
+    } else await countChanges(c, counts);
+    await c.step('build:changes-written');
+
+    const plan: CommitPlan = {
+      files: [...extra, ...moves, { name: MANIFEST_NAME, as: MANIFEST_NAME, sha256: '' }],
+    };
+    if (o.updateRobots !== undefined) {
+      plan.robots = { path: o.updateRobots, add: roots.map((r) => baseUrl + r), replace: [] };
+    }
+    await sink.commit(plan);
+    if (changesTmp !== undefined && o.changes !== undefined) {
+      await rename(changesTmp, o.changes);
+      changesTmp = undefined;
+    }
+    await c.step('build:published');
+    // The published state, in the caller's transaction: committed with it, or not at all.
+    await c.backend.setPublished(record);
+    await c.backend.setMeta('published', String(c.gen));
+    await c.backend.setMeta('publishedUrls', String(urls));
+    await c.backend.setMeta('signature', signature);
+    const result: BuildResult = { entry: roots[0]!, urls, ...counts, files: built, deleted, builtAt };
+    await c.backend.setMeta(
+      'lastBuild',
+      JSON.stringify({
+        at: builtAt,
+        outDir: o.outDir,
+        urls,
+        ...counts,
+        files: built.length,
+        rewritten: built.filter((b) => b.change !== 'kept').length,
+        deleted: deleted.length,
+      }),
+    );
+    return result;
+  } catch (error) {
+    await sink.abort();
+    if (changesTmp !== undefined) await rm(changesTmp, { force: true });
+    throw error;
+  }
+}
+
+async function countChanges(
+  c: BuildContext,
+  counts: { added: number; changed: number; removed: number },
+): Promise<void> {
+  Object.assign(counts, await c.backend.countPending(c.published));
+}
+
+/** The change set, streamed: URL changes by id, then every file of the new set and the deleted ones. */
+async function writeChangeSet(
+  path: string,
+  target: string,
+  c: BuildContext,
+  built: readonly BuiltFile[],
+  deleted: readonly string[],
+  baseUrl: string,
+  counts: { added: number; changed: number; removed: number },
+): Promise<void> {
+  const { open } = await import('node:fs/promises');
+  // Named by the file the user gave, never by the temp name beside it.
+  const fh = await open(path, 'w').catch((e: unknown) => {
+    throw fsError(e, { path: target, doing: 'write the change set', mode: 'write', code: 'ERR_OUTPUT' });
+  });
+  try {
+    let buf = '';
+    const put = async (r: ChangeRecord): Promise<void> => {
+      buf += changeSetLine(r);
+      if (buf.length > 1 << 20) {
+        await fh.write(buf);
+        buf = '';
+      }
+    };
+    let after = { gen: 0, id: 0 };
+    for (;;) {
+      const page = await c.backend.pending(c.published, after, PAGE);
+      if (page.length === 0) break;
+      for (const p of page) {
+        counts[p.change]++;
+        await put(
+          p.lastmod === null
+            ? { kind: 'url', change: p.change, loc: p.loc, at: p.at }
+            : { kind: 'url', change: p.change, loc: p.loc, lastmod: p.lastmod, at: p.at },
+        );
+      }
+      after = page.at(-1)!;
+    }
+    for (const b of built) {
+      await put({ kind: 'file', change: b.change, path: b.path, url: b.url, urls: b.urls });
+    }
+    for (const d of deleted) await put({ kind: 'file', change: 'deleted', path: d, url: baseUrl + d });
+    await fh.write(buf);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}

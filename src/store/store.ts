@@ -1,0 +1,341 @@
+/**
+ * `openStore`: the site store. It holds every URL of a site with its entry, section, file, content
+ * hash, lastmod and times (see docs/store.md), and builds the published set incrementally. Each
+ * call is one transaction: an import lands whole or not at all, and `syncAndBuild` is one unit (a
+ * refused or failed build leaves the store as it was).
+ */
+import { SitemapkitError } from '../core/errors.js';
+import { formatUtc } from '../core/lastmod.js';
+import { normalizeEntry } from '../core/normalize.js';
+import { buildTimeFrom } from '../writer/options.js';
+import type { EntrySource } from '../writer/write-sitemaps.js';
+import type { FileRow, KnownRow, StoreBackend } from './backend.js';
+import { type BuildOptions, type BuildResult, buildStore, childName } from './build.js';
+import {
+  askedSettings,
+  HEADER_RESERVE,
+  type ImportOptions,
+  keepRemovedMs,
+  mergeSettings,
+  type StoreOptions,
+  type StoreSettings,
+} from './options.js';
+import { Shards } from './shards.js';
+import { openSqliteBackend } from './sqlite.js';
+import { compact, type ImportContext, type ImportCounts, Importer, removeRows } from './sync.js';
+
+export type { BuildOptions, BuildResult, ImportCounts, ImportOptions, StoreOptions };
+
+/** A URL as `list()` gives it. */
+export interface StoredUrl {
+  loc: string;
+  /** The lastmod it is published with (the input's, or the time a change was observed). */
+  lastmod?: string;
+  section?: string;
+  /** The file it lives in (`sitemap-00003.xml`, without `.gz`). */
+  file?: string;
+  firstSeen: string;
+  /** Removal time, for tombstones. */
+  removedAt?: string;
+}
+
+export interface StoreStats {
+  live: number;
+  /** Removed URLs kept as tombstones. */
+  removed: number;
+  sections: Array<{ section: string; urls: number; files: number }>;
+  files: Array<{ path: string; section: string; urls: number; bytes: number; news: number }>;
+  /** URL changes not yet published. */
+  pending: { added: number; changed: number; removed: number };
+  /** The last build that published, if any. */
+  lastBuild?: {
+    at: string;
+    outDir: string;
+    urls: number;
+    added: number;
+    changed: number;
+    removed: number;
+    files: number;
+    rewritten: number;
+    deleted: number;
+  };
+  settings: StoreSettings;
+}
+
+const SETTING_KEYS = [
+  'baseUrl',
+  'format',
+  'extensions',
+  'maxUrlsPerFile',
+  'maxBytesPerFile',
+  'maxNewsPerFile',
+] as const;
+
+export class SiteStore {
+  readonly path: string;
+  readonly #b: StoreBackend;
+  readonly #o: StoreOptions;
+  readonly #keepMs: number;
+  #settings: StoreSettings;
+  #closed = false;
+
+  constructor(path: string, backend: StoreBackend, settings: StoreSettings, options: StoreOptions) {
+    this.path = path;
+    this.#b = backend;
+    this.#settings = settings;
+    this.#o = options;
+    this.#keepMs = keepRemovedMs(options.keepRemoved);
+  }
+
+  get settings(): StoreSettings {
+    return { ...this.#settings, extensions: [...this.#settings.extensions] };
+  }
+
+  #check(): void {
+    if (this.#closed)
+      throw new SitemapkitError('ERR_STATE', 'the site store is closed', { where: this.path });
+  }
+
+  async #step(name: string): Promise<void> {
+    await this.#o.onStep?.(name);
+  }
+
+  #now(): string {
+    return formatUtc(buildTimeFrom(this.#o.now));
+  }
+
+  /** A write: a new generation, the shard planner, and the settings saved. */
+  async #write<T>(fn: (c: ImportContext) => Promise<T>): Promise<T> {
+    const b = this.#b;
+    const gen = Number((await b.getMeta('generation')) ?? '0') + 1;
+    const s = this.#settings;
+    const shards = new Shards(
+      await b.files(),
+      { maxUrls: s.maxUrlsPerFile, maxBytes: s.maxBytesPerFile - HEADER_RESERVE, maxNews: s.maxNewsPerFile },
+      gen,
+    );
+    const now = this.#now();
+    const c: ImportContext = {
+      backend: b,
+      shards,
+      settings: s,
+      gen,
+      published: Number((await b.getMeta('published')) ?? '0'),
+      now,
+      step: (n) => this.#step(n),
+    };
+    const out = await fn(c);
+    await compact(c);
+    const { rows, deleted } = shards.changes();
+    await b.saveFiles(rows, deleted);
+    await b.purge(formatUtc(new Date(Date.parse(now) - this.#keepMs)), c.published);
+    for (const key of SETTING_KEYS) {
+      const v = s[key];
+      if (v !== undefined) await b.setMeta(`setting.${key}`, JSON.stringify(v));
+    }
+    await b.setMeta('generation', String(gen));
+    await this.#step('import:applied');
+    return out;
+  }
+
+  /** Adds or updates entries (one transaction); nothing is removed. */
+  async add(entries: EntrySource, options: ImportOptions = {}): Promise<ImportCounts> {
+    this.#check();
+    return this.#b.transaction(() =>
+      this.#write(async (c) => {
+        const im = new Importer(c, options);
+        await im.read(entries);
+        return im.counts;
+      }),
+    );
+  }
+
+  /** Synchronises the store with the whole set: new and changed entries in, the others removed. */
+  async sync(entries: EntrySource, options: ImportOptions = {}): Promise<ImportCounts> {
+    this.#check();
+    return this.#b.transaction(() => this.#sync(entries, options));
+  }
+
+  #sync(entries: EntrySource, options: ImportOptions): Promise<ImportCounts> {
+    return this.#write(async (c) => {
+      const im = new Importer(c, options);
+      await im.read(entries);
+      await im.removeUnseen();
+      return im.counts;
+    });
+  }
+
+  /** Removes URLs (tombstones until the removal is published and `keepRemoved` has passed). */
+  async remove(
+    locs: Iterable<string> | AsyncIterable<string>,
+  ): Promise<{ removed: number; unknown: number }> {
+    this.#check();
+    return this.#b.transaction(() =>
+      this.#write(async (c) => {
+        let removed = 0;
+        let unknown = 0;
+        let batch: string[] = [];
+        const flush = async (): Promise<void> => {
+          const found = await c.backend.lookup(batch);
+          const live: KnownRow[] = [];
+          for (const loc of batch) {
+            const r = found.get(loc);
+            if (r === undefined || r.file === null) unknown++;
+            else live.push(r);
+          }
+          removed += await removeRows(c, live);
+          batch = [];
+        };
+        const seen = new Set<string>();
+        for await (const raw of locs) {
+          const loc = this.#canonical(raw);
+          if (seen.has(loc)) continue;
+          seen.add(loc);
+          batch.push(loc);
+          if (batch.length >= 1000) await flush();
+        }
+        if (batch.length > 0) await flush();
+        return { removed, unknown };
+      }),
+    );
+  }
+
+  /** A loc as the store keys it (the writer's serialised form of the URL). */
+  #canonical(raw: string): string {
+    const r = normalizeEntry({ loc: raw.trim() });
+    return r.ok ? r.entry.loc : raw.trim();
+  }
+
+  /** Builds from the store and publishes (one transaction: the store records it only once published). */
+  async build(options: BuildOptions): Promise<BuildResult> {
+    this.#check();
+    return this.#b.transaction(() => this.#build(options));
+  }
+
+  /** `sync` then `build` as one unit: a refused or failed build leaves the store as it was. */
+  async syncAndBuild(
+    entries: EntrySource,
+    options: BuildOptions & ImportOptions,
+  ): Promise<BuildResult & { import: ImportCounts }> {
+    this.#check();
+    return this.#b.transaction(async () => {
+      const counts = await this.#sync(entries, options);
+      return { ...(await this.#build(options)), import: counts };
+    });
+  }
+
+  async #build(options: BuildOptions): Promise<BuildResult> {
+    const b = this.#b;
+    const result = await buildStore(
+      {
+        backend: b,
+        settings: this.#settings,
+        gen: Number((await b.getMeta('generation')) ?? '0'),
+        published: Number((await b.getMeta('published')) ?? '0'),
+        publishedUrls: Number((await b.getMeta('publishedUrls')) ?? '0'),
+        now: this.#now(),
+        step: (n) => this.#step(n),
+      },
+      options,
+    );
+    await b.purge(
+      formatUtc(new Date(Date.parse(result.builtAt) - this.#keepMs)),
+      Number((await b.getMeta('published')) ?? '0'),
+    );
+    return result;
+  }
+
+  /** Live URLs (or, with `removed`, the tombstones), in the order they were added. */
+  async *list(options: { removed?: boolean } = {}): AsyncGenerator<StoredUrl> {
+    this.#check();
+    const names = new Map<number, string>();
+    const ext = this.#settings.format;
+    for (const f of await this.#b.files()) names.set(f.id, childName(f, ext));
+    let after = 0;
+    for (;;) {
+      const page =
+        options.removed === true
+          ? await this.#b.tombstones(after, 1000)
+          : await this.#b.liveRows(after, 1000);
+      if (page.length === 0) return;
+      for (const r of page) {
+        const out: StoredUrl = { loc: r.loc, firstSeen: r.firstSeen };
+        const lastmod = r.inputLastmod ?? r.changedAt;
+        if (lastmod !== null) out.lastmod = lastmod;
+        if (r.section !== '') out.section = r.section;
+        if (r.file !== null) out.file = names.get(r.file) ?? '';
+        if (r.removedAt !== null) out.removedAt = r.removedAt;
+        yield out;
+      }
+      after = page.at(-1)!.id;
+    }
+  }
+
+  async stats(): Promise<StoreStats> {
+    this.#check();
+    const b = this.#b;
+    const files: FileRow[] = await b.files();
+    const sections = new Map<string, { urls: number; files: number }>();
+    for (const f of files) {
+      const s = sections.get(f.section) ?? { urls: 0, files: 0 };
+      s.urls += f.urls;
+      s.files++;
+      sections.set(f.section, s);
+    }
+    const pending = await b.countPending(Number((await b.getMeta('published')) ?? '0'));
+    const removed = await b.countRemovedSince(-1);
+    const last = await b.getMeta('lastBuild');
+    const out: StoreStats = {
+      live: files.reduce((n, f) => n + f.urls, 0),
+      removed,
+      sections: [...sections].map(([section, v]) => ({ section, ...v })),
+      files: files.map((f) => ({
+        path: childName(f, this.#settings.format),
+        section: f.section,
+        urls: f.urls,
+        bytes: f.bytes,
+        news: f.news,
+      })),
+      pending,
+      settings: this.settings,
+    };
+    if (last !== undefined) out.lastBuild = JSON.parse(last) as NonNullable<StoreStats['lastBuild']>;
+    return out;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#b.close();
+  }
+}
+
+/**
+ * Opens the site store at `path` (an SQLite file, created when missing), locked for this process
+ * until `close()`. Throws `ERR_STATE` (locked, not a store) or `ERR_OPTIONS` (a setting that
+ * differs from the store's).
+ */
+export async function openStore(path: string, options: StoreOptions = {}): Promise<SiteStore> {
+  if (typeof path !== 'string' || path === '')
+    throw new SitemapkitError('ERR_OPTIONS', 'openStore needs the path of the store file');
+  if (/^postgres(?:ql)?:\/\//i.test(path)) {
+    throw new SitemapkitError('ERR_OPTIONS', 'a PostgreSQL store is not available in this release', {
+      where: path,
+      hint: 'give the path of an SQLite file for the store',
+    });
+  }
+  const asked = askedSettings(options);
+  keepRemovedMs(options.keepRemoved);
+  const backend = await openSqliteBackend(path);
+  try {
+    const stored: Partial<StoreSettings> = {};
+    for (const key of SETTING_KEYS) {
+      const v = await backend.getMeta(`setting.${key}`);
+      if (v !== undefined) (stored as Record<string, unknown>)[key] = JSON.parse(v);
+    }
+    return new SiteStore(path, backend, mergeSettings(stored, asked, path), options);
+  } catch (error) {
+    await backend.close();
+    throw error;
+  }
+}
