@@ -2,9 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { charsetFromBom, charsetFromContentType, charsetFromPrescan } from '../../src/crawler/fetch-page.js';
 import { DEFAULT_PARAM_POLICY, normalizeCrawlUrl } from '../../src/crawler/normalize-url.js';
-import { decideRetry } from '../../src/crawler/retry.js';
+import { giveUpReason } from '../../src/crawler/retry.js';
 import { Scope, trapReason, urlPattern } from '../../src/crawler/scope.js';
 import { priorityForDepth } from '../../src/crawler/sitemap-entries.js';
+import { decideRetry } from '../../src/http/retry.js';
 import { HostScheduler as Politeness } from '../../src/http/scheduler.js';
 import { PageMetaReader, readPageMeta } from '../../src/page/page-meta.js';
 import {
@@ -138,35 +139,44 @@ describe('politeness with a fake clock', () => {
 describe('retries', () => {
   const policy = { retries: 2, baseMs: 1000, maxMs: 30_000, maxRetryAfterMs: 60_000 };
   const now = Date.parse('2026-01-01T00:00:00Z');
+  // The HTTP layer decides; the crawler words a URL it gave up for the report.
+  const words = (d: ReturnType<typeof decideRetry>): string | undefined =>
+    giveUpReason(d, policy.maxRetryAfterMs);
 
   it('backs off exponentially on 5xx and network errors, then gives up', () => {
-    expect(decideRetry(policy, 1, 500, null, now)).toEqual({ retry: true, delayMs: 1000, fromHeader: false });
+    expect(decideRetry(policy, 1, 500, null, now)).toEqual({
+      kind: 'retry',
+      delayMs: 1000,
+      fromHeader: false,
+    });
     expect(decideRetry(policy, 2, undefined, null, now)).toEqual({
-      retry: true,
+      kind: 'retry',
       delayMs: 2000,
       fromHeader: false,
     });
-    expect(decideRetry(policy, 3, 503, null, now)).toEqual({
-      retry: false,
-      reason: 'gave up after 3 attempts',
-    });
+    const last = decideRetry(policy, 3, 503, null, now);
+    expect(last).toEqual({ kind: 'exhausted', attempts: 3 });
+    expect(words(last)).toBe('gave up after 3 attempts');
   });
 
-  it('never retries 404 or 200', () => {
-    expect(decideRetry(policy, 1, 404, null, now)).toEqual({ retry: false });
-    expect(decideRetry(policy, 1, 200, null, now)).toEqual({ retry: false });
+  it('never retries 404 or 200, and gives no reason for them', () => {
+    for (const status of [404, 200]) {
+      const d = decideRetry(policy, 1, status, null, now);
+      expect(d).toEqual({ kind: 'final' });
+      expect(words(d)).toBeUndefined();
+    }
   });
 
   it('Retry-After (seconds or HTTP date) wins on 429 and 503, up to the cap', () => {
-    expect(decideRetry(policy, 1, 429, '7', now)).toEqual({ retry: true, delayMs: 7000, fromHeader: true });
+    expect(decideRetry(policy, 1, 429, '7', now)).toEqual({ kind: 'retry', delayMs: 7000, fromHeader: true });
     expect(decideRetry(policy, 1, 503, 'Thu, 01 Jan 2026 00:00:30 GMT', now)).toEqual({
-      retry: true,
+      kind: 'retry',
       delayMs: 30_000,
       fromHeader: true,
     });
     const long = decideRetry(policy, 1, 429, '3600', now);
-    expect(long.retry).toBe(false);
-    expect(long.retry === false && long.reason).toMatch(/Retry-After asks for 3600 s/);
+    expect(long).toEqual({ kind: 'too-long', retryAfterMs: 3_600_000 });
+    expect(words(long)).toMatch(/Retry-After asks for 3600 s, more than the 60 s waited at most/);
   });
 });
 
