@@ -32,6 +32,30 @@ export interface StoreBuildFlags {
   allowHost: string[];
   legacy?: boolean;
   json?: boolean;
+  feed?: 'atom' | 'rss';
+  feedSize?: number;
+  feedTitle?: string;
+  newsWindow?: string;
+  lastmodPolicy?: 'keep' | 'warn' | 'drop';
+}
+
+/** Flags of `generate` that a store build does not honour yet: refused, never silently ignored. */
+function refuseUnbuilt(flags: StoreBuildFlags): void {
+  const unbuilt: Array<[boolean, string]> = [
+    [flags.feed !== undefined, '--feed'],
+    [flags.feedSize !== undefined, '--feed-size'],
+    [flags.feedTitle !== undefined, '--feed-title'],
+    [flags.newsWindow !== undefined, '--news-window'],
+    [
+      flags.lastmodPolicy !== undefined && flags.lastmodPolicy !== 'warn',
+      `--lastmod-policy ${flags.lastmodPolicy}`,
+    ],
+  ];
+  for (const [given, name] of unbuilt)
+    if (given)
+      throw new UsageError(
+        `${name} cannot be used with --store yet (docs/store.md says what a store build publishes)`,
+      );
 }
 
 /** `--max-drop 10%` or `--max-drop 500`: checked when the flag is read. */
@@ -63,6 +87,7 @@ export async function runStoreGenerate(
 ): Promise<number> {
   if (flags.html === true)
     throw new UsageError('--html cannot be used with --store (the HTML site map is built from a whole run)');
+  refuseUnbuilt(flags);
   const store = await openStore(flags.store, {
     ...(flags.baseUrl !== undefined && { baseUrl: flags.baseUrl }),
     ...(flags.format !== undefined && { format: flags.format }),

@@ -153,6 +153,27 @@ describe('sitemapkit generate --store and sitemapkit store', () => {
     ]);
     expect(m.code).toBe(2);
     expect(m.stderr).toContain('--max-drop needs a share such as 10% or a count such as 500, not "lots"');
+    // What a store build does not honour is refused, never silently ignored.
+    for (const [flag, value] of [
+      ['--feed', 'atom'],
+      ['--news-window', '36h'],
+      ['--lastmod-policy', 'drop'],
+    ] as const) {
+      const u = await cli([
+        'generate',
+        '--store',
+        join(dir, 's.db'),
+        '--base-url',
+        'https://example.com/',
+        '--out',
+        dir,
+        flag,
+        value,
+      ]);
+      expect(u.code, flag).toBe(2);
+      expect(u.stderr).toContain(`${flag}`);
+      expect(u.stderr).toContain('cannot be used with --store yet');
+    }
     const bad = join(dir, 'bad.jsonl');
     writeFileSync(bad, '{"kind":"url","change":"added","loc":"https://example.com/a","at":"x"}\nnot json\n');
     const s = await cli([
