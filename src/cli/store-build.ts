@@ -11,6 +11,7 @@ import { chainSources } from '../writer/batches.js';
 import type { CliContext } from './context.js';
 import type { DiagnosticReport } from './diagnostic-report.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from './exit.js';
+import { extrasWriterOptions } from './extras-flags.js';
 import type { Progress } from './progress.js';
 import { cliWords } from './words.js';
 
@@ -42,9 +43,6 @@ export interface StoreBuildFlags {
 /** Flags of `generate` that a store build does not honour yet: refused, never silently ignored. */
 function refuseUnbuilt(flags: StoreBuildFlags): void {
   const unbuilt: Array<[boolean, string]> = [
-    [flags.feed !== undefined, '--feed'],
-    [flags.feedSize !== undefined, '--feed-size'],
-    [flags.feedTitle !== undefined, '--feed-title'],
     [flags.newsWindow !== undefined, '--news-window'],
     [
       flags.lastmodPolicy !== undefined && flags.lastmodPolicy !== 'warn',
@@ -75,6 +73,9 @@ export function buildSummary(r: BuildResult, out: string, secs: number): string 
     `  URLs: ${r.added.toLocaleString('en-US')} added, ${r.changed.toLocaleString('en-US')} changed, ${r.removed.toLocaleString('en-US')} removed`,
     `  files: ${by('added')} added, ${by('rewritten')} rewritten, ${by('kept')} kept, ${r.deleted.length} deleted`,
     `  entry point: ${r.entry}`,
+    ...(r.feed === undefined
+      ? []
+      : [`  delta feed: ${r.feed.path} (${plural(r.feed.urls, 'URL')}, ${r.feed.change})`]),
   ].join('\n');
 }
 
@@ -88,6 +89,8 @@ export async function runStoreGenerate(
   if (flags.html === true)
     throw new UsageError('--html cannot be used with --store (the HTML site map is built from a whole run)');
   refuseUnbuilt(flags);
+  // The same checks and wording as generate's (--feed-size without --feed, an empty --feed-title).
+  const { feed } = extrasWriterOptions({ ...flags, lastmodPolicy: flags.lastmodPolicy ?? 'warn' });
   const store = await openStore(flags.store, {
     ...(flags.baseUrl !== undefined && { baseUrl: flags.baseUrl }),
     ...(flags.format !== undefined && { format: flags.format }),
@@ -103,6 +106,7 @@ export async function runStoreGenerate(
     ...(flags.maxDrop !== undefined && { maxDrop: flags.maxDrop }),
     force: flags.force === true,
     ...(flags.changes !== undefined && { changes: flags.changes }),
+    ...(feed !== undefined && { feed }),
   };
   let result: BuildResult & { import?: ImportCounts };
   try {

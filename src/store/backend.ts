@@ -117,6 +117,18 @@ export interface PendingRow {
   at: string;
 }
 
+/** What the delta feed needs of a live URL (see store/feed.ts). */
+export interface FeedRow {
+  id: number;
+  loc: string;
+  inputLastmod: string | null;
+  changedAt: string | null;
+  firstSeen: string;
+  born: number;
+  news: number;
+  entry: string | null;
+}
+
 export interface StoreBackend {
   /** Runs `fn` in one transaction: all of it lands, or (on a throw or a crash) none of it. */
   transaction<T>(fn: () => Promise<T>): Promise<T>;
@@ -147,6 +159,8 @@ export interface StoreBackend {
   bury(ids: readonly number[], at: string, gen: number): Promise<void>;
   /** The serialised entries of one file, in its stable order (by id), after id `after`. */
   fragments(file: number, after: number, limit: number): Promise<FragmentRow[]>;
+  /** Up to `limit` live rows after id `after`, by id, with what the delta feed needs. */
+  feedRows(after: number, limit: number): Promise<FeedRow[]>;
   /** Up to `limit` tombstones after id `after`, by id. */
   tombstones(after: number, limit: number): Promise<UrlRow[]>;
   /** Changes after generation `since`, by generation and id, after the `after` key. */

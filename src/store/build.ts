@@ -13,17 +13,19 @@ import { createReadStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SitemapkitError } from '../core/errors.js';
-import { fsError } from '../core/fs-errors.js';
 import { bundledXsl } from '../writer/bundled-xsl.js';
-import { type ChangeRecord, changeSetLine } from '../writer/change-set.js';
+import { FEED_NAME } from '../writer/feed.js';
 import { FileWriter } from '../writer/file-writer.js';
 import { FolderSink } from '../writer/folder-sink.js';
 import { loadGzip } from '../writer/gzip.js';
 import { buildIndexes } from '../writer/index-builder.js';
 import { MANIFEST_NAME, MANIFEST_OPEN, type ManifestFile, manifestTailLine } from '../writer/manifest.js';
+import { previousFeeds } from '../writer/run-extras.js';
 import { type Extension, textLine, URLSET_CLOSE, urlsetOpen, urlXml } from '../writer/serialize.js';
 import type { CommitFile, CommitPlan, SinkFile } from '../writer/sink.js';
 import type { FileRow, PublishedRow, StoreBackend } from './backend.js';
+import { countChanges, writeChangeSet } from './change-set.js';
+import { checkFeedTarget, resolveStoreFeed, type StoreFeedOptions, storeFeed } from './feed.js';
 import { HEADER_RESERVE, type MaxDrop, resolveMaxDrop, type StoreSettings } from './options.js';
 
 const PAGE = 5000;
@@ -49,6 +51,11 @@ export interface BuildOptions {
   force?: boolean;
   /** Write the change set (JSON Lines) to this file. */
   changes?: string;
+  /**
+   * Also publish `feed.xml`, a delta feed of the newest URLs the store saw added or changed
+   * (docs/store.md says which time each URL gets). @default no feed
+   */
+  feed?: StoreFeedOptions;
 }
 
 /** What happened to one file of the set. */
@@ -79,6 +86,8 @@ export interface BuildResult {
   deleted: string[];
   /** The build time (UTC). */
   builtAt: string;
+  /** The delta feed, when one was asked for: `kept` when its bytes did not change. */
+  feed?: { path: string; url: string; urls: number; change: 'added' | 'rewritten' | 'kept' };
 }
 
 export interface BuildContext {
@@ -150,6 +159,7 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
     throw new SitemapkitError('ERR_OPTIONS', 'this store has no base URL yet: import into it first');
   const baseUrl = s.baseUrl;
   const limit = resolveMaxDrop(o.maxDrop);
+  const feed = resolveStoreFeed(o.feed);
   const removed = await c.backend.countRemovedSince(c.published);
   if (o.force !== true && c.publishedUrls > 0) {
     const over = 'share' in limit ? removed > limit.share * c.publishedUrls : removed > limit.count;
@@ -207,9 +217,10 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
   const single = files.length === 1;
 
   const sink = new FolderSink(o.outDir, { onCommitStep: (step) => c.step(`commit:${step}`) });
-  await sink.start();
+  const start = await sink.start();
   let changesTmp: string | undefined;
   try {
+    if (feed !== undefined) await checkFeedTarget(o.outDir, start.previous);
     const built: BuiltFile[] = [];
     const record: PublishedRow[] = [];
     const moves: CommitFile[] = [];
@@ -339,6 +350,44 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
       });
       extra.push({ name: 'sitemap.xsl', as: 'sitemap.xsl', sha256: sheet.sha256 });
     }
+    // The URLs of the store's first published build are its initial set (see store/feed.ts).
+    const firstBuild = Number((await c.backend.getMeta('firstBuild')) ?? String(c.gen));
+    // A feed that lists nothing is dated to the first build, so that it too keeps its bytes.
+    const firstBuildAt = (await c.backend.getMeta('firstBuildAt')) ?? builtAt;
+    let feedResult: BuildResult['feed'];
+    if (feed !== undefined) {
+      const doc = await storeFeed(c.backend, feed, {
+        baseUrl,
+        emptyTime: new Date(firstBuildAt),
+        firstBuild,
+      });
+      // Plain whatever the set's gzip: feed readers and search engines fetch feeds uncompressed.
+      await sink.put(FEED_NAME, doc.data);
+      const url = baseUrl + FEED_NAME;
+      extraFiles.push({
+        path: FEED_NAME,
+        url,
+        kind: 'feed',
+        urls: doc.items,
+        bytes: doc.data.length,
+        sha256: doc.sha256,
+      });
+      extra.push({ name: FEED_NAME, as: FEED_NAME, sha256: doc.sha256 });
+      const prev = previous.get(FEED_NAME);
+      const change = prev === undefined ? 'added' : prev.sha256 === doc.sha256 ? 'kept' : 'rewritten';
+      feedResult = { path: FEED_NAME, url, urls: doc.items, change };
+      const size = doc.data.length;
+      record.push({
+        path: FEED_NAME,
+        sha256: doc.sha256,
+        size,
+        disk: doc.sha256,
+        bytes: size,
+        urls: doc.items,
+        lastmod: builtAt,
+      });
+      await c.step('build:feed-written');
+    }
     const urls = files.reduce((n, f) => n + f.urls, 0);
     // The manifest lists every file (the next run's sweep relies on it) but no entries: a line per
     // URL on every build would cost an incremental build its speed. The change set says what changed.
@@ -372,6 +421,7 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
     await manifest.close();
 
     const names = new Set(built.map((b) => b.path));
+    if (feedResult !== undefined) names.add(FEED_NAME);
     const deleted = [...previous.keys()].filter((p) => !names.has(p));
     const counts = { added: 0, changed: 0, removed: 0 };
     if (o.changes !== undefined) {
@@ -387,7 +437,12 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
       files: [...extra, ...moves, { name: MANIFEST_NAME, as: MANIFEST_NAME, sha256: '' }],
     };
     if (o.updateRobots !== undefined) {
-      plan.robots = { path: o.updateRobots, add: roots.map((r) => baseUrl + r), replace: [] };
+      // The delta feed is named too, as `generate` names it; a feed no longer written is taken out.
+      plan.robots = {
+        path: o.updateRobots,
+        add: [...roots.map((r) => baseUrl + r), ...(feedResult === undefined ? [] : [feedResult.url])],
+        replace: previousFeeds(start.previous),
+      };
     }
     await sink.commit(plan);
     if (changesTmp !== undefined && o.changes !== undefined) {
@@ -400,7 +455,10 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
     await c.backend.setMeta('published', String(c.gen));
     await c.backend.setMeta('publishedUrls', String(urls));
     await c.backend.setMeta('signature', signature);
+    await c.backend.setMeta('firstBuild', String(firstBuild));
+    await c.backend.setMeta('firstBuildAt', firstBuildAt);
     const result: BuildResult = { entry: roots[0]!, urls, ...counts, files: built, deleted, builtAt };
+    if (feedResult !== undefined) result.feed = feedResult;
     await c.backend.setMeta(
       'lastBuild',
       JSON.stringify({
@@ -418,61 +476,5 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
     await sink.abort();
     if (changesTmp !== undefined) await rm(changesTmp, { force: true });
     throw error;
-  }
-}
-
-async function countChanges(
-  c: BuildContext,
-  counts: { added: number; changed: number; removed: number },
-): Promise<void> {
-  Object.assign(counts, await c.backend.countPending(c.published));
-}
-
-/** The change set, streamed: URL changes by id, then every file of the new set and the deleted ones. */
-async function writeChangeSet(
-  path: string,
-  target: string,
-  c: BuildContext,
-  built: readonly BuiltFile[],
-  deleted: readonly string[],
-  baseUrl: string,
-  counts: { added: number; changed: number; removed: number },
-): Promise<void> {
-  const { open } = await import('node:fs/promises');
-  // Named by the file the user gave, never by the temp name beside it.
-  const fh = await open(path, 'w').catch((e: unknown) => {
-    throw fsError(e, { path: target, doing: 'write the change set', mode: 'write', code: 'ERR_OUTPUT' });
-  });
-  try {
-    let buf = '';
-    const put = async (r: ChangeRecord): Promise<void> => {
-      buf += changeSetLine(r);
-      if (buf.length > 1 << 20) {
-        await fh.write(buf);
-        buf = '';
-      }
-    };
-    let after = { gen: 0, id: 0 };
-    for (;;) {
-      const page = await c.backend.pending(c.published, after, PAGE);
-      if (page.length === 0) break;
-      for (const p of page) {
-        counts[p.change]++;
-        await put(
-          p.lastmod === null
-            ? { kind: 'url', change: p.change, loc: p.loc, at: p.at }
-            : { kind: 'url', change: p.change, loc: p.loc, lastmod: p.lastmod, at: p.at },
-        );
-      }
-      after = page.at(-1)!;
-    }
-    for (const b of built) {
-      await put({ kind: 'file', change: b.change, path: b.path, url: b.url, urls: b.urls });
-    }
-    for (const d of deleted) await put({ kind: 'file', change: 'deleted', path: d, url: baseUrl + d });
-    await fh.write(buf);
-    await fh.sync();
-  } finally {
-    await fh.close();
   }
 }

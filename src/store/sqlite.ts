@@ -10,6 +10,7 @@ import { hashKey } from '../core/hash.js';
 import { ensureDir } from '../writer/atomic.js';
 import type {
   CompareRow,
+  FeedRow,
   FileRow,
   FragmentRow,
   KnownRow,
@@ -213,6 +214,9 @@ export class SqliteBackend implements StoreBackend {
       fragments: p(
         'SELECT id, fragment, loc, coalesce(input_lastmod, changed_at) AS lastmod, len, news FROM urls WHERE file = ? AND id > ? ORDER BY id LIMIT ?',
       ),
+      feedRows: p(
+        'SELECT id, loc, input_lastmod AS inputLastmod, changed_at AS changedAt, first_seen AS firstSeen, born, news, entry FROM urls NOT INDEXED WHERE file IS NOT NULL AND id > ? ORDER BY id LIMIT ?',
+      ),
       tombstones: p(`SELECT ${COLUMNS} FROM urls WHERE file IS NULL AND id > ? ORDER BY id LIMIT ?`),
       pending: p(
         `SELECT id, changed AS gen, loc, CASE WHEN file IS NULL THEN 'removed' WHEN born > @since THEN 'added' ELSE 'changed' END AS change,
@@ -384,6 +388,10 @@ export class SqliteBackend implements StoreBackend {
 
   async liveRows(after: number, limit: number): Promise<UrlRow[]> {
     return this.#s['live']!.all(after, limit) as UrlRow[];
+  }
+
+  async feedRows(after: number, limit: number): Promise<FeedRow[]> {
+    return this.#s['feedRows']!.all(after, limit) as FeedRow[];
   }
 
   async tombstones(after: number, limit: number): Promise<UrlRow[]> {

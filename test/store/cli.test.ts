@@ -78,11 +78,23 @@ describe('sitemapkit generate --store and sitemapkit store', () => {
       out,
       '--changes',
       changes,
+      '--feed',
+      'rss',
+      '--feed-size',
+      '5',
     ]);
     expect(second.code, second.stderr).toBe(0);
     expect(second.stdout).toMatch(
-      /URLs: 2 added, 0 changed, 1 removed\n {2}files: 1 added, 2 rewritten, 2 kept, 0 deleted/,
+      /URLs: 2 added, 0 changed, 1 removed\n {2}files: 1 added, 2 rewritten, 2 kept, 0 deleted\n {2}entry point: sitemap.xml\n {2}delta feed: feed.xml \(2 URLs, added\)/,
     );
+    // The delta feed: the two URLs added after the first build (the initial 30 had no time to give).
+    const feed = readFileSync(join(out, 'feed.xml'), 'utf8');
+    expect(
+      [...feed.matchAll(/<link>([^<]*)<\/link>/g)]
+        .map((m) => m[1])
+        .slice(1)
+        .sort(),
+    ).toEqual([`${base}new`, `${base}piped`].sort());
 
     // submit --changes: the added and the removed URLs go to IndexNow.
     const sub = await cli([
@@ -155,7 +167,6 @@ describe('sitemapkit generate --store and sitemapkit store', () => {
     expect(m.stderr).toContain('--max-drop needs a share such as 10% or a count such as 500, not "lots"');
     // What a store build does not honour is refused, never silently ignored.
     for (const [flag, value] of [
-      ['--feed', 'atom'],
       ['--news-window', '36h'],
       ['--lastmod-policy', 'drop'],
     ] as const) {
@@ -174,6 +185,19 @@ describe('sitemapkit generate --store and sitemapkit store', () => {
       expect(u.stderr).toContain(`${flag}`);
       expect(u.stderr).toContain('cannot be used with --store yet');
     }
+    const orphan = await cli([
+      'generate',
+      '--store',
+      join(dir, 's.db'),
+      '--base-url',
+      'https://example.com/',
+      '--out',
+      dir,
+      '--feed-size',
+      '5',
+    ]);
+    expect(orphan.code).toBe(2);
+    expect(orphan.stderr).toContain('--feed-size needs --feed atom|rss');
     const bad = join(dir, 'bad.jsonl');
     writeFileSync(bad, '{"kind":"url","change":"added","loc":"https://example.com/a","at":"x"}\nnot json\n');
     const s = await cli([
