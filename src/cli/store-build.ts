@@ -43,7 +43,6 @@ export interface StoreBuildFlags {
 /** Flags of `generate` that a store build does not honour yet: refused, never silently ignored. */
 function refuseUnbuilt(flags: StoreBuildFlags): void {
   const unbuilt: Array<[boolean, string]> = [
-    [flags.newsWindow !== undefined, '--news-window'],
     [
       flags.lastmodPolicy !== undefined && flags.lastmodPolicy !== 'warn',
       `--lastmod-policy ${flags.lastmodPolicy}`,
@@ -73,6 +72,11 @@ export function buildSummary(r: BuildResult, out: string, secs: number): string 
     `  URLs: ${r.added.toLocaleString('en-US')} added, ${r.changed.toLocaleString('en-US')} changed, ${r.removed.toLocaleString('en-US')} removed`,
     `  files: ${by('added')} added, ${by('rewritten')} rewritten, ${by('kept')} kept, ${r.deleted.length} deleted`,
     `  entry point: ${r.entry}`,
+    ...(r.newsDropped === 0
+      ? []
+      : [
+          `  news window: ${plural(r.newsDropped, 'news block')} past the window dropped from the files written (the URLs stay)`,
+        ]),
     ...(r.feed === undefined
       ? []
       : [`  delta feed: ${r.feed.path} (${plural(r.feed.urls, 'URL')}, ${r.feed.change})`]),
@@ -90,7 +94,10 @@ export async function runStoreGenerate(
     throw new UsageError('--html cannot be used with --store (the HTML site map is built from a whole run)');
   refuseUnbuilt(flags);
   // The same checks and wording as generate's (--feed-size without --feed, an empty --feed-title).
-  const { feed } = extrasWriterOptions({ ...flags, lastmodPolicy: flags.lastmodPolicy ?? 'warn' });
+  const { feed, newsWindow } = extrasWriterOptions({
+    ...flags,
+    lastmodPolicy: flags.lastmodPolicy ?? 'warn',
+  });
   const store = await openStore(flags.store, {
     ...(flags.baseUrl !== undefined && { baseUrl: flags.baseUrl }),
     ...(flags.format !== undefined && { format: flags.format }),
@@ -107,6 +114,7 @@ export async function runStoreGenerate(
     force: flags.force === true,
     ...(flags.changes !== undefined && { changes: flags.changes }),
     ...(feed !== undefined && { feed }),
+    ...(newsWindow !== undefined && { newsWindow }),
   };
   let result: BuildResult & { import?: ImportCounts };
   try {

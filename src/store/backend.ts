@@ -104,6 +104,8 @@ export interface FragmentRow {
   lastmod: string | null;
   len: number;
   news: number;
+  /** The entry as JSON, for a news entry only (the news window may rewrite it without its block). */
+  entry: string | null;
 }
 
 /** A URL change not yet published: added, changed or removed since the last build. */

@@ -8,9 +8,7 @@
  * leaves the store as it was, and the next build converges (its changed children are rewritten,
  * and any kept one that differs from the record is rewritten too).
  */
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { rename, rm, stat } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SitemapkitError } from '../core/errors.js';
 import { bundledXsl } from '../writer/bundled-xsl.js';
@@ -20,12 +18,15 @@ import { FolderSink } from '../writer/folder-sink.js';
 import { loadGzip } from '../writer/gzip.js';
 import { buildIndexes } from '../writer/index-builder.js';
 import { MANIFEST_NAME, MANIFEST_OPEN, type ManifestFile, manifestTailLine } from '../writer/manifest.js';
+import { DEFAULT_NEWS_WINDOW_MS, resolveNewsWindow } from '../writer/news-window.js';
 import { previousFeeds } from '../writer/run-extras.js';
 import { type Extension, textLine, URLSET_CLOSE, urlsetOpen, urlXml } from '../writer/serialize.js';
-import type { CommitFile, CommitPlan, SinkFile } from '../writer/sink.js';
+import type { CommitFile, CommitPlan } from '../writer/sink.js';
 import type { FileRow, PublishedRow, StoreBackend } from './backend.js';
+import { gateMessage, measured, unchangedOnDisk } from './build-files.js';
 import { countChanges, writeChangeSet } from './change-set.js';
 import { checkFeedTarget, resolveStoreFeed, type StoreFeedOptions, storeFeed } from './feed.js';
+import { type NewsDue, parseDue, StoreNewsWindow } from './news.js';
 import { HEADER_RESERVE, type MaxDrop, resolveMaxDrop, type StoreSettings } from './options.js';
 
 const PAGE = 5000;
@@ -56,6 +57,12 @@ export interface BuildOptions {
    * (docs/store.md says which time each URL gets). @default no feed
    */
   feed?: StoreFeedOptions;
+  /**
+   * News blocks published longer ago than this are dropped at build time (the URL stays), as
+   * `writeSitemaps` drops them: a duration (`'2d'`, `'36h'`, milliseconds), or `false`/`0`/`'off'`.
+   * @default '2d'
+   */
+  newsWindow?: number | string | false;
 }
 
 /** What happened to one file of the set. */
@@ -86,6 +93,8 @@ export interface BuildResult {
   deleted: string[];
   /** The build time (UTC). */
   builtAt: string;
+  /** News blocks dropped (published before the window) in the files this build wrote. */
+  newsDropped: number;
   /** The delta feed, when one was asked for: `kept` when its bytes did not change. */
   feed?: { path: string; url: string; urls: number; change: 'added' | 'rewritten' | 'kept' };
 }
@@ -103,35 +112,6 @@ export interface BuildContext {
   step: (name: string) => Promise<void>;
 }
 
-/** A sink file that also hashes and counts what reaches the disk (compressed bytes for `.gz`). */
-function measured(target: SinkFile): SinkFile & { done(): { size: number; disk: string } } {
-  const hash = createHash('sha256');
-  let size = 0;
-  return {
-    write(chunk) {
-      hash.update(chunk);
-      size += chunk.length;
-      return target.write(chunk);
-    },
-    close: () => target.close(),
-    abort: (reason) => target.abort(reason),
-    done: () => ({ size, disk: hash.digest('hex') }),
-  };
-}
-
-/** Whether the file at `path` is still the one recorded (size, then SHA-256 of its bytes). */
-async function unchangedOnDisk(path: string, p: PublishedRow): Promise<boolean> {
-  try {
-    if ((await stat(path)).size !== p.size) return false;
-    const hash = createHash('sha256');
-    for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }))
-      hash.update(chunk as Buffer);
-    return hash.digest('hex') === p.disk;
-  } catch {
-    return false;
-  }
-}
-
 function pad(n: number): string {
   return String(n).padStart(5, '0');
 }
@@ -139,15 +119,6 @@ function pad(n: number): string {
 /** The writer's names: `sitemap-00001.xml`, `sitemap-SECTION-00001.xml` (plus `.gz`). */
 export function childName(f: Pick<FileRow, 'section' | 'num'>, ext: string): string {
   return `sitemap-${f.section === '' ? '' : `${f.section}-`}${pad(f.num)}.${ext}`;
-}
-
-function gateMessage(drop: number, published: number, limit: { share: number } | { count: number }): string {
-  const share = published === 0 ? 100 : (drop / published) * 100;
-  const allowed =
-    'share' in limit
-      ? `${(limit.share * 100).toLocaleString('en-US')}%`
-      : `${limit.count.toLocaleString('en-US')} URLs`;
-  return `this build would remove ${drop.toLocaleString('en-US')} of the ${published.toLocaleString('en-US')} published URLs (${share.toFixed(1)}%), more than the ${allowed} allowed, so nothing was published and the store is as it was`;
 }
 
 /** Builds and publishes; throws (publishing nothing) on the gate, an empty store, or a failure. */
@@ -160,6 +131,7 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
   const baseUrl = s.baseUrl;
   const limit = resolveMaxDrop(o.maxDrop);
   const feed = resolveStoreFeed(o.feed);
+  const windowMs = resolveNewsWindow(o.newsWindow);
   const removed = await c.backend.countRemovedSince(c.published);
   if (o.force !== true && c.publishedUrls > 0) {
     const over = 'share' in limit ? removed > limit.share * c.publishedUrls : removed > limit.count;
@@ -209,11 +181,21 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
     );
   }
   // What the files' bytes depend on besides their entries: a change rewrites every child.
-  const signature = JSON.stringify([s.format, gz, xslHref ?? '', s.extensions]);
+  // (The news window's length too, when not the default: a longer one gives blocks back.)
+  const signature = JSON.stringify([
+    s.format,
+    gz,
+    xslHref ?? '',
+    s.extensions,
+    ...(windowMs === DEFAULT_NEWS_WINDOW_MS ? [] : [windowMs]),
+  ]);
   const allDirty = (await c.backend.getMeta('signature')) !== signature;
   const previous = new Map((await c.backend.published()).map((p) => [p.path, p]));
   const gzipper = gz === '' ? undefined : await loadGzip(6);
   const builtAt = c.now;
+  const window = new StoreNewsWindow(new Date(builtAt), xml ? windowMs : 0, declared);
+  const due = parseDue(await c.backend.getMeta('newsDue'));
+  const nextDue: NewsDue = {};
   const single = files.length === 1;
 
   const sink = new FolderSink(o.outDir, { onCommitStep: (step) => c.step(`commit:${step}`) });
@@ -230,7 +212,12 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
       // The only child of a small site is published as sitemap.xml, the name an index had before:
       // it is always written (and still reported kept when its bytes come out the same).
       const dirty =
-        allDirty || single || f.changed > c.published || prev === undefined || prev.urls !== f.urls;
+        allDirty ||
+        single ||
+        f.changed > c.published ||
+        prev === undefined ||
+        prev.urls !== f.urls ||
+        window.crossed(due[f.id]);
       const kind = xml ? 'urlset' : 'text';
       if (!dirty && (await unchangedOnDisk(sink.locate(name), prev)) && (await sink.adopt(name))) {
         built.push({
@@ -243,6 +230,7 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
           lastmod: prev.lastmod,
         });
         record.push(prev);
+        if (due[f.id] !== undefined) nextDue[f.id] = due[f.id]!;
         moves.push({ name, as: name, sha256: prev.sha256 });
         await c.step(`build:kept:${name}`);
         continue;
@@ -252,12 +240,13 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
       let wait = w.write(head, headBytes);
       if (wait !== undefined) await wait;
       let after = 0;
+      window.begin();
       for (;;) {
         const page = await c.backend.fragments(f.id, after, PAGE);
         if (page.length === 0) break;
         for (const r of page) {
-          const text = r.fragment ?? plain(r.loc, r.lastmod);
-          wait = w.write(text, r.len);
+          const { text, len } = window.text(r, r.fragment ?? plain(r.loc, r.lastmod));
+          wait = w.write(text, len);
           if (wait !== undefined) await wait;
         }
         after = page.at(-1)!.id;
@@ -267,6 +256,8 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
         if (wait !== undefined) await wait;
       }
       const totals = await w.close();
+      const fileDue = window.end();
+      if (fileDue !== undefined) nextDue[f.id] = fileDue;
       const same = prev !== undefined && prev.sha256 === totals.sha256;
       const lastmod = same ? prev.lastmod : builtAt;
       built.push({
@@ -457,7 +448,16 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
     await c.backend.setMeta('signature', signature);
     await c.backend.setMeta('firstBuild', String(firstBuild));
     await c.backend.setMeta('firstBuildAt', firstBuildAt);
-    const result: BuildResult = { entry: roots[0]!, urls, ...counts, files: built, deleted, builtAt };
+    await c.backend.setMeta('newsDue', JSON.stringify(nextDue));
+    const result: BuildResult = {
+      entry: roots[0]!,
+      urls,
+      ...counts,
+      files: built,
+      deleted,
+      builtAt,
+      newsDropped: window.dropped,
+    };
     if (feedResult !== undefined) result.feed = feedResult;
     await c.backend.setMeta(
       'lastBuild',

@@ -212,7 +212,7 @@ export class SqliteBackend implements StoreBackend {
         `SELECT ${COLUMNS} FROM urls NOT INDEXED WHERE file IS NOT NULL AND id > ? ORDER BY id LIMIT ?`,
       ),
       fragments: p(
-        'SELECT id, fragment, loc, coalesce(input_lastmod, changed_at) AS lastmod, len, news FROM urls WHERE file = ? AND id > ? ORDER BY id LIMIT ?',
+        'SELECT id, fragment, loc, coalesce(input_lastmod, changed_at) AS lastmod, len, news, CASE WHEN news = 1 THEN entry END AS entry FROM urls WHERE file = ? AND id > ? ORDER BY id LIMIT ?',
       ),
       feedRows: p(
         'SELECT id, loc, input_lastmod AS inputLastmod, changed_at AS changedAt, first_seen AS firstSeen, born, news, entry FROM urls NOT INDEXED WHERE file IS NOT NULL AND id > ? ORDER BY id LIMIT ?',

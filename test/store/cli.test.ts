@@ -138,6 +138,40 @@ describe('sitemapkit generate --store and sitemapkit store', () => {
     expect(forced.stdout).toMatch(/^Published 1 URL in 1 file/);
   }, 60_000);
 
+  it('--news-window: a store build drops the blocks of news published before it, as generate does', async () => {
+    const dir = tempDir('sk-store-cli');
+    const input = join(dir, 'news.jsonl');
+    const news = (n: number, date: string): string =>
+      JSON.stringify({
+        loc: `https://example.com/news/${n}`,
+        news: {
+          publication: { name: 'Example', language: 'en' },
+          publication_date: date,
+          title: `News ${n}`,
+        },
+      });
+    writeFileSync(input, `${news(1, '2026-11-20T10:00:00Z')}\n${news(2, '2026-11-26T10:00:00Z')}\n`);
+    const r = await runBin(
+      [
+        'generate',
+        input,
+        '--base-url',
+        'https://example.com/',
+        '--out',
+        join(dir, 'out'),
+        '--store',
+        join(dir, 's.db'),
+        '--news-window',
+        '36h',
+      ],
+      { env: { SOURCE_DATE_EPOCH: String(Date.parse('2026-11-26T12:00:00Z') / 1000) } },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const text = readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8');
+    expect(text).toContain('<url><loc>https://example.com/news/1</loc></url>');
+    expect(text.match(/<news:news>/g)).toHaveLength(1);
+  });
+
   it('usage errors: --changes without --store, a bad --max-drop, a bad change-set line names the file and line', async () => {
     const dir = tempDir('sk-store-cli');
     const r = await cli([
@@ -166,10 +200,7 @@ describe('sitemapkit generate --store and sitemapkit store', () => {
     expect(m.code).toBe(2);
     expect(m.stderr).toContain('--max-drop needs a share such as 10% or a count such as 500, not "lots"');
     // What a store build does not honour is refused, never silently ignored.
-    for (const [flag, value] of [
-      ['--news-window', '36h'],
-      ['--lastmod-policy', 'drop'],
-    ] as const) {
+    for (const [flag, value] of [['--lastmod-policy', 'drop']] as const) {
       const u = await cli([
         'generate',
         '--store',
