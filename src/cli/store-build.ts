@@ -40,21 +40,6 @@ export interface StoreBuildFlags {
   lastmodPolicy?: 'keep' | 'warn' | 'drop';
 }
 
-/** Flags of `generate` that a store build does not honour yet: refused, never silently ignored. */
-function refuseUnbuilt(flags: StoreBuildFlags): void {
-  const unbuilt: Array<[boolean, string]> = [
-    [
-      flags.lastmodPolicy !== undefined && flags.lastmodPolicy !== 'warn',
-      `--lastmod-policy ${flags.lastmodPolicy}`,
-    ],
-  ];
-  for (const [given, name] of unbuilt)
-    if (given)
-      throw new UsageError(
-        `${name} cannot be used with --store yet (docs/store.md says what a store build publishes)`,
-      );
-}
-
 /** `--max-drop 10%` or `--max-drop 500`: checked when the flag is read. */
 export function maxDropArg(raw: string): string {
   const s = raw.trim();
@@ -92,7 +77,6 @@ export async function runStoreGenerate(
 ): Promise<number> {
   if (flags.html === true)
     throw new UsageError('--html cannot be used with --store (the HTML site map is built from a whole run)');
-  refuseUnbuilt(flags);
   // The same checks and wording as generate's (--feed-size without --feed, an empty --feed-title).
   const { feed, newsWindow } = extrasWriterOptions({
     ...flags,
@@ -115,6 +99,8 @@ export async function runStoreGenerate(
     ...(flags.changes !== undefined && { changes: flags.changes }),
     ...(feed !== undefined && { feed }),
     ...(newsWindow !== undefined && { newsWindow }),
+    lastmodPolicy: flags.lastmodPolicy ?? 'warn',
+    onDiagnostic: (d: Diagnostic) => report.add(d),
   };
   let result: BuildResult & { import?: ImportCounts };
   try {
@@ -126,7 +112,6 @@ export async function runStoreGenerate(
             onInvalid: flags.onInvalid,
             allowHosts: flags.allowHost,
             legacy: flags.legacy === true,
-            onDiagnostic: (d: Diagnostic) => report.add(d),
             onProgress: (n: number) => progress.update(n),
             signal: ctx.signal,
           });

@@ -163,6 +163,14 @@ export interface StoreBackend {
   fragments(file: number, after: number, limit: number): Promise<FragmentRow[]>;
   /** Up to `limit` live rows after id `after`, by id, with what the delta feed needs. */
   feedRows(after: number, limit: number): Promise<FeedRow[]>;
+  /**
+   * The input lastmods of the live URLs, for the lastmod policy: how many, the least (as text),
+   * whether all are one text, and whether all lie within `nearMs` of `buildMs`.
+   */
+  inputLastmods(
+    buildMs: number,
+    nearMs: number,
+  ): Promise<{ count: number; first: string | null; same: boolean; near: boolean }>;
   /** Up to `limit` tombstones after id `after`, by id. */
   tombstones(after: number, limit: number): Promise<UrlRow[]>;
   /** Changes after generation `since`, by generation and id, after the `after` key. */

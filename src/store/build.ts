@@ -10,6 +10,7 @@
  */
 import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import type { DiagnosticHandler } from '../core/diagnostics.js';
 import { SitemapkitError } from '../core/errors.js';
 import { bundledXsl } from '../writer/bundled-xsl.js';
 import { FEED_NAME } from '../writer/feed.js';
@@ -17,6 +18,7 @@ import { FileWriter } from '../writer/file-writer.js';
 import { FolderSink } from '../writer/folder-sink.js';
 import { loadGzip } from '../writer/gzip.js';
 import { buildIndexes } from '../writer/index-builder.js';
+import { type LastmodPolicy, stripLastmods } from '../writer/lastmod-policy.js';
 import { MANIFEST_NAME, MANIFEST_OPEN, type ManifestFile, manifestTailLine } from '../writer/manifest.js';
 import { DEFAULT_NEWS_WINDOW_MS, resolveNewsWindow } from '../writer/news-window.js';
 import { previousFeeds } from '../writer/run-extras.js';
@@ -26,6 +28,7 @@ import type { FileRow, PublishedRow, StoreBackend } from './backend.js';
 import { gateMessage, measured, unchangedOnDisk } from './build-files.js';
 import { countChanges, writeChangeSet } from './change-set.js';
 import { checkFeedTarget, resolveStoreFeed, type StoreFeedOptions, storeFeed } from './feed.js';
+import { judgeStoreLastmods, resolveStorePolicy } from './lastmods.js';
 import { type NewsDue, parseDue, StoreNewsWindow } from './news.js';
 import { HEADER_RESERVE, type MaxDrop, resolveMaxDrop, type StoreSettings } from './options.js';
 
@@ -63,6 +66,14 @@ export interface BuildOptions {
    * @default '2d'
    */
   newsWindow?: number | string | false;
+  /**
+   * When 20 or more input lastmods are all one value or all within 15 minutes of the build time:
+   * `warn` through `onDiagnostic`, `drop` them from the published files too, or `keep` silently.
+   * @default 'warn'
+   */
+  lastmodPolicy?: LastmodPolicy;
+  /** Receives the build's findings (the lastmod warning). */
+  onDiagnostic?: DiagnosticHandler;
 }
 
 /** What happened to one file of the set. */
@@ -132,6 +143,7 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
   const limit = resolveMaxDrop(o.maxDrop);
   const feed = resolveStoreFeed(o.feed);
   const windowMs = resolveNewsWindow(o.newsWindow);
+  const policy = resolveStorePolicy(o.lastmodPolicy);
   const removed = await c.backend.countRemovedSince(c.published);
   if (o.force !== true && c.publishedUrls > 0) {
     const over = 'share' in limit ? removed > limit.share * c.publishedUrls : removed > limit.count;
@@ -181,13 +193,16 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
     );
   }
   // What the files' bytes depend on besides their entries: a change rewrites every child.
-  // (The news window's length too, when not the default: a longer one gives blocks back.)
+  // (The news window's length too, when not the default: a longer one gives blocks back; and
+  // whether the lastmods are dropped, so a file kept never disagrees with those written beside it.)
+  const noLastmods = xml && (await judgeStoreLastmods(c.backend, policy, new Date(c.now), o.onDiagnostic));
   const signature = JSON.stringify([
     s.format,
     gz,
     xslHref ?? '',
     s.extensions,
     ...(windowMs === DEFAULT_NEWS_WINDOW_MS ? [] : [windowMs]),
+    ...(noLastmods ? ['no-lastmod'] : []),
   ]);
   const allDirty = (await c.backend.getMeta('signature')) !== signature;
   const previous = new Map((await c.backend.published()).map((p) => [p.path, p]));
@@ -245,8 +260,11 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
         const page = await c.backend.fragments(f.id, after, PAGE);
         if (page.length === 0) break;
         for (const r of page) {
-          const { text, len } = window.text(r, r.fragment ?? plain(r.loc, r.lastmod));
-          wait = w.write(text, len);
+          const { text, len } = window.text(r, r.fragment ?? plain(r.loc, noLastmods ? null : r.lastmod));
+          if (noLastmods && text.includes('<lastmod>')) {
+            const bare = stripLastmods(text);
+            wait = w.write(bare, Buffer.byteLength(bare));
+          } else wait = w.write(text, len);
           if (wait !== undefined) await wait;
         }
         after = page.at(-1)!.id;

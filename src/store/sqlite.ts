@@ -217,6 +217,12 @@ export class SqliteBackend implements StoreBackend {
       feedRows: p(
         'SELECT id, loc, input_lastmod AS inputLastmod, changed_at AS changedAt, first_seen AS firstSeen, born, news, entry FROM urls NOT INDEXED WHERE file IS NOT NULL AND id > ? ORDER BY id LIMIT ?',
       ),
+      // julianday() reads W3C Datetimes with a zone and plain dates; NULL (a year alone) counts as far.
+      inputLastmods: p(
+        `SELECT count(*) AS count, min(input_lastmod) AS first, max(input_lastmod) AS last,
+          coalesce(sum(CASE WHEN abs(julianday(input_lastmod) - @jd) * 86400000.0 <= @near THEN 0 ELSE 1 END), 0) AS far
+         FROM urls NOT INDEXED WHERE file IS NOT NULL AND input_lastmod IS NOT NULL`,
+      ),
       tombstones: p(`SELECT ${COLUMNS} FROM urls WHERE file IS NULL AND id > ? ORDER BY id LIMIT ?`),
       pending: p(
         `SELECT id, changed AS gen, loc, CASE WHEN file IS NULL THEN 'removed' WHEN born > @since THEN 'added' ELSE 'changed' END AS change,
@@ -392,6 +398,19 @@ export class SqliteBackend implements StoreBackend {
 
   async feedRows(after: number, limit: number): Promise<FeedRow[]> {
     return this.#s['feedRows']!.all(after, limit) as FeedRow[];
+  }
+
+  async inputLastmods(
+    buildMs: number,
+    nearMs: number,
+  ): Promise<{ count: number; first: string | null; same: boolean; near: boolean }> {
+    const r = this.#s['inputLastmods']!.get({ jd: buildMs / 86_400_000 + 2_440_587.5, near: nearMs }) as {
+      count: number;
+      first: string | null;
+      last: string | null;
+      far: number;
+    };
+    return { count: r.count, first: r.first, same: r.first === r.last, near: r.far === 0 };
   }
 
   async tombstones(after: number, limit: number): Promise<UrlRow[]> {

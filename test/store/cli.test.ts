@@ -172,6 +172,24 @@ describe('sitemapkit generate --store and sitemapkit store', () => {
     expect(text.match(/<news:news>/g)).toHaveLength(1);
   });
 
+  it('--lastmod-policy: a store build warns by default and drops the lastmods with drop', async () => {
+    const dir = tempDir('sk-store-cli');
+    const input = join(dir, 'urls.csv');
+    writeFileSync(
+      input,
+      `loc,lastmod\n${Array.from({ length: 25 }, (_, i) => `https://example.com/p/${i},2026-11-01`).join('\n')}\n`,
+    );
+    const args = ['generate', input, '--base-url', 'https://example.com/', '--out', join(dir, 'out')];
+    const warn = await runBin([...args, '--store', join(dir, 'w.db')]);
+    expect(warn.code, warn.stderr).toBe(0);
+    expect(warn.stderr).toContain('lastmod-untrustworthy');
+    expect(readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8')).toContain('<lastmod>2026-11-01</lastmod>');
+    const drop = await runBin([...args, '--store', join(dir, 'w.db'), '--lastmod-policy', 'drop']);
+    expect(drop.code, drop.stderr).toBe(0);
+    expect(drop.stderr).toContain('so the sitemaps were written without lastmod');
+    expect(readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8')).not.toContain('<lastmod>');
+  });
+
   it('usage errors: --changes without --store, a bad --max-drop, a bad change-set line names the file and line', async () => {
     const dir = tempDir('sk-store-cli');
     const r = await cli([
@@ -199,23 +217,6 @@ describe('sitemapkit generate --store and sitemapkit store', () => {
     ]);
     expect(m.code).toBe(2);
     expect(m.stderr).toContain('--max-drop needs a share such as 10% or a count such as 500, not "lots"');
-    // What a store build does not honour is refused, never silently ignored.
-    for (const [flag, value] of [['--lastmod-policy', 'drop']] as const) {
-      const u = await cli([
-        'generate',
-        '--store',
-        join(dir, 's.db'),
-        '--base-url',
-        'https://example.com/',
-        '--out',
-        dir,
-        flag,
-        value,
-      ]);
-      expect(u.code, flag).toBe(2);
-      expect(u.stderr).toContain(`${flag}`);
-      expect(u.stderr).toContain('cannot be used with --store yet');
-    }
     const orphan = await cli([
       'generate',
       '--store',
