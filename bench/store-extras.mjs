@@ -3,7 +3,7 @@
 // A store of N URLs (default 1,000,000; every other one with an input lastmod), then builds from
 // the store that each publish one added URL (one child rewritten): with lastmodPolicy keep (no
 // judgement: what a store build cost before), warn (the default: one aggregate query over the
-// input lastmods), and warn with --feed atom (a walk of every live URL's times for the newest 100).
+// input lastmods), and warn with --feed atom (the newest 100 of every live URL, chosen in SQL).
 // Each contender in its own process; medians of --runs (default 3), ratios to keep, peak RSS.
 // Usage: node bench/store-extras.mjs [--urls N] [--runs N]
 import { rmSync } from 'node:fs';

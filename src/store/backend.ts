@@ -119,15 +119,10 @@ export interface PendingRow {
   at: string;
 }
 
-/** What the delta feed needs of a live URL (see store/feed.ts). */
+/** A candidate of the delta feed: a live URL, its time (see store/feed.ts) and its entry JSON. */
 export interface FeedRow {
-  id: number;
   loc: string;
-  inputLastmod: string | null;
-  changedAt: string | null;
-  firstSeen: string;
-  born: number;
-  news: number;
+  time: string;
   entry: string | null;
 }
 
@@ -161,8 +156,12 @@ export interface StoreBackend {
   bury(ids: readonly number[], at: string, gen: number): Promise<void>;
   /** The serialised entries of one file, in its stable order (by id), after id `after`. */
   fragments(file: number, after: number, limit: number): Promise<FragmentRow[]>;
-  /** Up to `limit` live rows after id `after`, by id, with what the delta feed needs. */
-  feedRows(after: number, limit: number): Promise<FeedRow[]>;
+  /**
+   * The `limit` newest live URLs by their feed time (input lastmod, else news publication date,
+   * else observed change, else first seen when born after generation `firstBuild`), newest first,
+   * ties by loc; URLs without a time are left out.
+   */
+  newestUrls(firstBuild: number, limit: number): Promise<FeedRow[]>;
   /**
    * The input lastmods of the live URLs, for the lastmod policy: how many, the least (as text),
    * whether all are one text, and whether all lie within `nearMs` of `buildMs`.

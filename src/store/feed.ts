@@ -21,8 +21,6 @@ import { type FeedOptions, type ResolvedFeed, resolveFeed } from '../writer/feed
 import type { ManifestHeader } from '../writer/manifest.js';
 import type { StoreBackend } from './backend.js';
 
-const PAGE = 5000;
-
 /** The `feed` option of a store build: the format, size and title (the store supplies the items). */
 export type StoreFeedOptions = Omit<FeedOptions, 'items'>;
 
@@ -44,13 +42,8 @@ function titleOf(entry: string | null): string | undefined {
   return e.title ?? e.news?.title;
 }
 
-function newsDate(entry: string | null): string | undefined {
-  if (entry === null) return undefined;
-  return (JSON.parse(entry) as { news?: { publication_date?: string } }).news?.publication_date;
-}
-
 /**
- * The feed of the store's live URLs: one walk of them (their times only, memory N items).
+ * The feed of the store's live URLs (memory: N items).
  * `firstBuild` is the generation the store's first published build made live (URLs born after it
  * were added later).
  */
@@ -59,29 +52,11 @@ export async function storeFeed(
   feed: ResolvedFeed,
   o: { baseUrl: string; emptyTime: Date; firstBuild: number },
 ): Promise<FeedText> {
+  // The store picks the newest (in SQL, one walk); the writer's heap orders them exactly as
+  // `generate --feed` would.
   const newest = new NewestItems(feed.size);
-  let after = 0;
-  let lastTime = '';
-  let lastMs = Number.NaN;
-  for (;;) {
-    const page = await backend.feedRows(after, PAGE);
-    if (page.length === 0) break;
-    for (const r of page) {
-      const time =
-        r.inputLastmod ??
-        (r.news === 1 ? newsDate(r.entry) : undefined) ??
-        r.changedAt ??
-        (r.born > o.firstBuild ? r.firstSeen : undefined);
-      if (time === undefined) continue;
-      // Sets repeat times (one import's changes share one): the last one parsed is remembered.
-      if (time !== lastTime) {
-        lastTime = time;
-        lastMs = Date.parse(time);
-      }
-      newest.offer(lastMs, r.loc, titleOf(r.entry));
-    }
-    after = page.at(-1)!.id;
-  }
+  for (const r of await backend.newestUrls(o.firstBuild, feed.size))
+    newest.offer(Date.parse(r.time), r.loc, titleOf(r.entry));
   return feedDocument(newest, {
     format: feed.format,
     baseUrl: o.baseUrl,

@@ -123,6 +123,14 @@ describe('the delta feed of a store build', () => {
       { loc: loc(1), lastmod: '2026-11-20', title: 'One & only' },
       { loc: loc(2), lastmod: '2026-11-22T10:00:00+02:00' },
       { loc: loc(3) },
+      {
+        loc: loc(4),
+        news: {
+          publication: { name: 'Example', language: 'en' },
+          publication_date: '2026-11-21T09:00:00Z',
+          title: 'Breaking',
+        },
+      },
     ]);
     // A feed.xml the store did not write is never replaced.
     writeFileSync(join(dir, 'feed.xml'), 'theirs');
@@ -135,15 +143,17 @@ describe('the delta feed of a store build', () => {
     expect(existsSync(join(dir, 'sitemap.xml'))).toBe(false);
 
     const r = await s.build({ outDir: out, feed: { format: 'rss', title: 'Example' }, updateRobots: robots });
-    expect(r.feed).toEqual({ path: 'feed.xml', url: `${BASE}feed.xml`, urls: 2, change: 'added' });
+    expect(r.feed).toEqual({ path: 'feed.xml', url: `${BASE}feed.xml`, urls: 3, change: 'added' });
     const text = readFileSync(join(out, 'feed.xml'), 'utf8');
     expect(text).toContain('<title>One &amp; only</title>');
+    expect(text).toContain('<title>Breaking</title>');
     expect(await feedItems(out)).toEqual([
       [loc(2), '2026-11-22T08:00:00Z'],
+      [loc(4), '2026-11-21T09:00:00Z'],
       [loc(1), '2026-11-20T00:00:00Z'],
     ]);
     const manifest = await readManifestHeader(out);
-    expect(manifest?.files.find((f) => f.path === 'feed.xml')).toMatchObject({ kind: 'feed', urls: 2 });
+    expect(manifest?.files.find((f) => f.path === 'feed.xml')).toMatchObject({ kind: 'feed', urls: 3 });
     expect(readFileSync(robots, 'utf8')).toContain(`Sitemap: ${BASE}feed.xml`);
 
     const without = await s.build({ outDir: out, updateRobots: robots });
