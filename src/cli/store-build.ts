@@ -11,6 +11,7 @@ import { chainSources } from '../writer/batches.js';
 import type { CliContext } from './context.js';
 import type { DiagnosticReport } from './diagnostic-report.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from './exit.js';
+import { extrasWriterOptions } from './extras-flags.js';
 import type { Progress } from './progress.js';
 import { cliWords } from './words.js';
 
@@ -32,6 +33,11 @@ export interface StoreBuildFlags {
   allowHost: string[];
   legacy?: boolean;
   json?: boolean;
+  feed?: 'atom' | 'rss';
+  feedSize?: number;
+  feedTitle?: string;
+  newsWindow?: string;
+  lastmodPolicy?: 'keep' | 'warn' | 'drop';
 }
 
 /** `--max-drop 10%` or `--max-drop 500`: checked when the flag is read. */
@@ -51,6 +57,14 @@ export function buildSummary(r: BuildResult, out: string, secs: number): string 
     `  URLs: ${r.added.toLocaleString('en-US')} added, ${r.changed.toLocaleString('en-US')} changed, ${r.removed.toLocaleString('en-US')} removed`,
     `  files: ${by('added')} added, ${by('rewritten')} rewritten, ${by('kept')} kept, ${r.deleted.length} deleted`,
     `  entry point: ${r.entry}`,
+    ...(r.newsDropped === 0
+      ? []
+      : [
+          `  news window: ${plural(r.newsDropped, 'news block')} past the window dropped from the files written (the URLs stay)`,
+        ]),
+    ...(r.feed === undefined
+      ? []
+      : [`  delta feed: ${r.feed.path} (${plural(r.feed.urls, 'URL')}, ${r.feed.change})`]),
   ].join('\n');
 }
 
@@ -63,6 +77,11 @@ export async function runStoreGenerate(
 ): Promise<number> {
   if (flags.html === true)
     throw new UsageError('--html cannot be used with --store (the HTML site map is built from a whole run)');
+  // The same checks and wording as generate's (--feed-size without --feed, an empty --feed-title).
+  const { feed, newsWindow } = extrasWriterOptions({
+    ...flags,
+    lastmodPolicy: flags.lastmodPolicy ?? 'warn',
+  });
   const store = await openStore(flags.store, {
     ...(flags.baseUrl !== undefined && { baseUrl: flags.baseUrl }),
     ...(flags.format !== undefined && { format: flags.format }),
@@ -78,6 +97,10 @@ export async function runStoreGenerate(
     ...(flags.maxDrop !== undefined && { maxDrop: flags.maxDrop }),
     force: flags.force === true,
     ...(flags.changes !== undefined && { changes: flags.changes }),
+    ...(feed !== undefined && { feed }),
+    ...(newsWindow !== undefined && { newsWindow }),
+    lastmodPolicy: flags.lastmodPolicy ?? 'warn',
+    onDiagnostic: (d: Diagnostic) => report.add(d),
   };
   let result: BuildResult & { import?: ImportCounts };
   try {
@@ -89,7 +112,6 @@ export async function runStoreGenerate(
             onInvalid: flags.onInvalid,
             allowHosts: flags.allowHost,
             legacy: flags.legacy === true,
-            onDiagnostic: (d: Diagnostic) => report.add(d),
             onProgress: (n: number) => progress.update(n),
             signal: ctx.signal,
           });

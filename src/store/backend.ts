@@ -104,6 +104,8 @@ export interface FragmentRow {
   lastmod: string | null;
   len: number;
   news: number;
+  /** The entry as JSON, for a news entry only (the news window may rewrite it without its block). */
+  entry: string | null;
 }
 
 /** A URL change not yet published: added, changed or removed since the last build. */
@@ -115,6 +117,13 @@ export interface PendingRow {
   change: 'added' | 'changed' | 'removed';
   lastmod: string | null;
   at: string;
+}
+
+/** A candidate of the delta feed: a live URL, its time (see store/feed.ts) and its entry JSON. */
+export interface FeedRow {
+  loc: string;
+  time: string;
+  entry: string | null;
 }
 
 export interface StoreBackend {
@@ -147,6 +156,20 @@ export interface StoreBackend {
   bury(ids: readonly number[], at: string, gen: number): Promise<void>;
   /** The serialised entries of one file, in its stable order (by id), after id `after`. */
   fragments(file: number, after: number, limit: number): Promise<FragmentRow[]>;
+  /**
+   * The `limit` newest live URLs by their feed time (input lastmod, else news publication date,
+   * else observed change, else first seen when born after generation `firstBuild`), newest first,
+   * ties by loc; URLs without a time are left out.
+   */
+  newestUrls(firstBuild: number, limit: number): Promise<FeedRow[]>;
+  /**
+   * The input lastmods of the live URLs, for the lastmod policy: how many, the least (as text),
+   * whether all are one text, and whether all lie within `nearMs` of `buildMs`.
+   */
+  inputLastmods(
+    buildMs: number,
+    nearMs: number,
+  ): Promise<{ count: number; first: string | null; same: boolean; near: boolean }>;
   /** Up to `limit` tombstones after id `after`, by id. */
   tombstones(after: number, limit: number): Promise<UrlRow[]>;
   /** Changes after generation `since`, by generation and id, after the `after` key. */

@@ -8,22 +8,28 @@
  * leaves the store as it was, and the next build converges (its changed children are rewritten,
  * and any kept one that differs from the record is rewritten too).
  */
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { rename, rm, stat } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import type { DiagnosticHandler } from '../core/diagnostics.js';
 import { SitemapkitError } from '../core/errors.js';
-import { fsError } from '../core/fs-errors.js';
 import { bundledXsl } from '../writer/bundled-xsl.js';
-import { type ChangeRecord, changeSetLine } from '../writer/change-set.js';
+import { FEED_NAME } from '../writer/feed.js';
 import { FileWriter } from '../writer/file-writer.js';
 import { FolderSink } from '../writer/folder-sink.js';
 import { loadGzip } from '../writer/gzip.js';
 import { buildIndexes } from '../writer/index-builder.js';
+import { type LastmodPolicy, stripLastmods } from '../writer/lastmod-policy.js';
 import { MANIFEST_NAME, MANIFEST_OPEN, type ManifestFile, manifestTailLine } from '../writer/manifest.js';
+import { DEFAULT_NEWS_WINDOW_MS, resolveNewsWindow } from '../writer/news-window.js';
+import { previousFeeds } from '../writer/run-extras.js';
 import { type Extension, textLine, URLSET_CLOSE, urlsetOpen, urlXml } from '../writer/serialize.js';
-import type { CommitFile, CommitPlan, SinkFile } from '../writer/sink.js';
+import type { CommitFile, CommitPlan } from '../writer/sink.js';
 import type { FileRow, PublishedRow, StoreBackend } from './backend.js';
+import { gateMessage, measured, unchangedOnDisk } from './build-files.js';
+import { countChanges, writeChangeSet } from './change-set.js';
+import { checkFeedTarget, resolveStoreFeed, type StoreFeedOptions, storeFeed } from './feed.js';
+import { judgeStoreLastmods, resolveStorePolicy } from './lastmods.js';
+import { type NewsDue, parseDue, StoreNewsWindow } from './news.js';
 import { HEADER_RESERVE, type MaxDrop, resolveMaxDrop, type StoreSettings } from './options.js';
 
 const PAGE = 5000;
@@ -49,6 +55,25 @@ export interface BuildOptions {
   force?: boolean;
   /** Write the change set (JSON Lines) to this file. */
   changes?: string;
+  /**
+   * Also publish `feed.xml`, a delta feed of the newest URLs the store saw added or changed
+   * (docs/store.md says which time each URL gets). @default no feed
+   */
+  feed?: StoreFeedOptions;
+  /**
+   * News blocks published longer ago than this are dropped at build time (the URL stays), as
+   * `writeSitemaps` drops them: a duration (`'2d'`, `'36h'`, milliseconds), or `false`/`0`/`'off'`.
+   * @default '2d'
+   */
+  newsWindow?: number | string | false;
+  /**
+   * When 20 or more input lastmods are all one value or all within 15 minutes of the build time:
+   * `warn` through `onDiagnostic`, `drop` them from the published files too, or `keep` silently.
+   * @default 'warn'
+   */
+  lastmodPolicy?: LastmodPolicy;
+  /** Receives the build's findings (the lastmod warning). */
+  onDiagnostic?: DiagnosticHandler;
 }
 
 /** What happened to one file of the set. */
@@ -79,6 +104,10 @@ export interface BuildResult {
   deleted: string[];
   /** The build time (UTC). */
   builtAt: string;
+  /** News blocks dropped (published before the window) in the files this build wrote. */
+  newsDropped: number;
+  /** The delta feed, when one was asked for: `kept` when its bytes did not change. */
+  feed?: { path: string; url: string; urls: number; change: 'added' | 'rewritten' | 'kept' };
 }
 
 export interface BuildContext {
@@ -94,35 +123,6 @@ export interface BuildContext {
   step: (name: string) => Promise<void>;
 }
 
-/** A sink file that also hashes and counts what reaches the disk (compressed bytes for `.gz`). */
-function measured(target: SinkFile): SinkFile & { done(): { size: number; disk: string } } {
-  const hash = createHash('sha256');
-  let size = 0;
-  return {
-    write(chunk) {
-      hash.update(chunk);
-      size += chunk.length;
-      return target.write(chunk);
-    },
-    close: () => target.close(),
-    abort: (reason) => target.abort(reason),
-    done: () => ({ size, disk: hash.digest('hex') }),
-  };
-}
-
-/** Whether the file at `path` is still the one recorded (size, then SHA-256 of its bytes). */
-async function unchangedOnDisk(path: string, p: PublishedRow): Promise<boolean> {
-  try {
-    if ((await stat(path)).size !== p.size) return false;
-    const hash = createHash('sha256');
-    for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }))
-      hash.update(chunk as Buffer);
-    return hash.digest('hex') === p.disk;
-  } catch {
-    return false;
-  }
-}
-
 function pad(n: number): string {
   return String(n).padStart(5, '0');
 }
@@ -130,15 +130,6 @@ function pad(n: number): string {
 /** The writer's names: `sitemap-00001.xml`, `sitemap-SECTION-00001.xml` (plus `.gz`). */
 export function childName(f: Pick<FileRow, 'section' | 'num'>, ext: string): string {
   return `sitemap-${f.section === '' ? '' : `${f.section}-`}${pad(f.num)}.${ext}`;
-}
-
-function gateMessage(drop: number, published: number, limit: { share: number } | { count: number }): string {
-  const share = published === 0 ? 100 : (drop / published) * 100;
-  const allowed =
-    'share' in limit
-      ? `${(limit.share * 100).toLocaleString('en-US')}%`
-      : `${limit.count.toLocaleString('en-US')} URLs`;
-  return `this build would remove ${drop.toLocaleString('en-US')} of the ${published.toLocaleString('en-US')} published URLs (${share.toFixed(1)}%), more than the ${allowed} allowed, so nothing was published and the store is as it was`;
 }
 
 /** Builds and publishes; throws (publishing nothing) on the gate, an empty store, or a failure. */
@@ -150,6 +141,9 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
     throw new SitemapkitError('ERR_OPTIONS', 'this store has no base URL yet: import into it first');
   const baseUrl = s.baseUrl;
   const limit = resolveMaxDrop(o.maxDrop);
+  const feed = resolveStoreFeed(o.feed);
+  const windowMs = resolveNewsWindow(o.newsWindow);
+  const policy = resolveStorePolicy(o.lastmodPolicy);
   const removed = await c.backend.countRemovedSince(c.published);
   if (o.force !== true && c.publishedUrls > 0) {
     const over = 'share' in limit ? removed > limit.share * c.publishedUrls : removed > limit.count;
@@ -199,17 +193,31 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
     );
   }
   // What the files' bytes depend on besides their entries: a change rewrites every child.
-  const signature = JSON.stringify([s.format, gz, xslHref ?? '', s.extensions]);
+  // (The news window's length too, when not the default: a longer one gives blocks back; and
+  // whether the lastmods are dropped, so a file kept never disagrees with those written beside it.)
+  const noLastmods = xml && (await judgeStoreLastmods(c.backend, policy, new Date(c.now), o.onDiagnostic));
+  const signature = JSON.stringify([
+    s.format,
+    gz,
+    xslHref ?? '',
+    s.extensions,
+    ...(windowMs === DEFAULT_NEWS_WINDOW_MS ? [] : [windowMs]),
+    ...(noLastmods ? ['no-lastmod'] : []),
+  ]);
   const allDirty = (await c.backend.getMeta('signature')) !== signature;
   const previous = new Map((await c.backend.published()).map((p) => [p.path, p]));
   const gzipper = gz === '' ? undefined : await loadGzip(6);
   const builtAt = c.now;
+  const window = new StoreNewsWindow(new Date(builtAt), xml ? windowMs : 0, declared);
+  const due = parseDue(await c.backend.getMeta('newsDue'));
+  const nextDue: NewsDue = {};
   const single = files.length === 1;
 
   const sink = new FolderSink(o.outDir, { onCommitStep: (step) => c.step(`commit:${step}`) });
-  await sink.start();
+  const start = await sink.start();
   let changesTmp: string | undefined;
   try {
+    if (feed !== undefined) await checkFeedTarget(o.outDir, start.previous);
     const built: BuiltFile[] = [];
     const record: PublishedRow[] = [];
     const moves: CommitFile[] = [];
@@ -219,7 +227,12 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
       // The only child of a small site is published as sitemap.xml, the name an index had before:
       // it is always written (and still reported kept when its bytes come out the same).
       const dirty =
-        allDirty || single || f.changed > c.published || prev === undefined || prev.urls !== f.urls;
+        allDirty ||
+        single ||
+        f.changed > c.published ||
+        prev === undefined ||
+        prev.urls !== f.urls ||
+        window.crossed(due[f.id]);
       const kind = xml ? 'urlset' : 'text';
       if (!dirty && (await unchangedOnDisk(sink.locate(name), prev)) && (await sink.adopt(name))) {
         built.push({
@@ -232,6 +245,7 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
           lastmod: prev.lastmod,
         });
         record.push(prev);
+        if (due[f.id] !== undefined) nextDue[f.id] = due[f.id]!;
         moves.push({ name, as: name, sha256: prev.sha256 });
         await c.step(`build:kept:${name}`);
         continue;
@@ -241,12 +255,16 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
       let wait = w.write(head, headBytes);
       if (wait !== undefined) await wait;
       let after = 0;
+      window.begin();
       for (;;) {
         const page = await c.backend.fragments(f.id, after, PAGE);
         if (page.length === 0) break;
         for (const r of page) {
-          const text = r.fragment ?? plain(r.loc, r.lastmod);
-          wait = w.write(text, r.len);
+          const { text, len } = window.text(r, r.fragment ?? plain(r.loc, noLastmods ? null : r.lastmod));
+          if (noLastmods && text.includes('<lastmod>')) {
+            const bare = stripLastmods(text);
+            wait = w.write(bare, Buffer.byteLength(bare));
+          } else wait = w.write(text, len);
           if (wait !== undefined) await wait;
         }
         after = page.at(-1)!.id;
@@ -256,6 +274,8 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
         if (wait !== undefined) await wait;
       }
       const totals = await w.close();
+      const fileDue = window.end();
+      if (fileDue !== undefined) nextDue[f.id] = fileDue;
       const same = prev !== undefined && prev.sha256 === totals.sha256;
       const lastmod = same ? prev.lastmod : builtAt;
       built.push({
@@ -339,6 +359,44 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
       });
       extra.push({ name: 'sitemap.xsl', as: 'sitemap.xsl', sha256: sheet.sha256 });
     }
+    // The URLs of the store's first published build are its initial set (see store/feed.ts).
+    const firstBuild = Number((await c.backend.getMeta('firstBuild')) ?? String(c.gen));
+    // A feed that lists nothing is dated to the first build, so that it too keeps its bytes.
+    const firstBuildAt = (await c.backend.getMeta('firstBuildAt')) ?? builtAt;
+    let feedResult: BuildResult['feed'];
+    if (feed !== undefined) {
+      const doc = await storeFeed(c.backend, feed, {
+        baseUrl,
+        emptyTime: new Date(firstBuildAt),
+        firstBuild,
+      });
+      // Plain whatever the set's gzip: feed readers and search engines fetch feeds uncompressed.
+      await sink.put(FEED_NAME, doc.data);
+      const url = baseUrl + FEED_NAME;
+      extraFiles.push({
+        path: FEED_NAME,
+        url,
+        kind: 'feed',
+        urls: doc.items,
+        bytes: doc.data.length,
+        sha256: doc.sha256,
+      });
+      extra.push({ name: FEED_NAME, as: FEED_NAME, sha256: doc.sha256 });
+      const prev = previous.get(FEED_NAME);
+      const change = prev === undefined ? 'added' : prev.sha256 === doc.sha256 ? 'kept' : 'rewritten';
+      feedResult = { path: FEED_NAME, url, urls: doc.items, change };
+      const size = doc.data.length;
+      record.push({
+        path: FEED_NAME,
+        sha256: doc.sha256,
+        size,
+        disk: doc.sha256,
+        bytes: size,
+        urls: doc.items,
+        lastmod: builtAt,
+      });
+      await c.step('build:feed-written');
+    }
     const urls = files.reduce((n, f) => n + f.urls, 0);
     // The manifest lists every file (the next run's sweep relies on it) but no entries: a line per
     // URL on every build would cost an incremental build its speed. The change set says what changed.
@@ -372,6 +430,7 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
     await manifest.close();
 
     const names = new Set(built.map((b) => b.path));
+    if (feedResult !== undefined) names.add(FEED_NAME);
     const deleted = [...previous.keys()].filter((p) => !names.has(p));
     const counts = { added: 0, changed: 0, removed: 0 };
     if (o.changes !== undefined) {
@@ -387,7 +446,12 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
       files: [...extra, ...moves, { name: MANIFEST_NAME, as: MANIFEST_NAME, sha256: '' }],
     };
     if (o.updateRobots !== undefined) {
-      plan.robots = { path: o.updateRobots, add: roots.map((r) => baseUrl + r), replace: [] };
+      // The delta feed is named too, as `generate` names it; a feed no longer written is taken out.
+      plan.robots = {
+        path: o.updateRobots,
+        add: [...roots.map((r) => baseUrl + r), ...(feedResult === undefined ? [] : [feedResult.url])],
+        replace: previousFeeds(start.previous),
+      };
     }
     await sink.commit(plan);
     if (changesTmp !== undefined && o.changes !== undefined) {
@@ -400,7 +464,19 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
     await c.backend.setMeta('published', String(c.gen));
     await c.backend.setMeta('publishedUrls', String(urls));
     await c.backend.setMeta('signature', signature);
-    const result: BuildResult = { entry: roots[0]!, urls, ...counts, files: built, deleted, builtAt };
+    await c.backend.setMeta('firstBuild', String(firstBuild));
+    await c.backend.setMeta('firstBuildAt', firstBuildAt);
+    await c.backend.setMeta('newsDue', JSON.stringify(nextDue));
+    const result: BuildResult = {
+      entry: roots[0]!,
+      urls,
+      ...counts,
+      files: built,
+      deleted,
+      builtAt,
+      newsDropped: window.dropped,
+    };
+    if (feedResult !== undefined) result.feed = feedResult;
     await c.backend.setMeta(
       'lastBuild',
       JSON.stringify({
@@ -418,61 +494,5 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
     await sink.abort();
     if (changesTmp !== undefined) await rm(changesTmp, { force: true });
     throw error;
-  }
-}
-
-async function countChanges(
-  c: BuildContext,
-  counts: { added: number; changed: number; removed: number },
-): Promise<void> {
-  Object.assign(counts, await c.backend.countPending(c.published));
-}
-
-/** The change set, streamed: URL changes by id, then every file of the new set and the deleted ones. */
-async function writeChangeSet(
-  path: string,
-  target: string,
-  c: BuildContext,
-  built: readonly BuiltFile[],
-  deleted: readonly string[],
-  baseUrl: string,
-  counts: { added: number; changed: number; removed: number },
-): Promise<void> {
-  const { open } = await import('node:fs/promises');
-  // Named by the file the user gave, never by the temp name beside it.
-  const fh = await open(path, 'w').catch((e: unknown) => {
-    throw fsError(e, { path: target, doing: 'write the change set', mode: 'write', code: 'ERR_OUTPUT' });
-  });
-  try {
-    let buf = '';
-    const put = async (r: ChangeRecord): Promise<void> => {
-      buf += changeSetLine(r);
-      if (buf.length > 1 << 20) {
-        await fh.write(buf);
-        buf = '';
-      }
-    };
-    let after = { gen: 0, id: 0 };
-    for (;;) {
-      const page = await c.backend.pending(c.published, after, PAGE);
-      if (page.length === 0) break;
-      for (const p of page) {
-        counts[p.change]++;
-        await put(
-          p.lastmod === null
-            ? { kind: 'url', change: p.change, loc: p.loc, at: p.at }
-            : { kind: 'url', change: p.change, loc: p.loc, lastmod: p.lastmod, at: p.at },
-        );
-      }
-      after = page.at(-1)!;
-    }
-    for (const b of built) {
-      await put({ kind: 'file', change: b.change, path: b.path, url: b.url, urls: b.urls });
-    }
-    for (const d of deleted) await put({ kind: 'file', change: 'deleted', path: d, url: baseUrl + d });
-    await fh.write(buf);
-    await fh.sync();
-  } finally {
-    await fh.close();
   }
 }

@@ -10,6 +10,7 @@ import { hashKey } from '../core/hash.js';
 import { ensureDir } from '../writer/atomic.js';
 import type {
   CompareRow,
+  FeedRow,
   FileRow,
   FragmentRow,
   KnownRow,
@@ -211,7 +212,23 @@ export class SqliteBackend implements StoreBackend {
         `SELECT ${COLUMNS} FROM urls NOT INDEXED WHERE file IS NOT NULL AND id > ? ORDER BY id LIMIT ?`,
       ),
       fragments: p(
-        'SELECT id, fragment, loc, coalesce(input_lastmod, changed_at) AS lastmod, len, news FROM urls WHERE file = ? AND id > ? ORDER BY id LIMIT ?',
+        'SELECT id, fragment, loc, coalesce(input_lastmod, changed_at) AS lastmod, len, news, CASE WHEN news = 1 THEN entry END AS entry FROM urls WHERE file = ? AND id > ? ORDER BY id LIMIT ?',
+      ),
+      // julianday() counts whole milliseconds, as Date.parse does: the order is exact. One walk of
+      // the table, C-side, with a sorter bounded by the limit.
+      newestUrls: p(
+        `SELECT loc, time, entry FROM (
+           SELECT loc, entry, coalesce(input_lastmod,
+             CASE WHEN news = 1 THEN json_extract(entry, '$.news.publication_date') END,
+             changed_at, CASE WHEN born > @first THEN first_seen END) AS time
+           FROM urls NOT INDEXED WHERE file IS NOT NULL)
+         WHERE time IS NOT NULL ORDER BY julianday(time) DESC, loc LIMIT @limit`,
+      ),
+      // julianday() reads W3C Datetimes with a zone and plain dates; NULL (a year alone) counts as far.
+      inputLastmods: p(
+        `SELECT count(*) AS count, min(input_lastmod) AS first, max(input_lastmod) AS last,
+          coalesce(sum(CASE WHEN abs(julianday(input_lastmod) - @jd) * 86400000.0 <= @near THEN 0 ELSE 1 END), 0) AS far
+         FROM urls NOT INDEXED WHERE file IS NOT NULL AND input_lastmod IS NOT NULL`,
       ),
       tombstones: p(`SELECT ${COLUMNS} FROM urls WHERE file IS NULL AND id > ? ORDER BY id LIMIT ?`),
       pending: p(
@@ -384,6 +401,23 @@ export class SqliteBackend implements StoreBackend {
 
   async liveRows(after: number, limit: number): Promise<UrlRow[]> {
     return this.#s['live']!.all(after, limit) as UrlRow[];
+  }
+
+  async newestUrls(firstBuild: number, limit: number): Promise<FeedRow[]> {
+    return this.#s['newestUrls']!.all({ first: firstBuild, limit }) as FeedRow[];
+  }
+
+  async inputLastmods(
+    buildMs: number,
+    nearMs: number,
+  ): Promise<{ count: number; first: string | null; same: boolean; near: boolean }> {
+    const r = this.#s['inputLastmods']!.get({ jd: buildMs / 86_400_000 + 2_440_587.5, near: nearMs }) as {
+      count: number;
+      first: string | null;
+      last: string | null;
+      far: number;
+    };
+    return { count: r.count, first: r.first, same: r.first === r.last, near: r.far === 0 };
   }
 
   async tombstones(after: number, limit: number): Promise<UrlRow[]> {

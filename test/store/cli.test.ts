@@ -78,11 +78,23 @@ describe('sitemapkit generate --store and sitemapkit store', () => {
       out,
       '--changes',
       changes,
+      '--feed',
+      'rss',
+      '--feed-size',
+      '5',
     ]);
     expect(second.code, second.stderr).toBe(0);
     expect(second.stdout).toMatch(
-      /URLs: 2 added, 0 changed, 1 removed\n {2}files: 1 added, 2 rewritten, 2 kept, 0 deleted/,
+      /URLs: 2 added, 0 changed, 1 removed\n {2}files: 1 added, 2 rewritten, 2 kept, 0 deleted\n {2}entry point: sitemap.xml\n {2}delta feed: feed.xml \(2 URLs, added\)/,
     );
+    // The delta feed: the two URLs added after the first build (the initial 30 had no time to give).
+    const feed = readFileSync(join(out, 'feed.xml'), 'utf8');
+    expect(
+      [...feed.matchAll(/<link>([^<]*)<\/link>/g)]
+        .map((m) => m[1])
+        .slice(1)
+        .sort(),
+    ).toEqual([`${base}new`, `${base}piped`].sort());
 
     // submit --changes: the added and the removed URLs go to IndexNow.
     const sub = await cli([
@@ -126,6 +138,58 @@ describe('sitemapkit generate --store and sitemapkit store', () => {
     expect(forced.stdout).toMatch(/^Published 1 URL in 1 file/);
   }, 60_000);
 
+  it('--news-window: a store build drops the blocks of news published before it, as generate does', async () => {
+    const dir = tempDir('sk-store-cli');
+    const input = join(dir, 'news.jsonl');
+    const news = (n: number, date: string): string =>
+      JSON.stringify({
+        loc: `https://example.com/news/${n}`,
+        news: {
+          publication: { name: 'Example', language: 'en' },
+          publication_date: date,
+          title: `News ${n}`,
+        },
+      });
+    writeFileSync(input, `${news(1, '2026-11-20T10:00:00Z')}\n${news(2, '2026-11-26T10:00:00Z')}\n`);
+    const r = await runBin(
+      [
+        'generate',
+        input,
+        '--base-url',
+        'https://example.com/',
+        '--out',
+        join(dir, 'out'),
+        '--store',
+        join(dir, 's.db'),
+        '--news-window',
+        '36h',
+      ],
+      { env: { SOURCE_DATE_EPOCH: String(Date.parse('2026-11-26T12:00:00Z') / 1000) } },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const text = readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8');
+    expect(text).toContain('<url><loc>https://example.com/news/1</loc></url>');
+    expect(text.match(/<news:news>/g)).toHaveLength(1);
+  });
+
+  it('--lastmod-policy: a store build warns by default and drops the lastmods with drop', async () => {
+    const dir = tempDir('sk-store-cli');
+    const input = join(dir, 'urls.csv');
+    writeFileSync(
+      input,
+      `loc,lastmod\n${Array.from({ length: 25 }, (_, i) => `https://example.com/p/${i},2026-11-01`).join('\n')}\n`,
+    );
+    const args = ['generate', input, '--base-url', 'https://example.com/', '--out', join(dir, 'out')];
+    const warn = await runBin([...args, '--store', join(dir, 'w.db')]);
+    expect(warn.code, warn.stderr).toBe(0);
+    expect(warn.stderr).toContain('lastmod-untrustworthy');
+    expect(readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8')).toContain('<lastmod>2026-11-01</lastmod>');
+    const drop = await runBin([...args, '--store', join(dir, 'w.db'), '--lastmod-policy', 'drop']);
+    expect(drop.code, drop.stderr).toBe(0);
+    expect(drop.stderr).toContain('so the sitemaps were written without lastmod');
+    expect(readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8')).not.toContain('<lastmod>');
+  });
+
   it('usage errors: --changes without --store, a bad --max-drop, a bad change-set line names the file and line', async () => {
     const dir = tempDir('sk-store-cli');
     const r = await cli([
@@ -153,6 +217,19 @@ describe('sitemapkit generate --store and sitemapkit store', () => {
     ]);
     expect(m.code).toBe(2);
     expect(m.stderr).toContain('--max-drop needs a share such as 10% or a count such as 500, not "lots"');
+    const orphan = await cli([
+      'generate',
+      '--store',
+      join(dir, 's.db'),
+      '--base-url',
+      'https://example.com/',
+      '--out',
+      dir,
+      '--feed-size',
+      '5',
+    ]);
+    expect(orphan.code).toBe(2);
+    expect(orphan.stderr).toContain('--feed-size needs --feed atom|rss');
     const bad = join(dir, 'bad.jsonl');
     writeFileSync(bad, '{"kind":"url","change":"added","loc":"https://example.com/a","at":"x"}\nnot json\n');
     const s = await cli([

@@ -73,6 +73,9 @@ beforeAll(async () => {
   addSteps = a.stdout.split('\n').filter(Boolean);
   refAdd = await dump(added);
   expect(refNew.store).not.toBe(refOld.store);
+  // The feed is part of the commit: it differs between the two builds, so a mix would show.
+  expect(refNew.files.get('feed.xml')?.equals(refOld.files.get('feed.xml')!)).toBe(false);
+  expect(buildSteps).toContain('build:feed-written');
 }, 120_000);
 
 /** Whatever a reader sees: a valid entry point whose files are all there, each file old or new. */
