@@ -67,13 +67,28 @@ export class PostgresBackend implements StoreBackend {
   readonly #shown: string;
   #depth = 0;
   #closed = false;
+  /** An INSERT sent but not yet awaited (see `insert`); every later statement waits for it first. */
+  #inflight: Promise<unknown> | undefined;
 
   constructor(client: Client, shown: string) {
     this.#c = client;
     this.#shown = shown;
   }
 
+  /** Waits for the INSERT in flight, so that its failure is reported by the next statement. */
+  async #settle(): Promise<void> {
+    const p = this.#inflight;
+    if (p === undefined) return;
+    this.#inflight = undefined;
+    try {
+      await p;
+    } catch (cause) {
+      throw failure(cause, this.#shown);
+    }
+  }
+
   async #q<R>(text: string, values: unknown[] = []): Promise<R[]> {
+    await this.#settle();
     try {
       return (await this.#c.query({ text, values })).rows as R[];
     } catch (cause) {
@@ -91,6 +106,7 @@ export class PostgresBackend implements StoreBackend {
       await this.#q('COMMIT');
       return out;
     } catch (error) {
+      await this.#settle().catch(() => undefined);
       // On a lost connection the server has rolled back already.
       await this.#c.query('ROLLBACK').catch(() => undefined);
       throw error;
@@ -185,7 +201,10 @@ export class PostgresBackend implements StoreBackend {
       .map((r) => r.id)
       .sort((a, b) => a - b);
     const col = <K extends keyof NewUrlRow>(k: K): Array<NewUrlRow[K]> => rows.map((r) => r[k]);
-    await this.#q(
+    // Not awaited: the server inserts while the importer prepares the next batch (the ids are
+    // known already). The next statement, COMMIT included, waits for it and reports its failure.
+    await this.#settle();
+    const sent = this.#c.query(
       `INSERT INTO urls (id, loc, section, file, hash, input_lastmod, changed_at, first_seen, len, news, entry, fragment, born, changed, removed_at)
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::int[], $11::text[], $12::text[], $13::bigint[], $14::bigint[], $15::text[])`,
       [
@@ -206,6 +225,9 @@ export class PostgresBackend implements StoreBackend {
         col('removedAt'),
       ],
     );
+    // Handled here so that a failure before the next statement is not an unhandled rejection.
+    sent.catch(() => undefined);
+    this.#inflight = sent;
     return ids;
   }
 
@@ -358,6 +380,7 @@ export class PostgresBackend implements StoreBackend {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#settle().catch(() => undefined);
     // Ending the session releases the advisory lock (and rolls back anything left open).
     await this.#c.end().catch(() => undefined);
   }

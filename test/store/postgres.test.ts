@@ -175,4 +175,34 @@ describe('the PostgreSQL site store', () => {
     const r = await again.syncAndBuild(urls(3, 12), { outDir: out, force: true });
     expect(r).toMatchObject({ added: 3, removed: 3 });
   });
+
+  it('a connection lost during a first import (rows sent while the next batch is read): one sentence, nothing imported', async () => {
+    const url = fresh();
+    let cut = false;
+    const s = await store(url, {
+      onStep: async (step) => {
+        if (step !== 'import:batch' || cut) return;
+        cut = true;
+        await server().query(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'sitemapkit store'",
+        );
+      },
+    });
+    const e = await s.sync(urls(0, 3500)).catch((x: unknown) => x);
+    expect(cut).toBe(true);
+    expect(isSitemapkitError(e, 'ERR_STATE')).toBe(true);
+    expect((e as Error).message).toMatch(
+      /^the (connection to the PostgreSQL site store was lost|PostgreSQL site store failed)/,
+    );
+    await s.close();
+    await eventually(async () => {
+      const r = await server().query(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'sitemapkit store'",
+      );
+      return r.rows[0]!['n'] === 0;
+    });
+    const again = await store(url);
+    expect((await again.stats()).live).toBe(0);
+    expect(await again.sync(urls(0, 3500))).toMatchObject({ added: 3500 });
+  });
 });
