@@ -162,7 +162,6 @@ export async function openPostgresBackend(target: PostgresTarget): Promise<Postg
       );
     }
     await client.query("SELECT set_config('search_path', $1, false)", [quote(schema)]);
-    // Times are text in W3C form, written by sitemapkit; the session zone decides nothing.
     const exists = await client.query(
       'SELECT count(*) AS n, count(*) FILTER (WHERE table_name = $2) AS meta FROM information_schema.tables WHERE table_schema = $1',
       [schema, 'meta'],

@@ -118,6 +118,28 @@ describe('the PostgreSQL site store', () => {
     expect(c.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('without ?schema= the store is the schema sitemapkit, made with its tables and its format and version', async () => {
+    const s = await store(server().url);
+    await s.add(urls(0, 2));
+    await s.close();
+    const meta = await server().query(
+      'SELECT key, value FROM sitemapkit.meta WHERE key IN ($1, $2) ORDER BY key',
+      ['format', 'version'],
+    );
+    expect(meta.rows).toEqual([
+      { key: 'format', value: 'sitemapkit-store' },
+      { key: 'version', value: '1' },
+    ]);
+    expect((await server().query('SELECT count(*)::int AS n FROM sitemapkit.urls')).rows[0]!['n']).toBe(2);
+    // A store of another version is refused, not read.
+    await server().query("UPDATE sitemapkit.meta SET value = '99' WHERE key = 'version'");
+    const e = await openStore(server().url).catch((x: unknown) => x);
+    expect(isSitemapkitError(e, 'ERR_STATE')).toBe(true);
+    expect((e as Error).message).toBe(
+      'the schema "sitemapkit" does not hold a sitemapkit site store of a version this release reads',
+    );
+  });
+
   it('refuses a schema that holds other tables, and a schema name that is not plain', async () => {
     await server().query('CREATE SCHEMA shop; CREATE TABLE shop.orders (id int)');
     const e = await openStore(`${server().url}?schema=shop`).catch((x: unknown) => x);
