@@ -5,10 +5,14 @@
 // files, published by a build from the store (what a CMS hook does: store add/remove, then
 // generate --store), and the same changes as a full-set sync (generate INPUT --store). With
 // --big N (default 10,000,000; 0 to skip): N URLs imported, then built from the store alone, for
-// peak RSS. Prints medians of --runs (default 3), ratios and peak RSS (the worst run).
-// Usage: node bench/store.mjs [--urls N] [--runs N] [--big N]
+// peak RSS. Prints medians of --runs (default 3), ratios and peak RSS (the worst run). Then the
+// same first build and clustered rebuild over a PostgreSQL store (a throwaway cluster of the test
+// harness, on this machine; --no-pg to skip), beside the SQLite figures of the same run; the peak
+// RSS is sitemapkit's process alone, not the server's.
+// Usage: node bench/store.mjs [--urls N] [--runs N] [--big N] [--no-pg]
 import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { startPostgres } from '../test/support/postgres-cluster.mjs';
 import { fmt, OUT, ROOT, runNode, table } from './lib.mjs';
 
 const argv = process.argv.slice(2);
@@ -89,6 +93,52 @@ if (N > 0) {
     })),
     ['contender', 's (median)', 'vs plain', 'vs first build', 'files written', 'peak RSS MiB'],
   );
+}
+
+if (N > 0 && !argv.includes('--no-pg')) {
+  const pg = await startPostgres();
+  try {
+    const sqliteFirst = median(rows['store: first build (sync + build)'].secs);
+    const sqliteDelta = median(rows['store: 3,000 changes cluster, store add/remove + build'].secs);
+    const pgRows = {};
+    const addPg = (name, r, extra = {}) => {
+      pgRows[name] ??= { secs: [], rss: [] };
+      pgRows[name].secs.push(r.secs);
+      pgRows[name].rss.push(r.rssMiB);
+      Object.assign(pgRows[name], extra);
+    };
+    for (let i = 0; i < RUNS; i++) {
+      // A schema per run: the first build makes it, the rebuild changes it.
+      const store = `${pg.url}?schema=bench_${i}`;
+      const out = join(dir, `pg-${i}`, 'out');
+      addPg('first build (sync + build)', await run(['first', String(N), store, out]), {
+        sqlite: sqliteFirst,
+      });
+      const r = await run(['delta', String(N), store, out, 'cluster']);
+      const { rewritten, files } = JSON.parse(r.stdout.trim().split('\n').at(-1));
+      addPg('3,000 changes cluster, store add/remove + build', r, {
+        sqlite: sqliteDelta,
+        files: `${rewritten} of ${files}`,
+      });
+    }
+    const pgFirst = median(pgRows['first build (sync + build)'].secs);
+    console.log(
+      `\nThe same over PostgreSQL (${pg.bin('postgres').split('/').at(-3)}, a local cluster), median of ${RUNS} runs\n`,
+    );
+    table(
+      Object.entries(pgRows).map(([name, r]) => ({
+        contender: name,
+        's (median)': fmt.s(median(r.secs)),
+        'vs SQLite': `${(median(r.secs) / r.sqlite).toFixed(2)}x`,
+        'vs first build': `${((median(r.secs) / pgFirst) * 100).toFixed(1)}%`,
+        'files written': r.files ?? '',
+        'peak RSS MiB': fmt.mb(Math.max(...r.rss)),
+      })),
+      ['contender', 's (median)', 'vs SQLite', 'vs first build', 'files written', 'peak RSS MiB'],
+    );
+  } finally {
+    await pg.stop();
+  }
 }
 
 if (BIG > 0) {

@@ -67,7 +67,7 @@ async function load(): Promise<{
 }
 
 /** How this client names the database it talks to: user, host, port and database, never the password. */
-function shownOf(client: Client): string {
+export function shownOf(client: Client): string {
   const c = client as unknown as { user?: string; host?: string; port?: number; database?: string };
   const host = c.host ?? '';
   const at = host.startsWith('/')
@@ -82,8 +82,8 @@ function codeOf(e: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** A failure to connect or to log in, in one sentence naming the database. */
-function connectError(e: unknown, shown: string): SitemapkitError {
+/** A failure to connect or to log in, in one sentence naming the database; `flag` is the option that gave the URL. */
+export function connectError(e: unknown, shown: string, flag = '--db'): SitemapkitError {
   const code = codeOf(e);
   const message = (e as Error)?.message ?? String(e);
   const fail = (what: string, hint: string) =>
@@ -91,25 +91,25 @@ function connectError(e: unknown, shown: string): SitemapkitError {
   if (code === '28000') {
     return fail(
       `the server does not accept this connection (${message})`,
-      "The server's pg_hba.conf has no rule for this user, database and address: ask its administrator, or add ?sslmode=require to --db if it accepts only TLS.",
+      `The server's pg_hba.conf has no rule for this user, database and address: ask its administrator, or add ?sslmode=require to ${flag} if it accepts only TLS.`,
     );
   }
   if (code === '28P01') {
     return fail(
       `the server refused the login (${message})`,
-      'Give the right user and password in --db postgres://USER:PASSWORD@HOST/DB, or in PGUSER and PGPASSWORD (or ~/.pgpass).',
+      `Give the right user and password in ${flag} postgres://USER:PASSWORD@HOST/DB, or in PGUSER and PGPASSWORD (or ~/.pgpass).`,
     );
   }
   if (/password must be a string|no password|password authentication/i.test(message)) {
     return fail(
       'the server asks for a password and none was given',
-      'Give it in --db postgres://USER:PASSWORD@HOST/DB, in PGPASSWORD, or in ~/.pgpass.',
+      `Give it in ${flag} postgres://USER:PASSWORD@HOST/DB, in PGPASSWORD, or in ~/.pgpass.`,
     );
   }
   if (code === '3D000') {
     return fail(
       `there is no such database (${message})`,
-      'Check the database name at the end of --db (or PGDATABASE); psql -l lists the databases.',
+      `Check the database name at the end of ${flag} (or PGDATABASE); psql -l lists the databases.`,
     );
   }
   if (
@@ -131,10 +131,13 @@ function connectError(e: unknown, shown: string): SitemapkitError {
             : 'the server did not answer';
     return fail(
       `cannot connect to the database: ${why}`,
-      'Check that the server runs and that the host and port in --db (or PGHOST and PGPORT) are right.',
+      `Check that the server runs and that the host and port in ${flag} (or PGHOST and PGPORT) are right.`,
     );
   }
-  return fail(`cannot connect to the database: ${message}`, 'Check --db (or the PG* environment variables).');
+  return fail(
+    `cannot connect to the database: ${message}`,
+    `Check ${flag} (or the PG* environment variables).`,
+  );
 }
 
 /** A failure of the query (syntax, a missing table, a write refused), in one sentence naming the database. */
@@ -217,7 +220,7 @@ function cancelQuery(client: Client): void {
  * `psql` reads the same URL; pg would otherwise take `require` as `verify-full` and print a
  * multi-line warning to stderr.
  */
-function libpqUrl(url: string): string {
+export function libpqUrl(url: string): string {
   const u = new URL(url);
   if (!u.searchParams.has('sslmode') || u.searchParams.has('uselibpqcompat')) return url;
   u.searchParams.set('uselibpqcompat', 'true');

@@ -20,6 +20,7 @@ import {
   type StoreOptions,
   type StoreSettings,
 } from './options.js';
+import { openPostgresBackend, postgresTarget } from './postgres-open.js';
 import { Shards } from './shards.js';
 import { openSqliteBackend } from './sqlite.js';
 import { compact, type ImportContext, type ImportCounts, Importer, removeRows } from './sync.js';
@@ -311,29 +312,27 @@ export class SiteStore {
 }
 
 /**
- * Opens the site store at `path` (an SQLite file, created when missing), locked for this process
- * until `close()`. Throws `ERR_STATE` (locked, not a store) or `ERR_OPTIONS` (a setting that
- * differs from the store's).
+ * Opens the site store at `path`: an SQLite file (created when missing), or a PostgreSQL schema
+ * given as `postgres://USER:PASSWORD@HOST:PORT/DATABASE?schema=NAME` (created when missing;
+ * `sitemapkit` by default). Locked for this process until `close()`. Throws `ERR_STATE` (locked,
+ * not a store, cannot connect) or `ERR_OPTIONS` (a setting that differs from the store's).
  */
 export async function openStore(path: string, options: StoreOptions = {}): Promise<SiteStore> {
   if (typeof path !== 'string' || path === '')
     throw new SitemapkitError('ERR_OPTIONS', 'openStore needs the path of the store file');
-  if (/^postgres(?:ql)?:\/\//i.test(path)) {
-    throw new SitemapkitError('ERR_OPTIONS', 'a PostgreSQL store is not available in this release', {
-      where: path,
-      hint: 'give the path of an SQLite file for the store',
-    });
-  }
+  const pg = /^postgres(?:ql)?:\/\//i.test(path) ? postgresTarget(path) : undefined;
   const asked = askedSettings(options);
   keepRemovedMs(options.keepRemoved);
-  const backend = await openSqliteBackend(path);
+  const backend = pg === undefined ? await openSqliteBackend(path) : await openPostgresBackend(pg);
   try {
     const stored: Partial<StoreSettings> = {};
     for (const key of SETTING_KEYS) {
       const v = await backend.getMeta(`setting.${key}`);
       if (v !== undefined) (stored as Record<string, unknown>)[key] = JSON.parse(v);
     }
-    return new SiteStore(path, backend, mergeSettings(stored, asked, path), options);
+    // A PostgreSQL store is named without its password, in messages and in `path`.
+    const name = pg?.shown ?? path;
+    return new SiteStore(name, backend, mergeSettings(stored, asked, name), options);
   } catch (error) {
     await backend.close();
     throw error;

@@ -3,10 +3,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runProcess } from '../support/cli.js';
+import { usePostgres } from '../support/postgres.js';
 import { tempDir } from '../support/tmp.js';
 
 // Every shell line of docs/store.md runs here verbatim, in order, in one folder, with `sitemapkit`
-// on the PATH (crontab lines and sample output are `text` blocks).
+// on the PATH (crontab lines and sample output are `text` blocks), and the PG* variables naming a
+// throwaway cluster for the PostgreSQL examples.
 const DOC = fileURLToPath(new URL('../../docs/store.md', import.meta.url));
 
 function commands(): string[] {
@@ -16,6 +18,7 @@ function commands(): string[] {
   return out;
 }
 
+const server = usePostgres();
 let work = '';
 beforeAll(() => {
   work = tempDir('sk-store-docs');
@@ -39,7 +42,7 @@ describe('docs/store.md: every command runs as printed', () => {
     it(line, async () => {
       const r = await runProcess('sh', ['-c', line], {
         cwd: work,
-        env: { PATH: `${join(work, 'bin')}:${process.env['PATH']}` },
+        env: { PATH: `${join(work, 'bin')}:${process.env['PATH']}`, ...server().env },
       });
       expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
     }, 60_000);

@@ -188,8 +188,8 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
     .addOption(lastmodPolicyOption())
     // The site store (src/cli/store-build.ts; docs/store.md).
     .option(
-      '--store <file>',
-      'site store (SQLite, created when missing): the inputs are the whole set; only changed files are rewritten; without inputs, build from the store',
+      '--store <file|url>',
+      'site store (an SQLite file, or postgres://…?schema=NAME; created when missing): the inputs are the whole set; only changed files are rewritten; without inputs, build from the store',
     )
     .option('--changes <file>', 'with --store: write what the build changed (URLs and files) as JSON Lines')
     .option(

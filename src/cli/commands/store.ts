@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import { type Command, Option } from 'commander';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import { isSitemapkitError } from '../../core/errors.js';
+import { redactDatabaseUrl } from '../../sources/sql-db.js';
 import { formatFromName, type InputFormat, readInput } from '../../sources/url-lists.js';
 import type { ImportCounts } from '../../store/store.js';
 import { openStore, type SiteStore } from '../../store/store.js';
@@ -43,8 +44,14 @@ interface ImportFlags extends StoreFlags, InputFlags {
   legacy?: boolean;
 }
 
-const STORE_FLAG = '--store <file>';
-const STORE_HELP = 'the site store (SQLite file; created when missing)';
+const STORE_FLAG = '--store <file|url>';
+const STORE_HELP =
+  'the site store: an SQLite file, or postgres://USER:PASSWORD@HOST/DB?schema=NAME (created when missing)';
+
+/** The store as messages name it: a PostgreSQL URL without its password. */
+function storeName(store: string): string {
+  return /^postgres(?:ql)?:\/\//i.test(store) ? redactDatabaseUrl(store) : store;
+}
 
 /** The input flags `generate` has, for `add` and `import`. */
 function inputFlags(cmd: Command): Command {
@@ -171,7 +178,10 @@ async function runImport(
     ctx.stdout.write(
       `${JSON.stringify({ ok: counts.skipped === 0, ...counts, ...report.json() }, null, 2)}\n`,
     );
-  else ctx.stdout.write(`${countsLine(mode === 'add' ? 'Added' : 'Synchronised', counts, flags.store)}\n`);
+  else
+    ctx.stdout.write(
+      `${countsLine(mode === 'add' ? 'Added' : 'Synchronised', counts, storeName(flags.store))}\n`,
+    );
   return counts.skipped > 0 ? EXIT_FINDINGS : EXIT_OK;
 }
 
@@ -257,7 +267,7 @@ Exit codes: 0 done; 1 invalid records (nothing imported with --on-invalid fail) 
       if (flags.json) ctx.stdout.write(`${JSON.stringify(r)}\n`);
       else
         ctx.stdout.write(
-          `Removed ${r.removed.toLocaleString('en-US')} URL${r.removed === 1 ? '' : 's'} from ${flags.store}${r.unknown > 0 ? ` (${r.unknown} not in the store)` : ''}\n`,
+          `Removed ${r.removed.toLocaleString('en-US')} URL${r.removed === 1 ? '' : 's'} from ${storeName(flags.store)}${r.unknown > 0 ? ` (${r.unknown} not in the store)` : ''}\n`,
         );
       ctx.exitCode = EXIT_OK;
     });
@@ -294,7 +304,7 @@ Exit codes: 0 done; 1 invalid records (nothing imported with --on-invalid fail) 
         ctx.stdout.write(`${JSON.stringify(st, null, 2)}\n`);
       } else {
         const lines = [
-          `${flags.store}: ${st.live.toLocaleString('en-US')} live URLs in ${st.files.length} files, ${st.removed.toLocaleString('en-US')} removed (tombstones)`,
+          `${storeName(flags.store)}: ${st.live.toLocaleString('en-US')} live URLs in ${st.files.length} files, ${st.removed.toLocaleString('en-US')} removed (tombstones)`,
           `  not yet published: ${st.pending.added} added, ${st.pending.changed} changed, ${st.pending.removed} removed`,
         ];
         for (const sec of st.sections)
