@@ -75,8 +75,9 @@ export function changesLine(c: ChangeCounts): string {
 export function storeLines(r: BuildResult, store: string, out: string): string[] {
   const n = (v: number): string => v.toLocaleString('en-US');
   const by = (c: string): number => r.files.filter((f) => f.change === c).length;
+  const files = r.files.length;
   return [
-    `  sitemaps: ${out} (${r.entry}) through the store ${store}: ${n(r.urls)} URLs in ${n(r.files.length)} files`,
+    `  sitemaps: ${out} (${r.entry}) through the store ${store}: ${n(r.urls)} URL${r.urls === 1 ? '' : 's'} in ${n(files)} file${files === 1 ? '' : 's'}`,
     `  published: URLs ${n(r.added)} added, ${n(r.changed)} changed, ${n(r.removed)} removed; files ${by('added')} added, ${by('rewritten')} rewritten, ${by('kept')} kept, ${r.deleted.length} deleted`,
   ];
 }

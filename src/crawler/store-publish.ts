@@ -121,7 +121,7 @@ export async function publishToStore(
     if (!isSitemapkitError(error, 'ERR_GATE')) throw error;
     // The store's hint speaks of an input; here the input is the site as the crawl found it.
     throw new SitemapkitError('ERR_GATE', error.message, {
-      hint: 'check the site (pages answering 404 or 410, a section moved or behind a login?) and crawl again; pass --force (force: true) to publish anyway, or raise --max-drop',
+      hint: 'check the site (pages answering 404 or 410, a section moved or behind a login?) and crawl again; pass --force to publish anyway, or raise --max-drop',
     });
   }
 }
