@@ -138,6 +138,30 @@ describe('crawl published through the store', () => {
     expect(lastmods(published(dir)).size).toBe(12);
   });
 
+  it('after a refusal, resume with force publishes without a request; a store of another site is refused before any', async () => {
+    const { s, status } = await livingSite();
+    const dir = tempDir('sk-crawl-store');
+    await crawl(options(s, dir, T1));
+    for (let i = 0; i < 8; i++) status.set(i, 410);
+    await expect(crawl(options(s, dir, T2))).rejects.toMatchObject({ code: 'ERR_GATE' });
+    const asked = s.requests.length;
+    const forced = await crawl(
+      options(s, dir, T2, {
+        recrawl: false,
+        resume: true,
+        store: { path: join(dir, 'store.db'), force: true },
+      }),
+    );
+    expect(s.requests.length).toBe(asked);
+    expect(forced.store).toMatchObject({ urls: N + 1 - 8, removed: 8 });
+    expect(lastmods(published(dir)).has('/p0')).toBe(false);
+    // The store keeps its base URL: a crawl published elsewhere is refused before it fetches.
+    await expect(
+      crawl(options(s, dir, T3, { baseUrl: `${s.origin}/other/`, start: `${s.origin}/other/` })),
+    ).rejects.toMatchObject({ code: 'ERR_OPTIONS', message: expect.stringContaining('baseUrl') });
+    expect(s.requests.length).toBe(asked);
+  });
+
   it('refuses the HTML site map and a bad maxDrop before any request', async () => {
     const { s } = await livingSite();
     const dir = tempDir('sk-crawl-store');
