@@ -200,7 +200,8 @@ describe('sitemapkit crawl --store', () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/through the store .*store\.db: 25 URLs in 6 files/);
     expect(first.stdout).toContain('URLs 25 added, 0 changed, 0 removed; files 6 added');
-    expect(first.stdout).not.toContain('HTML site map');
+    expect(first.stdout).toContain('HTML site map: none with --store');
+    expect(existsSync(join(dir, 'out/sitemap.html'))).toBe(false);
     for (let i = 0; i < 10; i++) status.set(i, 404);
     const refused = await cli(['crawl', ...args]);
     expect(refused.code).toBe(1);

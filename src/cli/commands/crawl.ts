@@ -460,7 +460,8 @@ async function runCrawl(
   const entryPage = pages.find((f) => basename(f.path) === 'sitemap.html') ?? pages.at(-1);
   if (entryPage !== undefined) {
     lines.push(`  HTML site map: ${shortPath(entryPage.path)} (${plural(pages.length, 'page')})`);
-  }
+  } else if (flags.store !== undefined && flags.html)
+    lines.push('  HTML site map: none with --store (a store build rewrites only the files that changed)');
   if (result.report !== undefined)
     lines.push(`  report: ${shortPath(result.report.html)} (with urls.csv and urls.jsonl)`);
   if (s.changes !== undefined) lines.push(changesLine(s.changes));
