@@ -5,6 +5,7 @@
 import { type Diagnostic, formatDiagnostic } from '../core/diagnostics.js';
 import type { CrawlProgress } from '../crawler/options.js';
 import type { ChangeCounts } from '../crawler/records.js';
+import type { BuildResult } from '../store/store.js';
 import { formatEta, type RateEstimate } from './progress.js';
 
 /**
@@ -68,4 +69,15 @@ export function changesLine(c: ChangeCounts): string {
   const n = (v: number): string => v.toLocaleString('en-US');
   const kept = c.kept > 0 ? `, ${n(c.kept)} failed and kept as they were` : '';
   return `  since the last crawl: ${n(c.unchanged)} unchanged (${n(c.notModified)} answered 304), ${n(c.changed)} changed, ${n(c.added)} new, ${n(c.removed)} gone${kept}`;
+}
+
+/** The lines of a crawl published through the store: where, and what moved (URLs, then files). */
+export function storeLines(r: BuildResult, store: string, out: string): string[] {
+  const n = (v: number): string => v.toLocaleString('en-US');
+  const by = (c: string): number => r.files.filter((f) => f.change === c).length;
+  const files = r.files.length;
+  return [
+    `  sitemaps: ${out} (${r.entry}) through the store ${store}: ${n(r.urls)} URL${r.urls === 1 ? '' : 's'} in ${n(files)} file${files === 1 ? '' : 's'}`,
+    `  published: URLs ${n(r.added)} added, ${n(r.changed)} changed, ${n(r.removed)} removed; files ${by('added')} added, ${by('rewritten')} rewritten, ${by('kept')} kept, ${r.deleted.length} deleted`,
+  ];
 }

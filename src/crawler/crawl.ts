@@ -19,6 +19,7 @@ import { SitemapkitError } from '../core/errors.js';
 import { HostScheduler } from '../http/scheduler.js';
 import type { RobotsFetchResult } from '../robots/fetch.js';
 import { addressRefusal, RobotsGate } from '../robots/gate.js';
+import type { BuildResult, SiteStore } from '../store/store.js';
 import { type WriteSitemapsResult, writeSitemaps } from '../writer/write-sitemaps.js';
 import { writeChangeSet } from './change-set-file.js';
 import { SqliteFrontier } from './frontier-sqlite.js';
@@ -36,6 +37,12 @@ import { Scope } from './scope.js';
 import { type SeedContext, seedSitemaps, seedStarts } from './seed.js';
 import { otherHosts, rewriteOrigin, sitemapEntries } from './sitemap-entries.js';
 import { CrawlState, type StateMode } from './state.js';
+import {
+  openCrawlStore,
+  publishToStore,
+  type ResolvedCrawlStore,
+  resolveCrawlStore,
+} from './store-publish.js';
 
 export type { CrawlStats } from './records.js';
 
@@ -46,8 +53,10 @@ export interface CrawlResult {
   /** The frontier was exhausted (false when `maxPages` stopped it; `resume` continues). */
   complete: boolean;
   stats: CrawlStats;
-  /** The sitemaps written. */
-  sitemaps: WriteSitemapsResult;
+  /** The sitemaps written; undefined when they were published through the store (`store`). */
+  sitemaps: WriteSitemapsResult | undefined;
+  /** The store's build (its change set) when the crawl was published through `store`. */
+  store: BuildResult | undefined;
   /** The report files, unless `report: false`. */
   report: CrawlReportFiles | undefined;
   /** Findings of the crawl and of the writer, by severity. */
@@ -72,10 +81,26 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
     throw new SitemapkitError('ERR_ABORTED', 'the crawl was interrupted before it started');
   }
   checkPublication(o);
+  const target = resolveCrawlStore(options.store, o.sitemaps);
+  const store = target === undefined ? undefined : await openCrawlStore(target, o.baseUrl, o.sitemaps, o.now);
+  try {
+    return await crawlInto(o, target === undefined || store === undefined ? undefined : { target, store });
+  } finally {
+    await store?.close();
+  }
+}
+
+/** The store a crawl publishes through, opened (and locked) for the whole run. */
+interface StoreTarget {
+  target: ResolvedCrawlStore;
+  store: SiteStore;
+}
+
+async function crawlInto(o: ResolvedCrawlOptions, store: StoreTarget | undefined): Promise<CrawlResult> {
   if (o.state === undefined) {
     const dir = await mkdtemp(join(tmpdir(), 'sitemapkit-crawl-'));
     try {
-      const result = await run(o, {
+      const result = await run(o, store, {
         path: join(dir, 'state.db'),
         mode: 'new',
         restarted: false,
@@ -88,7 +113,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
       await rm(dir, { recursive: true, force: true });
     }
   }
-  return run(o, await stateStart(o.state, o.mode));
+  return run(o, store, await stateStart(o.state, o.mode));
 }
 
 /** How this run treats its state file. */
@@ -128,10 +153,14 @@ async function stateStart(path: string, mode: ResolvedCrawlOptions['mode']): Pro
   return { ...plain, path, mode, rewrite: mode === 'resume' && complete, fingerprint };
 }
 
-async function run(o: ResolvedCrawlOptions, start: StateStart): Promise<CrawlResult> {
+async function run(
+  o: ResolvedCrawlOptions,
+  store: StoreTarget | undefined,
+  start: StateStart,
+): Promise<CrawlResult> {
   const net = openNetwork(o, start.fingerprint);
   try {
-    return await crawlWith(o, net, start);
+    return await crawlWith(o, net, start, store);
   } finally {
     await net.close();
   }
@@ -176,6 +205,7 @@ async function crawlWith(
   o: ResolvedCrawlOptions,
   net: CrawlNetwork,
   start: StateStart,
+  store: StoreTarget | undefined,
 ): Promise<CrawlResult> {
   // robots.txt of every start origin first: when one is unreachable nothing may be crawled there,
   // and a crawl that cannot start should not leave a state behind. A finished crawl that is only
@@ -352,6 +382,20 @@ async function crawlWith(
       });
     }
     const named = namedByPage(oneLastmodForm(sitemapEntries(state, o)));
+    if (store !== undefined) {
+      // The store's change set is the one change set: what it published, file by file.
+      const built = await publishToStore(store.store, store.target, named.entries, {
+        outDir: o.outDir,
+        sitemaps: o.sitemaps,
+        allowHosts: otherHosts(state, o),
+        changes: o.changes,
+        onDiagnostic: (d) => recorder.report(named.name(d)),
+        signal: o.signal,
+      });
+      state.published();
+      const counts = { ...recorder.counts };
+      return { state: state.path, complete, stats, sitemaps: undefined, store: built, report, counts };
+    }
     const sitemaps = await writeSitemaps(named.entries, {
       outDir: o.outDir,
       baseUrl: o.baseUrl,
@@ -367,7 +411,8 @@ async function crawlWith(
       await writeChangeSet(state, o.changes, (u) => rewriteOrigin(u, from, o.publicOrigin));
     }
     state.published();
-    return { state: state.path, complete, stats, sitemaps, report, counts: { ...recorder.counts } };
+    const counts = { ...recorder.counts };
+    return { state: state.path, complete, stats, sitemaps, store: undefined, report, counts };
   } finally {
     state.close();
   }

@@ -20,35 +20,11 @@ import {
 } from '../page/image-filter.js';
 import { isProductToken } from '../robots/match.js';
 import type { WriteSitemapsOptions } from '../writer/options.js';
+import type { CrawlProgress, PageEvent } from './events.js';
 import { normalizeCrawlUrl, type ParamPolicy } from './normalize-url.js';
+import type { CrawlStoreOptions } from './store-publish.js';
 
-/** What {@link CrawlOptions.onProgress} receives. */
-export interface CrawlProgress {
-  /** URLs finished (fetched, or decided without fetching). */
-  done: number;
-  /** URLs waiting in the frontier. */
-  queued: number;
-  /** HTTP exchanges made (retries included). */
-  requests: number;
-  /** Pages in the sitemap so far. */
-  listed: number;
-  /** Broken (4xx) and failed (5xx, network) URLs so far. */
-  errors: number;
-  /** Requests in flight. */
-  inFlight: number;
-  /** Milliseconds since this run started. */
-  elapsedMs: number;
-}
-
-/** What {@link CrawlOptions.onPage} receives for each finished URL. */
-export interface PageEvent {
-  url: string;
-  depth: number;
-  status: number | null;
-  verdict: string;
-  reason: string | null;
-  ms: number | null;
-}
+export type { CrawlProgress, PageEvent } from './events.js';
 
 /** The writer's options a crawl passes on for its sitemaps (see {@link WriteSitemapsOptions}). */
 export type CrawlSitemapOptions = Pick<
@@ -194,6 +170,13 @@ export interface CrawlOptions {
    * checks and defaults. `outDir`, `baseUrl` and the hosts allowed come from the crawl.
    */
   sitemaps?: CrawlSitemapOptions;
+  /**
+   * Publish through the site store (docs/crawl.md, "Publishing through the store"): the crawl's
+   * entries are the whole set, synchronised into the store at this path and built as one unit
+   * (stable shards, only changed files rewritten, the publish gate); `changes` is then the store's
+   * change set. A path, or the path with the gate's `maxDrop` and `force`. @default none
+   */
+  store?: string | CrawlStoreOptions;
   /**
    * Your own fetch for every request (pages, robots.txt, sitemaps). It hides the address connected
    * to, so the address policy can judge only IP literals in URLs. @default a keep-alive undici pool

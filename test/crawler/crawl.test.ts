@@ -517,7 +517,7 @@ describe('extensions and origins', () => {
       sitemaps: { gzip: true, html: true },
     });
     const r = await crawl(o);
-    expect(r.sitemaps.entry.url).toBe('https://www.example.com/sitemap.xml.gz');
+    expect(r.sitemaps!.entry.url).toBe('https://www.example.com/sitemap.xml.gz');
     const path = join(o.outDir, 'sitemap.xml.gz');
     expect(xmllint(path)).toMatchObject({ ok: true });
     const xml = readSitemapText(path);

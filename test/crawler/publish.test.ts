@@ -140,7 +140,7 @@ describe('--public-origin takes a base URL', () => {
         'https://example.com/docs/15/',
         'https://example.com/docs/15/about',
       ]);
-      expect(r.sitemaps.entry.url).toBe('https://example.com/docs/15/sitemap.xml');
+      expect(r.sitemaps!.entry.url).toBe('https://example.com/docs/15/sitemap.xml');
       // Outside the published base: another site, never fetched.
       expect(s.hits('/other')).toBe(0);
       expect(s.hits('/docs/15/about')).toBe(0);

@@ -1,15 +1,16 @@
 import { existsSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, relative } from 'node:path';
 import { type Command, Option } from 'commander';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { Changefreq } from '../../core/entry.js';
 import { isSitemapkitError } from '../../core/errors.js';
 import { CHANGEFREQS } from '../../core/limits.js';
 import { type CrawlResult, crawl } from '../../crawler/crawl.js';
-import { type CrawlOptions, type CrawlProgress, stateNameFor } from '../../crawler/options.js';
+import type { CrawlOptions, CrawlProgress } from '../../crawler/options.js';
 import { ensureDir, removeCreated } from '../../writer/atomic.js';
 import type { CliContext } from '../context.js';
-import { changesLine, diagnosticLine, progressText, resumeCommand } from '../crawl-lines.js';
+import { defaultState, list, num, priorities } from '../crawl-flags.js';
+import { changesLine, diagnosticLine, progressText, resumeCommand, storeLines } from '../crawl-lines.js';
 import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, UsageError } from '../exit.js';
 import {
   type AddressFlags,
@@ -23,6 +24,7 @@ import {
 } from '../flags.js';
 import { appendArg, type ImageFlags, imageFilterOptions, shareArg } from '../input-flags.js';
 import { Progress, RateWindow } from '../progress.js';
+import { maxDropArg } from '../store-build.js';
 
 interface CrawlFlags extends AddressFlags, ImageFlags {
   out: string;
@@ -33,6 +35,9 @@ interface CrawlFlags extends AddressFlags, ImageFlags {
   fresh?: boolean;
   recrawl?: boolean;
   changes?: string;
+  store?: string;
+  maxDrop?: string;
+  force?: boolean;
   report: string | false;
   concurrency?: number;
   hostConcurrency?: number;
@@ -82,35 +87,6 @@ const PER_CODE = 20;
 /** Seconds between progress lines when stderr is not a terminal. */
 const LOG_EVERY_MS = 5000;
 
-function num(name: string): (v: string) => number {
-  return (v) => {
-    const n = Number(v);
-    if (v.trim() === '' || !Number.isFinite(n) || n < 0)
-      throw new UsageError(`${name} takes a number of 0 or more, got "${v}"`);
-    return n;
-  };
-}
-
-function list(v: string, prev: string[] | undefined): string[] {
-  return [
-    ...(prev ?? []),
-    ...v
-      .split(',')
-      .map((s) => s.trim())
-      .filter((s) => s !== ''),
-  ];
-}
-
-function priorities(v: string): number[] {
-  const parts = v.split(',').map((s) => Number(s.trim()));
-  if (parts.length === 0 || parts.some((p) => !Number.isFinite(p) || p < 0 || p > 1)) {
-    throw new UsageError(
-      `--priority-map takes priorities from 0 to 1 separated by commas (1,0.8,0.5,0.3), got "${v}"`,
-    );
-  }
-  return parts;
-}
-
 export function registerCrawl(program: Command, ctx: CliContext): void {
   program
     .command('crawl')
@@ -136,6 +112,16 @@ export function registerCrawl(program: Command, ctx: CliContext): void {
       'bring a finished crawl up to date: conditional requests, changes found on the main text (an interrupted recrawl goes on)',
     )
     .option('--changes <file>', 'write what was added, changed and removed as JSON Lines (for submit)')
+    .option(
+      '--store <file>',
+      'publish through the site store: stable shards, only changed files rewritten, the publish gate (no HTML site map)',
+    )
+    .option(
+      '--max-drop <limit>',
+      'with --store: refuse to publish a crawl that drops more URLs (default 10%)',
+      maxDropArg,
+    )
+    .option('--force', 'with --store: publish even past --max-drop')
     .option('--report <dir>', 'crawl report folder, never inside --out', 'sitemapkit-report')
     .option('--no-report', 'write no crawl report')
     .option('--concurrency <n>', 'requests in flight at once (default 4)', wholeNumberArg('--concurrency', 1))
@@ -260,9 +246,11 @@ Examples:
   sitemapkit crawl https://user:pass@staging.example.com/ --out dist/ --header "X-Preview: 1"
   sitemapkit crawl https://example.com/ --out dist/ --resume            # after Ctrl-C or a crash
   sitemapkit crawl https://example.com/ --out dist/ --state site.db --recrawl --changes changes.jsonl
+  sitemapkit crawl https://example.com/ --out dist/ --state site.db --recrawl --store site-store.db
 
 Exit codes: 0 the crawl completed and the sitemaps were written (even if some pages were broken);
-1 nothing could be listed (the previous sitemaps stay); 2 usage error (a start URL that --public-origin
+1 nothing could be listed, or --store's gate refused a crawl dropping
+more than --max-drop of the published URLs (the previous sitemaps stay); 2 usage error (a start URL that --public-origin
 and --base-url cannot publish is found before any request) or the crawl could not run (robots.txt
 unreachable, state missing, unfinished or locked); 130 interrupted (state saved; the message prints
 the command that resumes).`,
@@ -285,7 +273,7 @@ function toOptions(urls: string[], flags: CrawlFlags): CrawlOptions {
     exclude: flags.exclude,
     trapGuards: flags.trapGuards,
     // The CLI writes the HTML site map unless --no-html; the library leaves it to the writer's default.
-    sitemaps: { html: flags.html },
+    sitemaps: { html: flags.html && flags.store === undefined },
     stripTracking: flags.keepTracking !== true,
     headers: parseHeaders(flags.header),
   };
@@ -298,6 +286,10 @@ function toOptions(urls: string[], flags: CrawlFlags): CrawlOptions {
   if (flags.fresh === true) o.fresh = true;
   if (flags.recrawl === true) o.recrawl = true;
   if (flags.changes !== undefined) o.changes = flags.changes;
+  if (flags.store !== undefined) {
+    o.store = { path: flags.store, force: flags.force === true };
+    if (flags.maxDrop !== undefined) o.store.maxDrop = flags.maxDrop;
+  }
   if (flags.concurrency !== undefined) o.concurrency = flags.concurrency;
   if (flags.hostConcurrency !== undefined) o.hostConcurrency = flags.hostConcurrency;
   if (flags.rate !== undefined) o.rate = flags.rate;
@@ -333,14 +325,6 @@ function toOptions(urls: string[], flags: CrawlFlags): CrawlOptions {
   return o;
 }
 
-function defaultState(url: string | undefined): string | undefined {
-  try {
-    return url === undefined ? undefined : join('.sitemapkit', stateNameFor(url));
-  } catch {
-    return undefined; // Not a URL: the crawl refuses it with its own words.
-  }
-}
-
 function plural(n: number, word: string): string {
   return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 }
@@ -359,6 +343,10 @@ async function runCrawl(
   if (flags.keepParams !== undefined && flags.dropParams !== undefined) {
     throw new UsageError('--keep-params and --drop-params exclude each other');
   }
+  if (flags.store === undefined && (flags.maxDrop !== undefined || flags.force === true))
+    throw new UsageError(
+      `${flags.force === true ? '--force' : '--max-drop'} needs --store (the publish gate is the store's)`,
+    );
   if (flags.resume === true && flags.fresh === true)
     throw new UsageError('--resume and --fresh exclude each other');
   if (flags.recrawl === true && (flags.resume === true || flags.fresh === true))
@@ -419,6 +407,12 @@ async function runCrawl(
     await removeCreated(made);
     progress.stop();
     printHidden(hidden, ctx);
+    if (isSitemapkitError(error, 'ERR_GATE')) {
+      if (json)
+        ctx.stdout.write(`${JSON.stringify({ ok: false, code: error.code, message: error.message })}\n`);
+      else ctx.stderr.write(`sitemapkit: ${error.message} [ERR_GATE]\n  ${cliNames(error.hint ?? '')}\n`);
+      return EXIT_FINDINGS;
+    }
     if (isSitemapkitError(error) && error.code === 'ERR_NO_URLS') {
       if (json)
         ctx.stdout.write(`${JSON.stringify({ ok: false, code: error.code, message: error.message })}\n`);
@@ -455,14 +449,19 @@ async function runCrawl(
   const broken = (s.verdicts['broken'] ?? 0) + (s.verdicts['error'] ?? 0);
   const lines = [
     `Crawled ${plural(s.requests, 'request')} in ${s.seconds.toFixed(1)} s (${s.pagesPerSecond.toFixed(0)}/s): ${plural(s.listed, 'page')} in the sitemap, ${plural(s.found - s.listed, 'URL')} left out${broken > 0 ? `, ${broken} broken or failing` : ''}${result.complete ? '' : ` (stopped at --max-pages; ${s.queued.toLocaleString('en-US')} queued: --resume with a larger --max-pages to go on)`}`,
-    `  sitemaps: ${shortPath(result.sitemaps.entry.path)} (${result.sitemaps.entry.url}), ${plural(result.sitemaps.files.length, 'file')}`,
+    ...(result.sitemaps === undefined
+      ? storeLines(result.store!, shortPath(flags.store!), shortPath(flags.out))
+      : [
+          `  sitemaps: ${shortPath(result.sitemaps.entry.path)} (${result.sitemaps.entry.url}), ${plural(result.sitemaps.files.length, 'file')}`,
+        ]),
   ];
-  const pages = result.sitemaps.html;
+  const pages = result.sitemaps?.html ?? [];
   // The entry page people open is sitemap.html, whatever the order the pages were written in.
   const entryPage = pages.find((f) => basename(f.path) === 'sitemap.html') ?? pages.at(-1);
   if (entryPage !== undefined) {
     lines.push(`  HTML site map: ${shortPath(entryPage.path)} (${plural(pages.length, 'page')})`);
-  }
+  } else if (flags.store !== undefined && flags.html)
+    lines.push('  HTML site map: none with --store (a store build rewrites only the files that changed)');
   if (result.report !== undefined)
     lines.push(`  report: ${shortPath(result.report.html)} (with urls.csv and urls.jsonl)`);
   if (s.changes !== undefined) lines.push(changesLine(s.changes));
