@@ -1,6 +1,7 @@
 /** The crawl command's own flag readers (numbers, lists, the priority map). */
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { stateNameFor } from '../crawler/options.js';
+import { redactDatabaseUrl } from '../sources/sql-db.js';
 import { UsageError } from './exit.js';
 
 export function num(name: string): (v: string) => number {
@@ -39,4 +40,15 @@ export function defaultState(url: string | undefined): string | undefined {
   } catch {
     return undefined; // Not a URL: the crawl refuses it with its own words.
   }
+}
+
+/** A path as the user would write it from here: relative when under the current folder. */
+export function shortPath(p: string): string {
+  const r = relative(process.cwd(), p);
+  return r === '' ? '.' : r.startsWith('..') ? p : r;
+}
+
+/** The store as a summary names it: a file by its short path, a database URL without its password. */
+export function storeName(store: string): string {
+  return /^postgres(?:ql)?:\/\//i.test(store) ? redactDatabaseUrl(store) : shortPath(store);
 }

@@ -61,9 +61,7 @@ export function resolveCrawlStore(
   if (v === undefined) return undefined;
   const o: CrawlStoreOptions = typeof v === 'string' ? { path: v } : v;
   if (typeof o !== 'object' || o === null || typeof o.path !== 'string' || o.path === '')
-    throw bad('store must be the path of the store file, or { path, maxDrop, force }');
-  if (/^postgres(?:ql)?:\/\//i.test(o.path))
-    throw bad('a PostgreSQL store is not available in this release', 'give the path of an SQLite file');
+    throw bad('store must be the path of the store file (or a postgres:// URL), or { path, maxDrop, force }');
   if (sitemaps.html === true) {
     throw bad(
       'sitemaps.html cannot be used with store: the HTML site map is made from a whole run, and a store build rewrites only the files that changed',
@@ -71,7 +69,9 @@ export function resolveCrawlStore(
     );
   }
   resolveMaxDrop(o.maxDrop);
-  return { path: resolve(cwd, o.path), maxDrop: o.maxDrop, force: o.force === true };
+  // A PostgreSQL store is named by its URL; a file by its path.
+  const path = /^postgres(?:ql)?:\/\//i.test(o.path) ? o.path : resolve(cwd, o.path);
+  return { path, maxDrop: o.maxDrop, force: o.force === true };
 }
 
 /**

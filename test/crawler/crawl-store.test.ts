@@ -5,6 +5,7 @@ import { crawl } from '../../src/crawler/crawl.js';
 import type { CrawlOptions } from '../../src/crawler/options.js';
 import { cli } from '../support/cli.js';
 import { answer, html, type Route, type TestServer as Site, startServer } from '../support/http-server.js';
+import { usePostgres } from '../support/postgres.js';
 import { tempDir } from '../support/tmp.js';
 import { assertXmllint, xmllint } from '../support/xmllint.js';
 
@@ -216,5 +217,44 @@ describe('sitemapkit crawl --store', () => {
     const r = await cli(['crawl', 'http://127.0.0.1:9/', '--out', tempDir('sk-x'), '--force']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--force needs --store');
+  });
+});
+
+describe('crawl published through a PostgreSQL store', () => {
+  const server = usePostgres();
+
+  it('keeps the store in a schema, rewrites only the changed file, and never prints the password', async () => {
+    const { s, text } = await livingSite();
+    const dir = tempDir('sk-crawl-store-pg');
+    const store = `${server().url}?schema=crawl_store`;
+    const first = await crawl(options(s, dir, T1, { store }));
+    expect(first.store).toMatchObject({ urls: N + 1, added: N + 1 });
+    const v1 = published(dir);
+    expect(v1.size).toBe(6);
+    text.set(7, 'second');
+    const second = await crawl(options(s, dir, T2, { store }));
+    expect(second.store).toMatchObject({ urls: N + 1, changed: 1 });
+    const v2 = published(dir);
+    expect(changedFiles(v1, v2)).toEqual([fileOf(v1, '/p7'), 'sitemap.xml'].sort());
+    expect(lastmods(v2).get('/p7')).toBe('2026-11-21T08:00:00Z');
+
+    // The command line names the store without its password.
+    const password = new URL(server().url).password;
+    expect(password).not.toBe('');
+    const r = await cli([
+      'crawl',
+      `${s.origin}/`,
+      '--out',
+      join(dir, 'out'),
+      '--state',
+      join(dir, 'state.db'),
+      '--recrawl',
+      '--store',
+      store,
+      '--no-report',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).not.toContain(password);
+    expect(r.stdout).toMatch(/crawl_store/);
   });
 });

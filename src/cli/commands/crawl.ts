@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { basename, dirname, relative } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { type Command, Option } from 'commander';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { Changefreq } from '../../core/entry.js';
@@ -9,7 +9,7 @@ import { type CrawlResult, crawl } from '../../crawler/crawl.js';
 import type { CrawlOptions, CrawlProgress } from '../../crawler/options.js';
 import { ensureDir, removeCreated } from '../../writer/atomic.js';
 import type { CliContext } from '../context.js';
-import { defaultState, list, num, priorities } from '../crawl-flags.js';
+import { defaultState, list, num, priorities, shortPath, storeName } from '../crawl-flags.js';
 import { changesLine, diagnosticLine, progressText, resumeCommand, storeLines } from '../crawl-lines.js';
 import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, UsageError } from '../exit.js';
 import {
@@ -113,8 +113,8 @@ export function registerCrawl(program: Command, ctx: CliContext): void {
     )
     .option('--changes <file>', 'write what was added, changed and removed as JSON Lines (for submit)')
     .option(
-      '--store <file>',
-      'publish through the site store: stable shards, only changed files rewritten, the publish gate (no HTML site map)',
+      '--store <file|url>',
+      'publish through the site store (an SQLite file, or postgres://…): stable shards, only changed files rewritten, the publish gate (no HTML site map)',
     )
     .option(
       '--max-drop <limit>',
@@ -329,11 +329,6 @@ function plural(n: number, word: string): string {
   return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function shortPath(p: string): string {
-  const r = relative(process.cwd(), p);
-  return r === '' ? '.' : r.startsWith('..') ? p : r;
-}
-
 async function runCrawl(
   urls: string[],
   flags: CrawlFlags,
@@ -450,7 +445,7 @@ async function runCrawl(
   const lines = [
     `Crawled ${plural(s.requests, 'request')} in ${s.seconds.toFixed(1)} s (${s.pagesPerSecond.toFixed(0)}/s): ${plural(s.listed, 'page')} in the sitemap, ${plural(s.found - s.listed, 'URL')} left out${broken > 0 ? `, ${broken} broken or failing` : ''}${result.complete ? '' : ` (stopped at --max-pages; ${s.queued.toLocaleString('en-US')} queued: --resume with a larger --max-pages to go on)`}`,
     ...(result.sitemaps === undefined
-      ? storeLines(result.store!, shortPath(flags.store!), shortPath(flags.out))
+      ? storeLines(result.store!, storeName(flags.store!), shortPath(flags.out))
       : [
           `  sitemaps: ${shortPath(result.sitemaps.entry.path)} (${result.sitemaps.entry.url}), ${plural(result.sitemaps.files.length, 'file')}`,
         ]),
