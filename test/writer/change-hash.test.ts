@@ -1,0 +1,43 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { SitemapEntry } from '../../src/core/entry.js';
+import { hashHex } from '../../src/core/hash.js';
+import { changeHash } from '../../src/writer/change-hash.js';
+
+const LOC = 'https://example.com/a';
+
+/** The change hash of a plain entry as defined, computed afresh every time. */
+function expected(e: SitemapEntry): string {
+  return hashHex(`${e.lastmod ?? ''}|${e.changefreq ?? ''}|${e.priority ?? ''}`);
+}
+
+describe('changeHash of plain entries', () => {
+  it('keeps the values earlier manifests hold (submit --since compares them across builds)', () => {
+    expect(
+      changeHash({ loc: LOC, lastmod: '2024-03-01T10:00:00Z', changefreq: 'daily', priority: 0.5 }, true),
+    ).toBe('aba47a2e5c4a83e5');
+    expect(changeHash({ loc: LOC }, true)).toBe('62965dc703339d03');
+    expect(changeHash({ loc: LOC, lastmod: '2024-03-01' }, false)).toBe('a1c46ffca63bc157');
+  });
+
+  it('never hands back the hash of an earlier entry (the memo of the last combination)', () => {
+    // Few values, so that runs repeat and neighbours differ in a single field.
+    const entry = fc.record(
+      {
+        lastmod: fc.constantFrom('2024-03-01', '2024-03-02', '2024-03-01T00:00:00Z'),
+        changefreq: fc.constantFrom('daily', 'weekly'),
+        priority: fc.constantFrom(0, 0.5, 1),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(fc.array(entry, { minLength: 1, maxLength: 40 }), (fields) => {
+        for (const f of fields) {
+          const e = { loc: LOC, ...f } as SitemapEntry;
+          expect(changeHash(e, true)).toBe(expected(e));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
