@@ -20,7 +20,7 @@ describe('changeHash of plain entries', () => {
     expect(changeHash({ loc: LOC, lastmod: '2024-03-01' }, false)).toBe('a1c46ffca63bc157');
   });
 
-  it('never hands back the hash of an earlier entry (the memo of the last combination)', () => {
+  it('never hands back the hash of an earlier entry (the cache of combinations)', () => {
     // Few values, so that runs repeat and neighbours differ in a single field.
     const entry = fc.record(
       {
@@ -39,5 +39,27 @@ describe('changeHash of plain entries', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('stays right while the cache stands aside for unique timestamps and after it comes back', () => {
+    // 70,000 timestamps, one a second, miss the cache for more than a window: it empties and
+    // stands aside (for 65,536 lookups); then a few repeated dates bring it back into use.
+    const t0 = Date.UTC(2024, 2, 1);
+    for (let i = 0; i < 70_000; i++) {
+      const lastmod = new Date(t0 + i * 1000).toISOString().replace('.000Z', 'Z');
+      const e: SitemapEntry = { loc: LOC, lastmod, changefreq: 'daily', priority: (i % 10) / 10 };
+      const h = changeHash(e, true);
+      if (h !== expected(e)) expect.fail(`entry ${i} (${lastmod}) got ${h}, not ${expected(e)}`);
+    }
+    for (let i = 0; i < 100_000; i++) {
+      const e: SitemapEntry = {
+        loc: LOC,
+        lastmod: `2024-03-${String(1 + (i % 28)).padStart(2, '0')}`,
+        changefreq: 'weekly',
+        priority: (i % 10) / 10,
+      };
+      const h = changeHash(e, true);
+      if (h !== expected(e)) expect.fail(`entry ${i} (${e.lastmod}) got ${h}, not ${expected(e)}`);
+    }
   });
 });
