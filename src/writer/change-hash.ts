@@ -41,6 +41,15 @@ function slotOf(lastmod: string, changefreq: string, priority: number): number {
   return (h ^ (h >>> 16)) >>> 18;
 }
 
+/**
+ * A string that holds its own characters. A lastmod cut out of a larger text (the parser's, for
+ * `--from-sitemap`) is a slice that keeps the whole text alive; a slot holding it would keep one
+ * such text per slot. Concatenating and cutting again flattens it into a copy of its own length.
+ */
+function ownCopy(s: string): string {
+  return ` ${s}`.slice(1);
+}
+
 function hashOf(lastmod: string, changefreq: string, priority: number): string {
   return hashHex(`${lastmod}|${changefreq}|${priority === -1 ? '' : priority}`);
 }
@@ -73,7 +82,7 @@ function plainHash(lastmod: string, changefreq: string, priority: number): strin
     return h;
   }
   const h = hashOf(lastmod, changefreq, priority);
-  slotLastmod[i] = lastmod;
+  slotLastmod[i] = ownCopy(lastmod);
   slotFreq[i] = changefreq;
   slotPriority[i] = priority;
   slotHash[i] = h;

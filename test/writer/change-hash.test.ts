@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SitemapEntry } from '../../src/core/entry.js';
@@ -61,5 +63,31 @@ describe('changeHash of plain entries', () => {
       const h = changeHash(e, true);
       if (h !== expected(e)) expect.fail(`entry ${i} (${e.lastmod}) got ${h}, not ${expected(e)}`);
     }
+  });
+
+  it('keeps no larger text alive through a lastmod cut out of it (the parser hands such slices)', () => {
+    // 200 texts of 1 MiB, each with a lastmod cut out of it and hashed, then let go: once garbage
+    // is collected the heap holds a few MiB, not 200 (before the fix, the cache kept 203 MiB).
+    const module = fileURLToPath(new URL('../../dist/writer/change-hash.js', import.meta.url));
+    const script = `
+      const { changeHash } = await import(${JSON.stringify(module)});
+      let texts = [];
+      for (let i = 0; i < 200; i++) {
+        const day = String(1 + (i % 28)).padStart(2, '0');
+        const text = 'x'.repeat(1 << 20) + '<lastmod>2024-03-' + day + 'T10:00:' + String(i % 60).padStart(2, '0') + 'Z</lastmod>';
+        const at = text.indexOf('<lastmod>') + 9;
+        changeHash({ loc: 'https://example.com/' + i, lastmod: text.slice(at, text.indexOf('<', at)) }, true);
+        texts.push(text);
+      }
+      texts = [];
+      gc();
+      gc();
+      console.log(Math.round(process.memoryUsage().heapUsed / 1048576));
+    `;
+    const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    });
+    expect(r.stderr).toBe('');
+    expect(Number(r.stdout)).toBeLessThan(50);
   });
 });
