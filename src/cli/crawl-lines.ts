@@ -43,15 +43,12 @@ function hideHeaderValue(h: string): string {
   return colon === -1 ? h : `${h.slice(0, colon)}: <hidden>`;
 }
 
+// http(s) for start URLs, postgres(ql) for --store: a password in either never reaches a log.
+const WITH_PASSWORD = /^((?:--[\w-]+=)?(?:https?|postgres(?:ql)?):\/\/[^/:@]*:)[^/@]*@/i;
+
 function hidePassword(arg: string): string {
-  if (!/^https?:\/\/[^/@]*:[^/@]*@/i.test(arg)) return arg;
-  try {
-    const u = new URL(arg);
-    if (u.password === '') return arg;
-    return arg.replace(/^(https?:\/\/[^/:@]*:)[^/@]*@/i, '$1<hidden>@');
-  } catch {
-    return arg;
-  }
+  if (!WITH_PASSWORD.test(arg)) return arg;
+  return arg.replace(WITH_PASSWORD, '$1<hidden>@');
 }
 
 function shellWord(w: string): string {

@@ -185,4 +185,19 @@ describe('the resume command printed on Ctrl-C', () => {
       'sitemapkit crawl https://example.com/ --out dist/ --resume',
     );
   });
+
+  it('hides the password of a PostgreSQL store, given apart or with =', () => {
+    const printed = resumeCommand([
+      'crawl',
+      'https://example.com/',
+      '--store',
+      'postgres://u:s3cret@db.example.com/site?schema=s',
+      '--store=postgresql://u:s3cret@db/site',
+      '--fresh',
+    ]);
+    expect(printed).not.toContain('s3cret');
+    expect(printed).toBe(
+      "sitemapkit crawl https://example.com/ --store 'postgres://u:<hidden>@db.example.com/site?schema=s' '--store=postgresql://u:<hidden>@db/site' --resume",
+    );
+  });
 });

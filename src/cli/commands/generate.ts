@@ -1,7 +1,7 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import type { Diagnostic } from '../../core/diagnostics.js';
-import { isSitemapkitError } from '../../core/errors.js';
+import { isSitemapkitError, SitemapkitError } from '../../core/errors.js';
 import { MAX_BYTES, MAX_URLS } from '../../core/limits.js';
 import { readStaticSite } from '../../sources/static-site.js';
 import { formatFromName, type InputFormat, readInput } from '../../sources/url-lists.js';
@@ -317,7 +317,23 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
   }
   const progress = new Progress('generate: records', { stream: ctx.stderr as NodeJS.WriteStream });
   if (flags.store !== undefined) {
-    return runStoreGenerate(extra.after(sources), { ...flags, store: flags.store }, ctx, report, progress);
+    // A store takes its input as the whole set: a sitemap that could not be read would remove
+    // its URLs. Checked after every record is in, inside the sync, so the store rolls back.
+    const whole = async function* (): AsyncGenerator<never> {
+      if (extra.partial())
+        throw new SitemapkitError(
+          'ERR_INPUT',
+          'a sitemap given with --from-sitemap could not be read (see above), and --store takes the input as the whole set, so nothing was published: the store and the sitemaps are as they were',
+          { hint: 'fix or leave out that sitemap, then run again' },
+        );
+    };
+    return runStoreGenerate(
+      [...extra.after(sources), whole],
+      { ...flags, store: flags.store },
+      ctx,
+      report,
+      progress,
+    );
   }
   const started = Date.now();
   let result: WriteSitemapsResult;
