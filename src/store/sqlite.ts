@@ -21,6 +21,7 @@ import type {
   StoreBackend,
   UrlRow,
 } from './backend.js';
+import { SqliteInserter } from './sqlite-insert.js';
 
 type Db = BetterSqlite3.Database;
 type Statement = BetterSqlite3.Statement;
@@ -183,9 +184,11 @@ export class SqliteBackend implements StoreBackend {
   #depth = 0;
   #lookupBatch: Statement | undefined;
   #compareBatch: Statement | undefined;
+  readonly #inserter: SqliteInserter;
 
   constructor(db: Db) {
     this.#db = db;
+    this.#inserter = new SqliteInserter(db);
     const p = (sql: string): Statement => db.prepare(sql);
     this.#s = {
       getMeta: p('SELECT value FROM meta WHERE key = ?'),
@@ -195,9 +198,6 @@ export class SqliteBackend implements StoreBackend {
       lookup: p(`SELECT ${KNOWN} FROM urls WHERE key = ?`),
       compare: p(`SELECT ${COMPARE} FROM urls WHERE key = ?`).raw(),
       byId: p(`SELECT ${KNOWN} FROM urls WHERE id = ?`),
-      insert: p(
-        'INSERT INTO urls (key, loc, section, file, hash, input_lastmod, changed_at, first_seen, len, news, entry, fragment, born, changed, removed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      ),
       scan: p('SELECT id, file, len, news, born FROM urls WHERE id > ? ORDER BY id LIMIT ?'),
       liveIds: p('SELECT id FROM urls INDEXED BY urls_file WHERE file IS NOT NULL').pluck(),
       light: p('SELECT id, file, len, news, born FROM urls WHERE id = ?'),
@@ -211,9 +211,11 @@ export class SqliteBackend implements StoreBackend {
       live: p(
         `SELECT ${COLUMNS} FROM urls NOT INDEXED WHERE file IS NOT NULL AND id > ? ORDER BY id LIMIT ?`,
       ),
+      // Raw rows, made into objects on the JS side: about 40% less time than the binding's named
+      // rows (every URL of a build passes here).
       fragments: p(
         'SELECT id, fragment, loc, coalesce(input_lastmod, changed_at) AS lastmod, len, news, CASE WHEN news = 1 THEN entry END AS entry FROM urls WHERE file = ? AND id > ? ORDER BY id LIMIT ?',
-      ),
+      ).raw(),
       // julianday() counts whole milliseconds, as Date.parse does: the order is exact. One walk of
       // the table, C-side, with a sorter bounded by the limit.
       newestUrls: p(
@@ -347,28 +349,7 @@ export class SqliteBackend implements StoreBackend {
   }
 
   async insert(rows: readonly NewUrlRow[]): Promise<number[]> {
-    const st = this.#s['insert']!;
-    return rows.map((r) =>
-      Number(
-        st.run(
-          hashKey(r.loc),
-          r.loc,
-          r.section,
-          r.file,
-          r.hash,
-          r.inputLastmod,
-          r.changedAt,
-          r.firstSeen,
-          r.len,
-          r.news,
-          r.entry,
-          r.fragment,
-          r.born,
-          r.changed,
-          r.removedAt,
-        ).lastInsertRowid,
-      ),
-    );
+    return this.#inserter.insert(rows);
   }
 
   async scan(after: number, limit: number): Promise<LightRow[]> {
@@ -381,7 +362,18 @@ export class SqliteBackend implements StoreBackend {
   }
 
   async fragments(file: number, after: number, limit: number): Promise<FragmentRow[]> {
-    return this.#s['fragments']!.all(file, after, limit) as FragmentRow[];
+    const rows = this.#s['fragments']!.all(file, after, limit) as Array<
+      [number, string | null, string, string | null, number, number, string | null]
+    >;
+    return rows.map(([id, fragment, loc, lastmod, len, news, entry]) => ({
+      id,
+      fragment,
+      loc,
+      lastmod,
+      len,
+      news,
+      entry,
+    }));
   }
 
   async update(rows: readonly UrlRow[]): Promise<void> {
