@@ -21,13 +21,13 @@ import { buildIndexes } from '../writer/index-builder.js';
 import { type LastmodPolicy, stripLastmods } from '../writer/lastmod-policy.js';
 import { MANIFEST_NAME, MANIFEST_OPEN, type ManifestFile, manifestTailLine } from '../writer/manifest.js';
 import { DEFAULT_NEWS_WINDOW_MS, resolveNewsWindow } from '../writer/news-window.js';
-import { previousFeeds } from '../writer/run-extras.js';
+import { checkFeedTarget, previousFeeds } from '../writer/run-extras.js';
 import { type Extension, textLine, URLSET_CLOSE, urlsetOpen, urlXml } from '../writer/serialize.js';
 import type { CommitFile, CommitPlan } from '../writer/sink.js';
 import type { FileRow, PublishedRow, StoreBackend } from './backend.js';
 import { gateMessage, measured, unchangedOnDisk } from './build-files.js';
 import { countChanges, writeChangeSet } from './change-set.js';
-import { checkFeedTarget, resolveStoreFeed, type StoreFeedOptions, storeFeed } from './feed.js';
+import { resolveStoreFeed, type StoreFeedOptions, storeFeed } from './feed.js';
 import { judgeStoreLastmods, resolveStorePolicy } from './lastmods.js';
 import { type NewsDue, parseDue, StoreNewsWindow } from './news.js';
 import { HEADER_RESERVE, type MaxDrop, resolveMaxDrop, type StoreSettings } from './options.js';
@@ -401,6 +401,7 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
     // The manifest lists every file (the next run's sweep relies on it) but no entries: a line per
     // URL on every build would cost an incremental build its speed. The change set says what changed.
     const manifest = new FileWriter(sink.create(MANIFEST_NAME), { hash: false });
+    const recordByPath = new Map(record.map((r) => [r.path, r]));
     const tail = manifestTailLine({
       format: 'sitemapkit-manifest',
       version: 1,
@@ -409,7 +410,7 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
       roots,
       files: [
         ...built.map((b): ManifestFile => {
-          const r = record.find((x) => x.path === b.path)!;
+          const r = recordByPath.get(b.path)!;
           const m: ManifestFile = {
             path: b.path,
             url: b.url,

@@ -13,12 +13,9 @@
  * URLs with none of these are not listed. Removed URLs are never listed.
  */
 
-import { lstat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { SitemapkitError } from '../core/errors.js';
-import { FEED_NAME, type FeedText, feedDocument, NewestItems } from '../writer/feed.js';
+import { type FeedText, feedDocument, NewestItems } from '../writer/feed.js';
 import { type FeedOptions, type ResolvedFeed, resolveFeed } from '../writer/feed-options.js';
-import type { ManifestHeader } from '../writer/manifest.js';
 import type { StoreBackend } from './backend.js';
 
 /** The `feed` option of a store build: the format, size and title (the store supplies the items). */
@@ -63,25 +60,4 @@ export async function storeFeed(
     title: feed.title,
     emptyTime: o.emptyTime,
   });
-}
-
-/**
- * A `feed.xml` in the output folder that no earlier set of sitemapkit wrote (a static site
- * generator's own feed, when the output is the site folder) is never replaced: refused, as
- * `generate --feed` refuses it.
- */
-export async function checkFeedTarget(outDir: string, previous: ManifestHeader | undefined): Promise<void> {
-  if ((previous?.files ?? []).some((p) => p.path === FEED_NAME)) return;
-  const where = join(outDir, FEED_NAME);
-  const there = await lstat(where).then(
-    () => true,
-    () => false,
-  );
-  if (there) {
-    throw new SitemapkitError(
-      'ERR_OUTPUT',
-      `${where} exists and was not written by sitemapkit, so the delta feed would replace it; nothing was published`,
-      { where, hint: 'move that file away, or write the sitemaps into another folder (--out)' },
-    );
-  }
 }

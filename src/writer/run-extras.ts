@@ -32,6 +32,30 @@ export async function judgeValues(
  * folder's own `feed.xml` (a static site generator's feed, when the output is the site folder) is
  * never replaced: only one the previous set wrote.
  */
+/**
+ * A `feed.xml` in the output folder that no earlier set of sitemapkit wrote (a static site
+ * generator's own feed, when the output is the site folder) is never replaced: refused before
+ * anything is published. Shared by `generate --feed` and store builds.
+ */
+export async function checkFeedTarget(outDir: string, previous: ManifestHeader | undefined): Promise<void> {
+  if ((previous?.files ?? []).some((p) => p.path === FEED_NAME)) return;
+  // Loaded here only: the writer's module graph stays free of the file system otherwise.
+  const { join } = await import('node:path');
+  const { lstat } = await import('node:fs/promises');
+  const where = join(outDir, FEED_NAME);
+  const there = await lstat(where).then(
+    () => true,
+    () => false,
+  );
+  if (there) {
+    throw new SitemapkitError(
+      'ERR_OUTPUT',
+      `${where} exists and was not written by sitemapkit, so the delta feed would replace it; nothing was published`,
+      { where, hint: 'move that file away, or write the sitemaps into another folder (--out)' },
+    );
+  }
+}
+
 export async function writeFeed(
   run: Run,
   previous: ManifestHeader | undefined,
@@ -39,23 +63,7 @@ export async function writeFeed(
   const f = run.o.feed;
   if (f === undefined) return undefined;
   const out = run.o.output;
-  if (out.kind === 'folder' && !(previous?.files ?? []).some((p) => p.path === FEED_NAME)) {
-    // Loaded here only: the writer's module graph stays free of the file system otherwise.
-    const { join } = await import('node:path');
-    const { lstat } = await import('node:fs/promises');
-    const where = join(out.dir, FEED_NAME);
-    const there = await lstat(where).then(
-      () => true,
-      () => false,
-    );
-    if (there) {
-      throw new SitemapkitError(
-        'ERR_OUTPUT',
-        `${where} exists and was not written by sitemapkit, so the delta feed would replace it; nothing was published`,
-        { where, hint: 'move that file away, or write the sitemaps into another folder (--out)' },
-      );
-    }
-  }
+  if (out.kind === 'folder') await checkFeedTarget(out.dir, previous);
   let newest = run.feed;
   if (newest === undefined) {
     newest = new NewestItems(f.size);

@@ -326,9 +326,12 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
           'a sitemap given with --from-sitemap could not be read (see above), and --store takes the input as the whole set, so nothing was published: the store and the sitemaps are as they were',
           { hint: 'fix or leave out that sitemap, then run again' },
         );
+      yield* [];
     };
+    const given = extra.after(sources);
     return runStoreGenerate(
-      [...extra.after(sources), whole],
+      // Without inputs the build is from the store alone (no sync, nothing to guard).
+      given.length === 0 ? given : [...given, whole],
       { ...flags, store: flags.store },
       ctx,
       report,
