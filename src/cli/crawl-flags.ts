@@ -1,7 +1,6 @@
 /** The crawl command's own flag readers (numbers, lists, the priority map). */
 import { join, relative } from 'node:path';
 import { stateNameFor } from '../crawler/options.js';
-import { redactDatabaseUrl } from '../sources/sql-db.js';
 import { UsageError } from './exit.js';
 
 export function num(name: string): (v: string) => number {
@@ -46,9 +45,4 @@ export function defaultState(url: string | undefined): string | undefined {
 export function shortPath(p: string): string {
   const r = relative(process.cwd(), p);
   return r === '' ? '.' : r.startsWith('..') ? p : r;
-}
-
-/** The store as a summary names it: a file by its short path, a database URL without its password. */
-export function storeName(store: string): string {
-  return /^postgres(?:ql)?:\/\//i.test(store) ? redactDatabaseUrl(store) : shortPath(store);
 }

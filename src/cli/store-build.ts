@@ -5,6 +5,7 @@
  */
 import type { Diagnostic } from '../core/diagnostics.js';
 import { isSitemapkitError } from '../core/errors.js';
+import { redactDatabaseUrl } from '../sources/sql-db.js';
 import type { BuildResult, ImportCounts } from '../store/store.js';
 import { openStore } from '../store/store.js';
 import { chainSources } from '../writer/batches.js';
@@ -38,6 +39,11 @@ export interface StoreBuildFlags {
   feedTitle?: string;
   newsWindow?: string;
   lastmodPolicy?: 'keep' | 'warn' | 'drop';
+}
+
+/** The store as a message names it: a database URL without its password; a file as `show` writes paths. */
+export function storeName(store: string, show: (path: string) => string = (p) => p): string {
+  return /^postgres(?:ql)?:\/\//i.test(store) ? redactDatabaseUrl(store) : show(store);
 }
 
 /** `--max-drop 10%` or `--max-drop 500`: checked when the flag is read. */

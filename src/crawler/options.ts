@@ -22,22 +22,10 @@ import { isProductToken } from '../robots/match.js';
 import type { WriteSitemapsOptions } from '../writer/options.js';
 import type { CrawlProgress, PageEvent } from './events.js';
 import { normalizeCrawlUrl, type ParamPolicy } from './normalize-url.js';
-import type { CrawlStoreOptions } from './store-publish.js';
+import type { CrawlSitemapOptions, CrawlStoreOptions } from './store-publish.js';
 
 export type { CrawlProgress, PageEvent } from './events.js';
-
-/** The writer's options a crawl passes on for its sitemaps (see {@link WriteSitemapsOptions}). */
-export type CrawlSitemapOptions = Pick<
-  WriteSitemapsOptions,
-  | 'gzip'
-  | 'xsl'
-  | 'html'
-  | 'updateRobots'
-  | 'maxUrlsPerFile'
-  | 'maxBytesPerFile'
-  | 'maxSitemapsPerIndex'
-  | 'legacy'
->;
+export type { CrawlSitemapOptions } from './store-publish.js';
 
 /** Options of {@link crawl}. Only `start` and `outDir` are required. The object is never modified. */
 export interface CrawlOptions {

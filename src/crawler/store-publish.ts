@@ -13,8 +13,11 @@ import { type MaxDrop, resolveMaxDrop } from '../store/options.js';
 import { type BuildResult, openStore, type SiteStore } from '../store/store.js';
 import type { WriteSitemapsOptions } from '../writer/options.js';
 
-/** The sitemaps' options of a crawl (options.ts's `CrawlSitemapOptions`, named here without a cycle). */
-type CrawlSitemapOptions = Pick<
+/**
+ * The sitemaps' options of a crawl (`CrawlOptions.sitemaps`): the writer's own, with its types and
+ * defaults. Declared here, where options.ts reads it, so neither imports the other for it.
+ */
+export type CrawlSitemapOptions = Pick<
   WriteSitemapsOptions,
   | 'gzip'
   | 'xsl'

@@ -37,6 +37,38 @@ const CHANGE = `CASE WHEN file IS NULL THEN 'removed' WHEN born > $1 THEN 'added
 /** Live ids read a page at a time when a full-set sync looks for the URLs it did not see. */
 const ID_PAGE = 50_000;
 
+/** The columns a batch writes after the id, each with its field and array type (insert and update). */
+const ROW_COLUMNS: ReadonlyArray<readonly [column: string, field: keyof NewUrlRow, type: string]> = [
+  ['loc', 'loc', 'text'],
+  ['section', 'section', 'text'],
+  ['file', 'file', 'bigint'],
+  ['hash', 'hash', 'text'],
+  ['input_lastmod', 'inputLastmod', 'text'],
+  ['changed_at', 'changedAt', 'text'],
+  ['first_seen', 'firstSeen', 'text'],
+  ['len', 'len', 'bigint'],
+  ['news', 'news', 'int'],
+  ['entry', 'entry', 'text'],
+  ['fragment', 'fragment', 'text'],
+  ['born', 'born', 'bigint'],
+  ['changed', 'changed', 'bigint'],
+  ['removed_at', 'removedAt', 'text'],
+];
+
+/** `unnest($1::bigint[], $2::…[], …)` over the id and the columns `from` on. */
+function unnestOf(columns: typeof ROW_COLUMNS): string {
+  return `unnest($1::bigint[], ${columns.map(([, , type], i) => `$${i + 2}::${type}[]`).join(', ')})`;
+}
+
+/** The parameters of {@link unnestOf}: the ids, then one array a column. */
+function columnArrays(
+  ids: readonly number[],
+  rows: readonly NewUrlRow[],
+  columns: typeof ROW_COLUMNS,
+): unknown[] {
+  return [ids, ...columns.map(([, field]) => rows.map((r) => r[field]))];
+}
+
 /**
  * A stored W3C Datetime as epoch milliseconds, as SQLite's julianday() reads it (sqlite.ts): a
  * date alone is midnight UTC, a date and time carries its zone, and a year or a year and month
@@ -211,30 +243,12 @@ export class PostgresBackend implements StoreBackend {
     )
       .map((r) => r.id)
       .sort((a, b) => a - b);
-    const col = <K extends keyof NewUrlRow>(k: K): Array<NewUrlRow[K]> => rows.map((r) => r[k]);
     // Not awaited: the server inserts while the importer prepares the next batch (the ids are
     // known already). The next statement, COMMIT included, waits for it and reports its failure.
     await this.#settle();
     const sent = this.#c.query(
-      `INSERT INTO urls (id, loc, section, file, hash, input_lastmod, changed_at, first_seen, len, news, entry, fragment, born, changed, removed_at)
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::int[], $11::text[], $12::text[], $13::bigint[], $14::bigint[], $15::text[])`,
-      [
-        ids,
-        col('loc'),
-        col('section'),
-        col('file'),
-        col('hash'),
-        col('inputLastmod'),
-        col('changedAt'),
-        col('firstSeen'),
-        col('len'),
-        col('news'),
-        col('entry'),
-        col('fragment'),
-        col('born'),
-        col('changed'),
-        col('removedAt'),
-      ],
+      `INSERT INTO urls (id, ${ROW_COLUMNS.map(([c]) => c).join(', ')}) SELECT * FROM ${unnestOf(ROW_COLUMNS)}`,
+      columnArrays(ids, rows, ROW_COLUMNS),
     );
     // Handled here so that a failure before the next statement is not an unhandled rejection.
     sent.catch(() => undefined);
@@ -244,30 +258,16 @@ export class PostgresBackend implements StoreBackend {
 
   async update(rows: readonly UrlRow[]): Promise<void> {
     if (rows.length === 0) return;
-    const col = <K extends keyof UrlRow>(k: K): Array<UrlRow[K]> => rows.map((r) => r[k]);
+    const columns = ROW_COLUMNS.filter(([c]) => c !== 'loc');
     await this.#q(
-      `UPDATE urls u SET section = v.section, file = v.file, hash = v.hash, input_lastmod = v.input_lastmod,
-         changed_at = v.changed_at, first_seen = v.first_seen, len = v.len, news = v.news, entry = v.entry,
-         fragment = v.fragment, born = v.born, changed = v.changed, removed_at = v.removed_at
-       FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::int[], $10::text[], $11::text[], $12::bigint[], $13::bigint[], $14::text[])
-         AS v(id, section, file, hash, input_lastmod, changed_at, first_seen, len, news, entry, fragment, born, changed, removed_at)
+      `UPDATE urls u SET ${columns.map(([c]) => `${c} = v.${c}`).join(', ')}
+       FROM ${unnestOf(columns)} AS v(id, ${columns.map(([c]) => c).join(', ')})
        WHERE u.id = v.id`,
-      [
-        col('id'),
-        col('section'),
-        col('file'),
-        col('hash'),
-        col('inputLastmod'),
-        col('changedAt'),
-        col('firstSeen'),
-        col('len'),
-        col('news'),
-        col('entry'),
-        col('fragment'),
-        col('born'),
-        col('changed'),
-        col('removedAt'),
-      ],
+      columnArrays(
+        rows.map((r) => r.id),
+        rows,
+        columns,
+      ),
     );
   }
 

@@ -9,7 +9,7 @@ import { type CrawlResult, crawl } from '../../crawler/crawl.js';
 import type { CrawlOptions, CrawlProgress } from '../../crawler/options.js';
 import { ensureDir, removeCreated } from '../../writer/atomic.js';
 import type { CliContext } from '../context.js';
-import { defaultState, list, num, priorities, shortPath, storeName } from '../crawl-flags.js';
+import { defaultState, list, num, priorities, shortPath } from '../crawl-flags.js';
 import { changesLine, diagnosticLine, progressText, resumeCommand, storeLines } from '../crawl-lines.js';
 import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, UsageError } from '../exit.js';
 import {
@@ -24,7 +24,7 @@ import {
 } from '../flags.js';
 import { appendArg, type ImageFlags, imageFilterOptions, shareArg } from '../input-flags.js';
 import { Progress, RateWindow } from '../progress.js';
-import { maxDropArg } from '../store-build.js';
+import { maxDropArg, storeName } from '../store-build.js';
 
 interface CrawlFlags extends AddressFlags, ImageFlags {
   out: string;
@@ -445,7 +445,7 @@ async function runCrawl(
   const lines = [
     `Crawled ${plural(s.requests, 'request')} in ${s.seconds.toFixed(1)} s (${s.pagesPerSecond.toFixed(0)}/s): ${plural(s.listed, 'page')} in the sitemap, ${plural(s.found - s.listed, 'URL')} left out${broken > 0 ? `, ${broken} broken or failing` : ''}${result.complete ? '' : ` (stopped at --max-pages; ${s.queued.toLocaleString('en-US')} queued: --resume with a larger --max-pages to go on)`}`,
     ...(result.sitemaps === undefined
-      ? storeLines(result.store!, storeName(flags.store!), shortPath(flags.out))
+      ? storeLines(result.store!, storeName(flags.store!, shortPath), shortPath(flags.out))
       : [
           `  sitemaps: ${shortPath(result.sitemaps.entry.path)} (${result.sitemaps.entry.url}), ${plural(result.sitemaps.files.length, 'file')}`,
         ]),

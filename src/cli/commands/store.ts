@@ -8,7 +8,6 @@ import { createInterface } from 'node:readline';
 import { type Command, Option } from 'commander';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import { isSitemapkitError } from '../../core/errors.js';
-import { redactDatabaseUrl } from '../../sources/sql-db.js';
 import { formatFromName, type InputFormat, readInput } from '../../sources/url-lists.js';
 import type { ImportCounts } from '../../store/store.js';
 import { openStore, type SiteStore } from '../../store/store.js';
@@ -28,6 +27,7 @@ import {
 } from '../input-flags.js';
 import { writeOut } from '../io.js';
 import { checkInputFile, namingPath } from '../paths.js';
+import { storeName } from '../store-build.js';
 import { cliWords } from '../words.js';
 
 interface StoreFlags {
@@ -49,9 +49,6 @@ const STORE_HELP =
   'the site store: an SQLite file, or postgres://USER:PASSWORD@HOST/DB?schema=NAME (created when missing)';
 
 /** The store as messages name it: a PostgreSQL URL without its password. */
-function storeName(store: string): string {
-  return /^postgres(?:ql)?:\/\//i.test(store) ? redactDatabaseUrl(store) : store;
-}
 
 /** The input flags `generate` has, for `add` and `import`. */
 function inputFlags(cmd: Command): Command {
