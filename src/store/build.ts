@@ -12,7 +12,7 @@ import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { DiagnosticHandler } from '../core/diagnostics.js';
 import { SitemapkitError } from '../core/errors.js';
-import { bundledXsl } from '../writer/bundled-xsl.js';
+import { putBundledXsl, XSL_NAME } from '../writer/bundled-xsl.js';
 import { FEED_NAME } from '../writer/feed.js';
 import { FileWriter } from '../writer/file-writer.js';
 import { FolderSink } from '../writer/folder-sink.js';
@@ -21,7 +21,7 @@ import { buildIndexes } from '../writer/index-builder.js';
 import { type LastmodPolicy, stripLastmods } from '../writer/lastmod-policy.js';
 import { MANIFEST_NAME, MANIFEST_OPEN, type ManifestFile, manifestTailLine } from '../writer/manifest.js';
 import { DEFAULT_NEWS_WINDOW_MS, resolveNewsWindow } from '../writer/news-window.js';
-import { checkFeedTarget, previousFeeds } from '../writer/run-extras.js';
+import { checkOwnTargets, previousFeeds } from '../writer/run-extras.js';
 import { type Extension, textLine, URLSET_CLOSE, urlsetOpen, urlXml } from '../writer/serialize.js';
 import type { CommitFile, CommitPlan } from '../writer/sink.js';
 import type { FileRow, PublishedRow, StoreBackend } from './backend.js';
@@ -178,8 +178,7 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
   const xml = s.format === 'xml';
   const gz = o.gzip === true ? '.gz' : '';
   const ext = `${xml ? 'xml' : 'txt'}${gz}`;
-  const xslHref =
-    o.xsl === true ? 'sitemap.xsl' : typeof o.xsl === 'string' && o.xsl !== '' ? o.xsl : undefined;
+  const xslHref = o.xsl === true ? XSL_NAME : typeof o.xsl === 'string' && o.xsl !== '' ? o.xsl : undefined;
   const head = xml ? urlsetOpen(new Set<Extension>(s.extensions), xslHref) : '';
   const headBytes = Buffer.byteLength(head);
   const declared = new Set<Extension>(s.extensions);
@@ -217,7 +216,7 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
   const start = await sink.start();
   let changesTmp: string | undefined;
   try {
-    if (feed !== undefined) await checkFeedTarget(o.outDir, start.previous);
+    await checkOwnTargets(start, [feed !== undefined && FEED_NAME, o.xsl === true && XSL_NAME]);
     const built: BuiltFile[] = [];
     const record: PublishedRow[] = [];
     const moves: CommitFile[] = [];
@@ -348,16 +347,9 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
     const extra: CommitFile[] = [];
     const extraFiles: ManifestFile[] = [];
     if (o.xsl === true) {
-      const sheet = await bundledXsl();
-      await sink.put('sitemap.xsl', sheet.data);
-      extraFiles.push({
-        path: 'sitemap.xsl',
-        url: `${baseUrl}sitemap.xsl`,
-        kind: 'xsl',
-        bytes: sheet.data.length,
-        sha256: sheet.sha256,
-      });
-      extra.push({ name: 'sitemap.xsl', as: 'sitemap.xsl', sha256: sheet.sha256 });
+      const sheet = await putBundledXsl(sink, baseUrl);
+      extraFiles.push(sheet.file);
+      extra.push(sheet.commit);
     }
     // The URLs of the store's first published build are its initial set (see store/feed.ts).
     const firstBuild = Number((await c.backend.getMeta('firstBuild')) ?? String(c.gen));

@@ -4,14 +4,14 @@
  */
 import { SitemapkitError } from '../core/errors.js';
 import { formatUtc } from '../core/lastmod.js';
-import { bundledXsl } from './bundled-xsl.js';
+import { putBundledXsl } from './bundled-xsl.js';
 import { FileWriter } from './file-writer.js';
 import type { HtmlPagesResult } from './html-pages.js';
 import { buildIndexes } from './index-builder.js';
 import { finalManifest } from './lastmod-drop.js';
 import { MANIFEST_NAME, type ManifestFile, type ManifestHeader, manifestTailLine } from './manifest.js';
 import type { Run } from './run.js';
-import { judgeValues, previousFeeds, writeFeed } from './run-extras.js';
+import { checkOwnTargets, judgeValues, previousFeeds, writeFeed } from './run-extras.js';
 import type { CommitFile, CommitPlan, SinkStart } from './sink.js';
 
 /** One file of the written set. */
@@ -150,18 +150,11 @@ export async function finish(run: Run, start: SinkStart): Promise<Finished> {
   const extra: CommitFile[] = [];
   const extraFiles: ManifestFile[] = [];
   if (o.xsl !== false && 'bundled' in o.xsl) {
-    const xsl = await bundledXsl();
-    await sink.put('sitemap.xsl', xsl.data);
-    extraFiles.push({
-      path: 'sitemap.xsl',
-      url: `${o.baseUrl}sitemap.xsl`,
-      kind: 'xsl',
-      bytes: xsl.data.length,
-      sha256: xsl.sha256,
-    });
-    extra.push({ name: 'sitemap.xsl', as: 'sitemap.xsl', sha256: xsl.sha256 });
+    const sheet = await putBundledXsl(sink, o.baseUrl);
+    extraFiles.push(sheet.file);
+    extra.push(sheet.commit);
   }
-  const feed = await writeFeed(run, previous);
+  const feed = await writeFeed(run);
   if (feed !== undefined) {
     extraFiles.push(feed.file);
     extra.push(feed.commit);
@@ -179,6 +172,8 @@ export async function finish(run: Run, start: SinkStart): Promise<Finished> {
     });
     extra.push({ name: f.path, as: f.path, sha256: f.sha256 });
   }
+
+  await checkOwnTargets(start, extra.map((e) => e.as));
 
   const plan: CommitPlan = { files: [...extra, ...moves] };
   if (run.manifest !== undefined) {

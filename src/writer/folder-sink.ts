@@ -139,6 +139,8 @@ export class FolderSink implements Sink {
     return {
       previous: this.#previous,
       staleRoots: [...new Set(this.#inherited.flatMap((i) => i.journal.robots))],
+      inherited: [...new Set(this.#inherited.flatMap((i) => i.journal.publish.map((f) => f.path)))],
+      folder: this.outDir,
     };
   }
 

@@ -5,12 +5,13 @@
  */
 
 import { SitemapkitError } from '../core/errors.js';
+import { XSL_NAME } from './bundled-xsl.js';
 import { FEED_NAME, feedDocument, NewestItems } from './feed.js';
 import { dropLastmods } from './lastmod-drop.js';
 import { lastmodFinding } from './lastmod-policy.js';
 import type { ManifestFile, ManifestHeader } from './manifest.js';
 import type { Child, Run } from './run.js';
-import type { CommitFile } from './sink.js';
+import type { CommitFile, SinkStart } from './sink.js';
 
 /** Reports the set-wide findings; returns the children to publish and whether lastmods were dropped. */
 export async function judgeValues(
@@ -28,42 +29,47 @@ export async function judgeValues(
 }
 
 /**
- * Writes `feed.xml` into the sink when a feed is asked for: its manifest line and commit step. A
- * folder's own `feed.xml` (a static site generator's feed, when the output is the site folder) is
- * never replaced: only one the previous set wrote.
+ * A supporting file (`feed.xml`, `sitemap.xsl`, `sitemap.html` and its pages) that is in the output
+ * folder but that sitemapkit did not write (a static site generator's own feed or site map page,
+ * when the output is the site folder) is never replaced: refused before anything is published.
+ * sitemapkit's own are the previous manifest's files and those an interrupted commit published.
+ * Shared by `generate` and store builds; a `false` in `names` is a file not asked for.
  */
-/**
- * A `feed.xml` in the output folder that no earlier set of sitemapkit wrote (a static site
- * generator's own feed, when the output is the site folder) is never replaced: refused before
- * anything is published. Shared by `generate --feed` and store builds.
- */
-export async function checkFeedTarget(outDir: string, previous: ManifestHeader | undefined): Promise<void> {
-  if ((previous?.files ?? []).some((p) => p.path === FEED_NAME)) return;
+export async function checkOwnTargets(start: SinkStart, names: ReadonlyArray<string | false>): Promise<void> {
+  const outDir = start.folder;
+  if (outDir === undefined) return;
+  const own = new Set([...(start.previous?.files ?? []).map((p) => p.path), ...(start.inherited ?? [])]);
+  const unknown = names.filter((name): name is string => name !== false && !own.has(name));
+  if (unknown.length === 0) return;
   // Loaded here only: the writer's module graph stays free of the file system otherwise.
   const { join } = await import('node:path');
   const { lstat } = await import('node:fs/promises');
-  const where = join(outDir, FEED_NAME);
-  const there = await lstat(where).then(
-    () => true,
-    () => false,
-  );
-  if (there) {
-    throw new SitemapkitError(
-      'ERR_OUTPUT',
-      `${where} exists and was not written by sitemapkit, so the delta feed would replace it; nothing was published`,
-      { where, hint: 'move that file away, or write the sitemaps into another folder (--out)' },
+  for (const name of unknown) {
+    const where = join(outDir, name);
+    const there = await lstat(where).then(
+      () => true,
+      () => false,
     );
+    if (there) {
+      throw new SitemapkitError(
+        'ERR_OUTPUT',
+        `${where} exists and was not written by sitemapkit, so ${supportName(name)} would replace it; nothing was published`,
+        { where, hint: 'move that file away, or write the sitemaps into another folder (--out)' },
+      );
+    }
   }
 }
 
-export async function writeFeed(
-  run: Run,
-  previous: ManifestHeader | undefined,
-): Promise<{ file: ManifestFile; commit: CommitFile } | undefined> {
+function supportName(name: string): string {
+  if (name === FEED_NAME) return 'the delta feed';
+  if (name === XSL_NAME) return 'the XSL stylesheet';
+  return 'a page of the HTML site map';
+}
+
+/** Writes `feed.xml` into the sink when a feed is asked for: its manifest line and commit step. */
+export async function writeFeed(run: Run): Promise<{ file: ManifestFile; commit: CommitFile } | undefined> {
   const f = run.o.feed;
   if (f === undefined) return undefined;
-  const out = run.o.output;
-  if (out.kind === 'folder') await checkFeedTarget(out.dir, previous);
   let newest = run.feed;
   if (newest === undefined) {
     newest = new NewestItems(f.size);

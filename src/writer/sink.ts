@@ -53,6 +53,13 @@ export interface SinkStart {
   previous: ManifestHeader | undefined;
   /** Entry point URLs that an interrupted earlier commit left in robots.txt. */
   staleRoots: string[];
+  /**
+   * Names an interrupted earlier commit published before its manifest: sitemapkit's own files,
+   * though the manifest in place does not list them yet.
+   */
+  inherited?: string[];
+  /** The folder the set is published into, when it is one (its foreign files are never replaced). */
+  folder?: string;
 }
 
 export interface Sink {
