@@ -147,6 +147,40 @@ describe('generate --from-sitemap', () => {
     expect(xmllint(join(out, 'sitemap.xml')).ok).toBe(true);
   });
 
+  it("a URL outside its old sitemap's folder is taken over: a warning, and the migration is whole (exit 0)", async () => {
+    const s = await startServer();
+    servers.push(s);
+    s.route(
+      '/blog/sitemap.xml',
+      xml(
+        `${URLSET}<url><loc>${s.origin}/blog/a</loc></url><url><loc>${s.origin}/about</loc></url></urlset>`,
+      ),
+    );
+    const out = join(tempDir(), 'out');
+    const r = await cli([
+      'generate',
+      '--from-sitemap',
+      `${s.origin}/blog/sitemap.xml`,
+      '--base-url',
+      s.url,
+      '--out',
+      out,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`${s.origin}/blog/sitemap.xml:2:`);
+    expect(r.stderr).not.toContain('Move the sitemap');
+    expect(r.stderr).toContain(
+      `warning url-outside-location (loc): "${s.origin}/about" is outside ${s.origin}/blog/`,
+    );
+    expect(r.stderr).toContain(
+      '(in the old set; the entry was taken over and is judged against the new base URL)',
+    );
+    expect(r.stdout).toContain('existing sitemaps: 1 read, 2 URLs\n');
+    expect(r.stdout).not.toContain('partial');
+    const lint = xmllint(join(out, 'sitemap.xml'));
+    expect(lint.ok, lint.output).toBe(true);
+  });
+
   it('round trip: generate → from-sitemap → generate gives the same entries (an index tree, images, video, news, alternates)', async () => {
     const dir = tempDir();
     const first = join(dir, 'first');
