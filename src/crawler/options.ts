@@ -19,7 +19,6 @@ import {
   resolveImageFilter,
 } from '../page/image-filter.js';
 import { isProductToken } from '../robots/match.js';
-import type { WriteSitemapsOptions } from '../writer/options.js';
 import type { CrawlProgress, PageEvent } from './events.js';
 import { normalizeCrawlUrl, type ParamPolicy } from './normalize-url.js';
 import type { CrawlSitemapOptions, CrawlStoreOptions } from './store-publish.js';

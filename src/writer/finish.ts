@@ -173,7 +173,10 @@ export async function finish(run: Run, start: SinkStart): Promise<Finished> {
     extra.push({ name: f.path, as: f.path, sha256: f.sha256 });
   }
 
-  await checkOwnTargets(start, extra.map((e) => e.as));
+  await checkOwnTargets(
+    start,
+    extra.map((e) => e.as),
+  );
 
   const plan: CommitPlan = { files: [...extra, ...moves] };
   if (run.manifest !== undefined) {
