@@ -98,7 +98,37 @@ export class SiteStore {
   }
 
   async #step(name: string): Promise<void> {
+    if (name === 'build:published') this.#published = true;
     await this.#o.onStep?.(name);
+  }
+
+  /** Set once a build's files are in place: from then on a failure is the store's record alone. */
+  #published = false;
+
+  /**
+   * A transaction around a build. The files are published before the store records them (in the
+   * same transaction); a failure after that (the connection lost at COMMIT, a full disk) must not
+   * be reported as if nothing had happened: the set is live and the next build converges.
+   */
+  async #publishing<T>(outDir: string, fn: () => Promise<T>): Promise<T> {
+    this.#published = false;
+    try {
+      return await this.#b.transaction(fn);
+    } catch (cause) {
+      if (!this.#published) throw cause;
+      const why = cause instanceof Error ? cause.message : String(cause);
+      throw new SitemapkitError(
+        'ERR_STATE',
+        `the sitemaps in ${outDir} were published, but the site store could not record it: ${why}`,
+        {
+          where: this.path,
+          cause,
+          hint: 'run the same build again: it checks the published files against the store, rewrites what differs and records them',
+        },
+      );
+    } finally {
+      this.#published = false;
+    }
   }
 
   #now(): string {
@@ -210,7 +240,7 @@ export class SiteStore {
   /** Builds from the store and publishes (one transaction: the store records it only once published). */
   async build(options: BuildOptions): Promise<BuildResult> {
     this.#check();
-    return this.#b.transaction(() => this.#build(options));
+    return this.#publishing(options.outDir, () => this.#build(options));
   }
 
   /** `sync` then `build` as one unit: a refused or failed build leaves the store as it was. */
@@ -219,7 +249,7 @@ export class SiteStore {
     options: BuildOptions & ImportOptions,
   ): Promise<BuildResult & { import: ImportCounts }> {
     this.#check();
-    return this.#b.transaction(async () => {
+    return this.#publishing(options.outDir, async () => {
       const counts = await this.#sync(entries, options);
       return { ...(await this.#build(options)), import: counts };
     });

@@ -7,7 +7,7 @@ import { openStore, type SiteStore } from '../../src/store/store.js';
 import { runBin } from '../support/cli.js';
 import { eventually, usePostgres } from '../support/postgres.js';
 import { tempDir } from '../support/tmp.js';
-import { BASE, snapshot, urls } from './helpers.js';
+import { BASE, publishedUrls, snapshot, urls } from './helpers.js';
 
 // What only the PostgreSQL store has: the advisory lock across processes, the schema, the URL's
 // password kept out of every message, and a connection lost in the middle of a build.
@@ -196,6 +196,57 @@ describe('the PostgreSQL site store', () => {
     expect(await again.stats()).toEqual(statsBefore);
     const r = await again.syncAndBuild(urls(3, 12), { outDir: out, force: true });
     expect(r).toMatchObject({ added: 3, removed: 3 });
+  });
+
+  it('a connection lost after the files are published (at the COMMIT that records them): says they are live, and the rerun records them', async () => {
+    const dir = tempDir('sk-store-pg');
+    const out = join(dir, 'out');
+    const url = fresh();
+    const first = await store(url, { maxUrlsPerFile: 5 });
+    await first.syncAndBuild(urls(0, 12), { outDir: out });
+    const statsBefore = await first.stats();
+    await first.close();
+    let cut = false;
+    const s = await store(url, {
+      onStep: async (step) => {
+        if (step !== 'build:published' || cut) return;
+        cut = true;
+        await server().query(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'sitemapkit store'",
+        );
+      },
+    });
+    const e = await s.syncAndBuild(urls(3, 12), { outDir: out, force: true }).catch((x: unknown) => x);
+    expect(cut).toBe(true);
+    expect(isSitemapkitError(e, 'ERR_STATE')).toBe(true);
+    const said = `the sitemaps in ${out} were published, but the site store could not record it: `;
+    expect((e as Error).message.startsWith(said), (e as Error).message).toBe(true);
+    expect((e as Error).message.slice(said.length)).toMatch(
+      /^the (connection to the PostgreSQL site store was lost|PostgreSQL site store failed)/,
+    );
+    expect((e as { hint?: string }).hint).toMatch(/^run the same build again/);
+    expect((e as Error).message).not.toContain(server().password);
+    // The new set is live.
+    const live = publishedUrls(out);
+    expect(live).toEqual(urls(3, 12).map((u) => u.loc));
+    const published = snapshot(out);
+    await s.close();
+    await eventually(async () => {
+      const r = await server().query(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'sitemapkit store'",
+      );
+      return r.rows[0]!['n'] === 0;
+    });
+    // The store rolled back; the rerun records the same set and publishes the same bytes.
+    const again = await store(url, { maxUrlsPerFile: 5 });
+    expect(await again.stats()).toEqual(statsBefore);
+    const r = await again.syncAndBuild(urls(3, 12), { outDir: out, force: true });
+    expect(r).toMatchObject({ added: 3, removed: 3 });
+    const after = snapshot(out);
+    expect([...after.keys()].sort()).toEqual([...published.keys()].sort());
+    for (const [name, data] of after)
+      if (name !== '.sitemapkit-manifest.json') expect(data.equals(published.get(name)!), name).toBe(true);
+    await again.close();
   });
 
   it('a connection lost during a first import (rows sent while the next batch is read): one sentence, nothing imported', async () => {
