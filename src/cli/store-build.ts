@@ -3,6 +3,7 @@
  * build published as one unit, or, without inputs, a build from the store alone; then a summary
  * and, with `--changes`, the change set. The publish gate's refusal exits 1 (like findings).
  */
+import { lstat } from 'node:fs/promises';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { isSitemapkitError } from '../core/errors.js';
 import { redactDatabaseUrl } from '../sources/sql-db.js';
@@ -44,6 +45,19 @@ export interface StoreBuildFlags {
 /** The store as a message names it: a database URL without its password; a file as `show` writes paths. */
 export function storeName(store: string, show: (path: string) => string = (p) => p): string {
   return /^postgres(?:ql)?:\/\//i.test(store) ? redactDatabaseUrl(store) : show(store);
+}
+
+/**
+ * Refuses an SQLite store file that is not there, before opening it would make an empty one: for
+ * the commands that cannot fill a new store. A PostgreSQL store is checked by opening it.
+ */
+export async function requireStore(store: string, what: string): Promise<void> {
+  if (/^postgres(?:ql)?:\/\//i.test(store)) return;
+  const there = await lstat(store).then(
+    () => true,
+    () => false,
+  );
+  if (!there) throw new UsageError(`there is no site store at ${store}: ${what}`);
 }
 
 /** `--max-drop 10%` or `--max-drop 500`: checked when the flag is read. */
@@ -88,6 +102,11 @@ export async function runStoreGenerate(
     ...flags,
     lastmodPolicy: flags.lastmodPolicy ?? 'warn',
   });
+  if (sources.length === 0)
+    await requireStore(
+      flags.store,
+      'give the URLs as inputs (generate INPUT --store), or import them first (sitemapkit store import)',
+    );
   const store = await openStore(flags.store, {
     ...(flags.baseUrl !== undefined && { baseUrl: flags.baseUrl }),
     ...(flags.format !== undefined && { format: flags.format }),

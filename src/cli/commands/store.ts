@@ -27,7 +27,7 @@ import {
 } from '../input-flags.js';
 import { writeOut } from '../io.js';
 import { checkInputFile, namingPath } from '../paths.js';
-import { storeName } from '../store-build.js';
+import { requireStore, storeName } from '../store-build.js';
 import { cliWords } from '../words.js';
 
 interface StoreFlags {
@@ -47,8 +47,6 @@ interface ImportFlags extends StoreFlags, InputFlags {
 const STORE_FLAG = '--store <file|url>';
 const STORE_HELP =
   'the site store: an SQLite file, or postgres://USER:PASSWORD@HOST/DB?schema=NAME (created when missing)';
-
-/** The store as messages name it: a PostgreSQL URL without its password. */
 
 /** The input flags `generate` has, for `add` and `import`. */
 function inputFlags(cmd: Command): Command {
@@ -117,10 +115,23 @@ async function sourcesOf(
   return out;
 }
 
+/**
+ * Opens the store. A store file that is not there is made only by an import that gives its base
+ * URL: a command that could not use a new store (a first `add` without --base-url, `remove`,
+ * `list`, `stats`) stops before opening, so it leaves no empty store file behind.
+ */
 async function withStore<T>(
   flags: StoreFlags & { baseUrl?: string },
   fn: (s: SiteStore) => Promise<T>,
+  creates = false,
 ): Promise<T> {
+  if (!creates || flags.baseUrl === undefined)
+    await requireStore(
+      flags.store,
+      creates
+        ? 'give --base-url URL to make it with this first import'
+        : 'make one first with sitemapkit store import (or store add) --base-url URL',
+    );
   const store = await openStore(flags.store, flags.baseUrl === undefined ? {} : { baseUrl: flags.baseUrl });
   try {
     return await fn(store);
@@ -144,17 +155,21 @@ async function runImport(
   const report = new DiagnosticReport(flags.json === true, ctx);
   let counts: ImportCounts;
   try {
-    counts = await withStore(flags, (s) => {
-      const options = {
-        onInvalid: flags.onInvalid,
-        allowHosts: flags.allowHost,
-        legacy: flags.legacy === true,
-        onDiagnostic: (d: Diagnostic) => report.add(d),
-        signal: ctx.signal,
-      };
-      const source = chainSources(sources.map((f) => f()));
-      return mode === 'add' ? s.add(source, options) : s.sync(source, options);
-    });
+    counts = await withStore(
+      flags,
+      (s) => {
+        const options = {
+          onInvalid: flags.onInvalid,
+          allowHosts: flags.allowHost,
+          legacy: flags.legacy === true,
+          onDiagnostic: (d: Diagnostic) => report.add(d),
+          signal: ctx.signal,
+        };
+        const source = chainSources(sources.map((f) => f()));
+        return mode === 'add' ? s.add(source, options) : s.sync(source, options);
+      },
+      true,
+    );
   } catch (error) {
     report.finish();
     if (isSitemapkitError(error, 'ERR_INVALID_ENTRY')) {
