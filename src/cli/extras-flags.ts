@@ -3,7 +3,7 @@
  * policy, as commander options and as the writer's options. Checked with the library's own checks
  * (`core/checks.ts`, `writer/feed-options.ts`); only the wording names the flags.
  */
-import { Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { MAX_FEED_SIZE } from '../writer/feed-options.js';
 import type { WriteSitemapsOptions } from '../writer/options.js';
 import { UsageError } from './exit.js';
@@ -15,6 +15,11 @@ export interface ExtrasFlags {
   feedSize?: number;
   feedTitle?: string;
   lastmodPolicy: 'keep' | 'warn' | 'drop';
+}
+
+/** {@link ExtrasFlags} on `crawl`, where `--lastmod-policy` has no default. */
+export interface CrawlExtrasFlags extends Omit<ExtrasFlags, 'lastmodPolicy'> {
+  lastmodPolicy?: ExtrasFlags['lastmodPolicy'];
 }
 
 /** `--news-window DURATION`. */
@@ -46,14 +51,35 @@ export function feedTitleOption(): Option {
   return new Option('--feed-title <text>', 'with --feed: its title (default: the host of --base-url)');
 }
 
-/** `--lastmod-policy keep|warn|drop`. */
-export function lastmodPolicyOption(): Option {
-  return new Option(
+/** `--lastmod-policy keep|warn|drop`; `crawl` has no default of its own (see {@link crawlExtras}). */
+export function lastmodPolicyOption(dflt: 'warn' | undefined = 'warn'): Option {
+  const o = new Option(
     '--lastmod-policy <policy>',
     'when 20 or more lastmods are all one value, or all within 15 minutes of the build time: warn, drop them from the sitemaps, or keep them silently',
-  )
-    .choices(['keep', 'warn', 'drop'])
-    .default('warn');
+  ).choices(['keep', 'warn', 'drop']);
+  return dflt === undefined ? o : o.default(dflt);
+}
+
+/** The extras' flags on `crawl`, after its other sitemap flags. */
+export function extrasCrawlOptions(cmd: Command): Command {
+  return cmd
+    .addOption(newsWindowOption())
+    .addOption(feedOption())
+    .addOption(feedSizeOption())
+    .addOption(feedTitleOption())
+    .addOption(lastmodPolicyOption(undefined));
+}
+
+/**
+ * The crawl's sitemap options the extras' flags ask for. Without `--lastmod-policy` the crawl
+ * keeps its own default (the writer's `warn`; `keep` through the store, whose lastmods are the
+ * crawl's observations).
+ */
+export function crawlExtras(
+  flags: CrawlExtrasFlags,
+): Pick<WriteSitemapsOptions, 'newsWindow' | 'feed' | 'lastmodPolicy'> {
+  const { lastmodPolicy: _default, ...rest } = extrasWriterOptions({ ...flags, lastmodPolicy: 'warn' });
+  return flags.lastmodPolicy === undefined ? rest : { ...rest, lastmodPolicy: flags.lastmodPolicy };
 }
 
 /** The writer options the flags ask for. */

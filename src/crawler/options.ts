@@ -153,8 +153,9 @@ export interface CrawlOptions {
   images?: ImageFilterOptions;
   /**
    * How the sitemaps are written: the writer's own options (`gzip`, `xsl`, `html`, `updateRobots`,
-   * `maxUrlsPerFile`, `maxBytesPerFile`, `maxSitemapsPerIndex`, `legacy`), with the writer's types,
-   * checks and defaults. `outDir`, `baseUrl` and the hosts allowed come from the crawl.
+   * `maxUrlsPerFile`, `maxBytesPerFile`, `maxSitemapsPerIndex`, `legacy`, `feed`, `newsWindow`,
+   * `lastmodPolicy`), with the writer's types, checks and defaults (through the store,
+   * `lastmodPolicy` is `keep` unless given). `outDir`, `baseUrl` and the hosts allowed come from the crawl.
    */
   sitemaps?: CrawlSitemapOptions;
   /**

@@ -27,6 +27,9 @@ export type CrawlSitemapOptions = Pick<
   | 'maxBytesPerFile'
   | 'maxSitemapsPerIndex'
   | 'legacy'
+  | 'feed'
+  | 'newsWindow'
+  | 'lastmodPolicy'
 >;
 
 /** The `store` option of {@link crawl} in full. */
@@ -109,7 +112,8 @@ export interface StorePublication {
 /**
  * Synchronises the crawl's entries into the store and publishes the build. The lastmods are the
  * crawl's own verdicts (a date the page gave, or an observed change), so the store's judgement of
- * suspicious lastmods is off: after a recrawl many changed pages rightly share one observation time.
+ * suspicious lastmods is off unless the caller asks for it (`sitemaps.lastmodPolicy`): after a
+ * recrawl many changed pages rightly share one observation time.
  */
 export async function publishToStore(
   store: SiteStore,
@@ -145,11 +149,18 @@ function build(
     ...(s.maxDrop !== undefined && { maxDrop: s.maxDrop }),
     force: s.force,
     ...(p.changes !== undefined && { changes: p.changes }),
-    lastmodPolicy: 'keep',
+    // The feed's URLs are the ones the store saw added or changed, never a list of the caller's.
+    ...(m.feed !== undefined && { feed: { format: m.feed.format, ...feedLook(m.feed) } }),
+    ...(m.newsWindow !== undefined && { newsWindow: m.newsWindow }),
+    lastmodPolicy: m.lastmodPolicy ?? 'keep',
     onInvalid: 'skip',
     allowHosts: p.allowHosts,
     legacy: m.legacy === true,
     onDiagnostic: p.onDiagnostic,
     ...(p.signal !== undefined && { signal: p.signal }),
   });
+}
+
+function feedLook(f: NonNullable<CrawlSitemapOptions['feed']>): { size?: number; title?: string } {
+  return { ...(f.size !== undefined && { size: f.size }), ...(f.title !== undefined && { title: f.title }) };
 }

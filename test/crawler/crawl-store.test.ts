@@ -220,6 +220,53 @@ describe('sitemapkit crawl --store', () => {
   });
 });
 
+describe('crawl with a delta feed, a news window and a lastmod policy', () => {
+  it('through the store: the feed lists what the recrawl saw change', async () => {
+    const { s, text } = await livingSite();
+    const dir = tempDir('sk-crawl-feed');
+    const feed = { format: 'atom' as const, size: 3, title: 'Changes' };
+    await crawl(options(s, dir, T1, { sitemaps: { maxUrlsPerFile: 5, feed } }));
+    expect(existsSync(join(dir, 'out/feed.xml'))).toBe(true);
+    text.set(7, 'second');
+    await crawl(options(s, dir, T2, { sitemaps: { maxUrlsPerFile: 5, feed } }));
+    const atom = readFileSync(join(dir, 'out/feed.xml'), 'utf8');
+    expect(atom).toContain('<title>Changes</title>');
+    // The one page that changed, at the time its change was first seen.
+    expect(
+      [...atom.matchAll(/<entry><id>([^<]+)<\/id>.*?<updated>([^<]+)<\/updated>/g)].map((m) => [m[1], m[2]]),
+    ).toEqual([[`${s.origin}/p7`, '2026-11-21T08:00:00Z']]);
+  });
+
+  it('sitemapkit crawl --feed rss --lastmod-policy drop: one Last-Modified for every page is dropped, the feed is written', async () => {
+    const same = 'Mon, 02 Nov 2026 10:00:00 GMT';
+    const routes: Record<string, Route> = { '/robots.txt': ROBOTS };
+    const page = (title: string, body: string): Route => {
+      const a = html(title, body);
+      return { ...a, headers: { ...a.headers, 'last-modified': same } };
+    };
+    routes['/'] = page('Home', Array.from({ length: N }, (_, i) => `<a href="/p${i}">${i}</a>`).join(''));
+    for (let i = 0; i < N; i++) routes[`/p${i}`] = page(`Page ${i}`, `<p>Page ${i}</p>`);
+    const site = await startServer(routes);
+    sites.push(site);
+    const dir = tempDir('sk-crawl-feed-cli');
+    const args = ['crawl', `${site.origin}/`, '--out', join(dir, 'out'), '--state', join(dir, 'state.db')];
+    const warned = await cli([...args, '--no-report', '--feed', 'rss', '--feed-size', '5']);
+    expect(warned.code, warned.stderr).toBe(0);
+    expect(warned.stderr).toContain('lastmod-untrustworthy');
+    expect(readFileSync(join(dir, 'out/sitemap.xml'), 'utf8')).toContain('<lastmod>');
+    const rss = readFileSync(join(dir, 'out/feed.xml'), 'utf8');
+    expect(rss).toContain('<rss version="2.0"');
+    expect(rss.match(/<item>/g)).toHaveLength(5);
+    const dropped = await cli([...args, '--fresh', '--no-report', '--lastmod-policy', 'drop']);
+    expect(dropped.code, dropped.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'out/sitemap.xml'), 'utf8')).not.toContain('<lastmod>');
+    expect(existsSync(join(dir, 'out/feed.xml'))).toBe(false);
+    const bad = await cli([...args, '--feed-size', '5']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--feed-size needs --feed atom|rss');
+  });
+});
+
 describe('crawl published through a PostgreSQL store', () => {
   const server = usePostgres();
 

@@ -12,6 +12,7 @@ import type { CliContext } from '../context.js';
 import { defaultState, list, num, priorities, shortPath } from '../crawl-flags.js';
 import { changesLine, diagnosticLine, progressText, resumeCommand, storeLines } from '../crawl-lines.js';
 import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, UsageError } from '../exit.js';
+import { type CrawlExtrasFlags, crawlExtras, extrasCrawlOptions } from '../extras-flags.js';
 import {
   type AddressFlags,
   ALLOW_PRIVATE_HELP,
@@ -26,7 +27,7 @@ import { appendArg, type ImageFlags, imageFilterOptions, shareArg } from '../inp
 import { Progress, RateWindow } from '../progress.js';
 import { maxDropArg, storeName } from '../store-build.js';
 
-interface CrawlFlags extends AddressFlags, ImageFlags {
+interface CrawlFlags extends AddressFlags, ImageFlags, CrawlExtrasFlags {
   out: string;
   baseUrl?: string;
   publicOrigin?: string;
@@ -88,7 +89,7 @@ const PER_CODE = 20;
 const LOG_EVERY_MS = 5000;
 
 export function registerCrawl(program: Command, ctx: CliContext): void {
-  program
+  const cmd = program
     .command('crawl')
     .description('Crawl a website politely and write its sitemaps, HTML site map and a crawl report')
     .argument('<url...>', 'start URL(s); user:password@ in a URL becomes basic auth for that origin only')
@@ -230,7 +231,8 @@ export function registerCrawl(program: Command, ctx: CliContext): void {
       '--max-bytes <n>',
       'uncompressed bytes per sitemap file (at most 52428800)',
       wholeNumberArg('--max-bytes', 1024),
-    )
+    );
+  extrasCrawlOptions(cmd)
     .addOption(new Option('--format <format>', 'summary format').choices(['text', 'json']).default('text'))
     .option('--json', 'short for --format json')
     .option('--quiet', 'no progress and no diagnostics, only the summary')
@@ -320,6 +322,7 @@ function toOptions(urls: string[], flags: CrawlFlags): CrawlOptions {
   if (flags.updateRobots !== undefined) sitemaps.updateRobots = flags.updateRobots;
   if (flags.maxUrls !== undefined) sitemaps.maxUrlsPerFile = flags.maxUrls;
   if (flags.maxBytes !== undefined) sitemaps.maxBytesPerFile = flags.maxBytes;
+  Object.assign(sitemaps, crawlExtras(flags));
   const addressPolicy = addressPolicyOf(flags);
   if (addressPolicy !== undefined) o.addressPolicy = addressPolicy;
   return o;
