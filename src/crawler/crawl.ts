@@ -392,6 +392,7 @@ async function crawlWith(
         onDiagnostic: (d) => recorder.report(named.name(d)),
         signal: o.signal,
       });
+      await store.target.onStep?.('crawl:store-committed');
       state.published();
       const counts = { ...recorder.counts };
       return { state: state.path, complete, stats, sitemaps: undefined, store: built, report, counts };

@@ -43,12 +43,19 @@ export interface CrawlStoreOptions {
   maxDrop?: MaxDrop | string;
   /** Publish even past the gate. @default false */
   force?: boolean;
+  /**
+   * Called at each step of the store's import, build and commit (as `openStore`'s `onStep`), and
+   * with `crawl:store-committed` once the store has committed and before the crawl's state records
+   * the publication: tests kill the process there on purpose.
+   */
+  onStep?: (step: string) => void | Promise<void>;
 }
 
 export interface ResolvedCrawlStore {
   path: string;
   maxDrop: MaxDrop | string | undefined;
   force: boolean;
+  onStep: ((step: string) => void | Promise<void>) | undefined;
 }
 
 function bad(message: string, hint?: string): SitemapkitError {
@@ -77,7 +84,8 @@ export function resolveCrawlStore(
   resolveMaxDrop(o.maxDrop);
   // A PostgreSQL store is named by its URL; a file by its path.
   const path = /^postgres(?:ql)?:\/\//i.test(o.path) ? o.path : resolve(cwd, o.path);
-  return { path, maxDrop: o.maxDrop, force: o.force === true };
+  if (o.onStep !== undefined && typeof o.onStep !== 'function') throw bad('store.onStep must be a function');
+  return { path, maxDrop: o.maxDrop, force: o.force === true, onStep: o.onStep };
 }
 
 /**
@@ -96,6 +104,7 @@ export function openCrawlStore(
     now: () => new Date(now()),
     ...(sitemaps.maxUrlsPerFile !== undefined && { maxUrlsPerFile: sitemaps.maxUrlsPerFile }),
     ...(sitemaps.maxBytesPerFile !== undefined && { maxBytesPerFile: sitemaps.maxBytesPerFile }),
+    ...(s.onStep !== undefined && { onStep: s.onStep }),
   });
 }
 
