@@ -92,9 +92,11 @@ export {
 } from './store/index.js';
 // Submitting.
 export {
+  type GoogleOptions,
   generateKey,
   type IndexNowOptions,
   type IndexNowReport,
+  openSearchConsole,
   submitToIndexNow,
   writeKeyFile,
 } from './submit/index.js';

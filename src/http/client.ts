@@ -44,7 +44,7 @@ export interface HttpClientOptions {
   connections?: number | undefined;
 }
 
-export type HttpMethod = 'GET' | 'HEAD' | 'POST';
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT';
 
 /** What a caller can add to a client it shares (see {@link HttpClient.withHooks}). */
 export interface ClientHooks {

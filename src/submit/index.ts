@@ -1,5 +1,26 @@
 /** Submitting: IndexNow keys and submissions, change sets between builds, the legacy ping. */
+
 export { type ChangeCounts, type ChangeKind, diffUrls, type UrlChange } from './changes.js';
+export {
+  checkSite,
+  GOOGLE_API_ROOT,
+  GOOGLE_INSPECTION_ROOT,
+  GOOGLE_TOKEN_URI,
+  GoogleApiError,
+  type GoogleFailureKind,
+  type GoogleIndexStatus,
+  type GoogleInspection,
+  type GoogleOptions,
+  type GoogleRequest,
+  type GoogleSitemap,
+  type GoogleSitemapContent,
+  type GoogleSubmitResult,
+  type GoogleSubmitStatus,
+  openSearchConsole,
+  SearchConsoleClient,
+  type ServiceAccountKey,
+  WEBMASTERS_SCOPE,
+} from './google/index.js';
 export {
   INDEXNOW_MAX_URLS,
   type IndexNowBatchResult,
