@@ -1,5 +1,6 @@
 /** Submitting: IndexNow keys and submissions, change sets between builds, the legacy ping. */
 
+export { type BuildSitemap, buildSitemaps, isSitemapUrl } from './build-sitemaps.js';
 export { type ChangeCounts, type ChangeKind, diffUrls, type UrlChange } from './changes.js';
 export {
   checkSite,
