@@ -179,8 +179,9 @@ describe('Google Search Console: submitting sitemaps', () => {
       expect(e).toBeInstanceOf(GoogleApiError);
       expect((e as GoogleApiError).kind).toBe('auth');
       expect((e as Error).message).toBe(
-        `${google.origin}/token refused the service account ${account.clientEmail} (HTTP 400: Invalid JWT Signature.)`,
+        `the token endpoint refused the service account ${account.clientEmail} (HTTP 400: Invalid JWT Signature.)`,
       );
+      expect((e as GoogleApiError).where).toBe(`${google.origin}/token`);
       expect(JSON.stringify(e)).not.toMatch(/PRIVATE KEY|eyJ/);
     } finally {
       await gsc.close();

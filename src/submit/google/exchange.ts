@@ -34,6 +34,9 @@ export interface Answer {
   note: string;
 }
 
+/** Failures another try a few seconds later would meet again: an unknown host, a refused address. */
+const LASTING: ReadonlySet<string> = new Set(['dns', 'tls', 'bad-scheme', 'address-refused', 'too-large']);
+
 /** Google's JSON bodies are small; a megabyte is far past any of them. */
 const MAX_BODY = 1 << 20;
 
@@ -56,6 +59,7 @@ export async function exchange(ctx: ExchangeContext, req: GoogleRequest, doing: 
     let body = '';
     let retryAfter: string | null = null;
     let failure: string | undefined;
+    let lasting = false;
     try {
       const r = await ctx.client.request(req.url, {
         method: req.method,
@@ -75,8 +79,11 @@ export async function exchange(ctx: ExchangeContext, req: GoogleRequest, doing: 
       if (isAborted(ctx) || (cause instanceof HttpError && cause.reason === 'aborted'))
         throw aborted(req.url, cause);
       failure = cause instanceof HttpError ? cause.message : String(cause);
+      lasting = cause instanceof HttpError && LASTING.has(cause.reason);
     }
-    const decision = decideRetry(ctx.policy, attempts, status, retryAfter, ctx.now());
+    const decision = lasting
+      ? ({ kind: 'final' } as const)
+      : decideRetry(ctx.policy, attempts, status, retryAfter, ctx.now());
     if (decision.kind === 'retry') {
       try {
         await ctx.sleep(decision.delayMs, ctx.signal);

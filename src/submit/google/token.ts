@@ -83,13 +83,12 @@ export class TokenCache {
   async #fetch(): Promise<string> {
     const a = this.#account;
     const req = tokenRequest(a, signAssertion(a, WEBMASTERS_SCOPE, this.#ctx.now()));
-    const doing = `getting an access token for ${a.clientEmail} from`;
-    const answer: Answer = await exchange(this.#ctx, req, `${doing} ${a.tokenUri}`);
+    const answer: Answer = await exchange(this.#ctx, req, `getting an access token for ${a.clientEmail}`);
     if (answer.status !== 200) {
       const said = googleMessage(answer.body);
       throw new GoogleApiError(
         answer.status === 429 ? 'rate-limited' : answer.status >= 500 ? 'server' : 'auth',
-        `${a.tokenUri} refused the service account ${a.clientEmail} (HTTP ${answer.status}${said === undefined ? '' : `: ${said}`}${answer.note})`,
+        `the token endpoint refused the service account ${a.clientEmail} (HTTP ${answer.status}${said === undefined ? '' : `: ${said}`}${answer.note})`,
         {
           where: a.tokenUri,
           status: answer.status,
