@@ -5,6 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { writeSitemaps } from '../../src/writer/write-sitemaps.js';
 import { cli, runBin } from '../support/cli.js';
 import { type GoogleFake, startGoogleFake, type TestAccount, testAccount } from '../support/google-fake.js';
+import { startServer, text } from '../support/http-server.js';
+import { startEngine } from './indexnow-server.js';
 
 const SITE = 'https://www.example.com/';
 const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-google-cli-'));
@@ -169,6 +171,80 @@ describe('sitemapkit submit --engine google', () => {
     const none = await runBin(args, { env: { GOOGLE_APPLICATION_CREDENTIALS: '' }, limitMs: 60_000 });
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('--engine google needs --credentials FILE');
+  });
+});
+
+describe('sitemapkit submit --engine indexnow --engine google: one command after a deploy', () => {
+  const KEY = '0123456789abcdef0123456789abcdef';
+
+  it('runs both; a refusal by one leaves the other done; a usage error in either sends nothing', async () => {
+    const engine = await startEngine();
+    const site = await startServer({ [`/${KEY}.txt`]: text(KEY) }, { keepAlive: false });
+    try {
+      const out = join(dir, 'both');
+      await writeSitemaps([{ loc: `${site.url}a` }, { loc: `${site.url}b` }], {
+        outDir: out,
+        baseUrl: site.url,
+      });
+      const args = (siteFlag: string, credentials: string): string[] => [
+        'submit',
+        '--engine',
+        'indexnow',
+        '--engine',
+        'google',
+        '--indexnow',
+        `${engine.origin}/indexnow`,
+        '--key',
+        KEY,
+        '--site',
+        siteFlag,
+        '--credentials',
+        credentials,
+        '--google-api-root',
+        google.url,
+        '--sitemap',
+        out,
+      ];
+      google.property(site.url, [account.clientEmail]);
+      const ok = await cli(args(site.url, key));
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(engine.posts.flatMap((p) => p.urlList)).toEqual([`${site.url}a`, `${site.url}b`]);
+      expect([...google.properties.get(site.url)!.sitemaps.keys()]).toEqual([`${site.url}sitemap.xml`]);
+
+      engine.posts.length = 0;
+      google.properties.get(site.url)!.users.clear();
+      const refused = await cli(args(site.url, key));
+      expect(refused.code).toBe(1);
+      expect(engine.posts.flatMap((p) => p.urlList)).toHaveLength(2);
+      expect(refused.stderr).toContain(`add ${account.clientEmail} as a user`);
+
+      engine.posts.length = 0;
+      const before = google.requests.length;
+      const usage = await cli(args('www.example.com', key));
+      expect(usage.code).toBe(2);
+      expect(usage.stderr).toContain('--site: site "www.example.com" is neither a URL nor sc-domain:DOMAIN');
+      const missing = await cli(args(site.url, join(dir, 'no-such-key.json')));
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain('no-such-key.json');
+      expect(engine.posts).toEqual([]);
+      expect(google.requests.length).toBe(before);
+    } finally {
+      await Promise.all([engine.close(), site.close()]);
+    }
+  });
+
+  it('with --since, the children whose bytes differ from the previous build are the changed ones', async () => {
+    google.property(SITE, [account.clientEmail]);
+    const prev = join(dir, 'prev');
+    const next = join(dir, 'next');
+    await build(prev, ['a', 'b', 'c', 'd']);
+    await build(next, ['a', 'b', 'c', 'x']);
+    const r = await cli(['submit', ...base(), '--sitemap', next, '--since', prev]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe(
+      `submitted ${SITE}sitemap.xml (entry point)\nsubmitted ${SITE}sitemap-00002.xml (changed)\n` +
+        `2 sitemap(s) submitted to Google for ${SITE}, 0 failed\n`,
+    );
   });
 });
 

@@ -1,9 +1,12 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isSitemapkitError } from '../../src/core/errors.js';
 import { type GoogleOptions, openSearchConsole } from '../../src/submit/google/client.js';
+import { serviceAccountFrom } from '../../src/submit/google/credentials.js';
 import { GoogleApiError } from '../../src/submit/google/errors.js';
 import type { GoogleRequest } from '../../src/submit/google/exchange.js';
 import { checkSite } from '../../src/submit/google/site.js';
@@ -206,6 +209,97 @@ describe('Google Search Console: submitting sitemaps', () => {
     } finally {
       await gsc.close();
     }
+  });
+});
+
+describe('Google Search Console: requests and tokens', () => {
+  it('any sitemap URL reaches the API as the very string given, for either kind of property (a property)', async () => {
+    google.property(SITE, [account.clientEmail]);
+    google.property(DOMAIN, [account.clientEmail]);
+    const prefix = await openSearchConsole(options());
+    const domain = await openSearchConsole(options({ site: DOMAIN }));
+    const segment = fc.string({
+      unit: fc.constantFrom(
+        'a',
+        'Z',
+        '0',
+        '-',
+        '_',
+        '.',
+        '~',
+        '%',
+        '?',
+        '=',
+        '&',
+        '+',
+        ' ',
+        'é',
+        '/',
+        ':',
+        '#',
+        ';',
+      ),
+      minLength: 1,
+      maxLength: 12,
+    });
+    try {
+      await fc.assert(
+        fc.asyncProperty(segment, fc.boolean(), async (tail, useDomain) => {
+          const sitemap = `${useDomain ? 'http://shop.example.com/' : SITE}x${tail}.xml`;
+          const r = await (useDomain ? domain : prefix).submitSitemap(sitemap);
+          expect(r.status, sitemap).toBe('submitted');
+          expect(google.properties.get(useDomain ? DOMAIN : SITE)!.sitemaps.has(sitemap), sitemap).toBe(true);
+        }),
+        { numRuns: 40 },
+      );
+      expect(google.issued).toBe(2); // one token per client, however many calls
+    } finally {
+      await prefix.close();
+      await domain.close();
+    }
+  });
+
+  it('concurrent calls share one token request; a 401 after a renewal is a failed result that says so', async () => {
+    google.property(SITE, [account.clientEmail]);
+    const gsc = await openSearchConsole(options());
+    try {
+      const all = await Promise.all([1, 2, 3, 4].map((i) => gsc.submitSitemap(`${SITE}s${i}.xml`)));
+      expect(all.map((r) => r.status)).toEqual(['submitted', 'submitted', 'submitted', 'submitted']);
+      expect(google.issued).toBe(1);
+      google.queue.push({ status: 401 }, { status: 401 });
+      const r = await gsc.submitSitemap(`${SITE}s5.xml`);
+      expect(r.status).toBe('failed');
+      expect(r.error!.kind).toBe('unauthenticated');
+      expect(r.message).toContain(`Google did not accept the access token of ${account.clientEmail}`);
+      expect(google.issued).toBe(2);
+    } finally {
+      await gsc.close();
+    }
+  });
+
+  it('an unknown host is not retried: the run stops at once with a sentence', async () => {
+    const key = account.keyFile('http://token.invalid/token');
+    const gsc = await openSearchConsole(options({ credentials: key as never }));
+    try {
+      const e = (await gsc.submitSitemap(`${SITE}sitemap.xml`).catch((x: unknown) => x)) as GoogleApiError;
+      expect(e.kind).toBe('network');
+      expect(e.message).toMatch(
+        /^no answer from Google while getting an access token for \S+ \(network error: (ENOTFOUND|EAI_AGAIN)\)$/,
+      );
+      expect(sleeps).toEqual([]);
+    } finally {
+      await gsc.close();
+    }
+  });
+
+  it('a parsed key file is checked like a file: an EC key is refused, as Google signs with RS256', () => {
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
+      type: 'pkcs8',
+      format: 'pem',
+    });
+    expect(() =>
+      serviceAccountFrom({ client_email: 'a@b.iam.gserviceaccount.com', private_key: ec }, 'credentials'),
+    ).toThrow('credentials: its private_key is not an RSA key (Google signs with RS256)');
   });
 });
 
