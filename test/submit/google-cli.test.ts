@@ -65,6 +65,20 @@ describe('sitemapkit submit --engine google', () => {
       `submitted ${SITE}sitemap.xml (entry point)\n1 sitemap(s) submitted to Google for ${SITE}, 0 failed\n`,
     );
     expect([...google.properties.get(SITE)!.sitemaps.keys()]).toEqual([`${SITE}sitemap.xml`]);
+    const two = await cli([
+      'submit',
+      ...base(),
+      '--sitemap',
+      `${SITE}news.xml`,
+      '--sitemap',
+      `${SITE}video.xml`,
+    ]);
+    expect(two.code, two.stderr).toBe(0);
+    expect([...google.properties.get(SITE)!.sitemaps.keys()]).toEqual([
+      `${SITE}sitemap.xml`,
+      `${SITE}news.xml`,
+      `${SITE}video.xml`,
+    ]);
   });
 
   it('from a build folder: the entry point and the children the build changed, then only those that changed', async () => {

@@ -16,6 +16,8 @@ import { checkGoogleFlags, type GoogleFlags, googleOptions } from './google-flag
 
 export interface GoogleSubmitFlags extends GoogleFlags {
   sitemap?: string;
+  /** Every --sitemap given, in order (`sitemap` holds the last). */
+  sitemaps?: string[];
   since?: string;
   urls?: string;
   changes?: string;
@@ -30,9 +32,16 @@ export async function checkGoogleSubmit(flags: GoogleSubmitFlags): Promise<void>
     throw new UsageError(
       'Google takes sitemaps, not URL lists: give --engine google a --sitemap (a build folder, its manifest, or a sitemap URL)',
     );
-  if (flags.sitemap === undefined)
+  const sources = sourcesOf(flags);
+  if (sources.length === 0)
     throw new UsageError('--engine google needs --sitemap: a build folder, its manifest, or a sitemap URL');
+  if (flags.since !== undefined && sources.length > 1)
+    throw new UsageError('--since compares one build with the previous one: give one --sitemap with it');
   await checkGoogleFlags(flags);
+}
+
+function sourcesOf(flags: GoogleSubmitFlags): string[] {
+  return flags.sitemaps ?? (flags.sitemap === undefined ? [] : [flags.sitemap]);
 }
 
 /** A request as the dry run prints it: method and URL, then the headers and body indented. */
@@ -57,7 +66,15 @@ function resultJson(r: GoogleSubmitResult, reason: BuildSitemap['reason']): Reco
 export async function runGoogleSubmit(flags: GoogleSubmitFlags, ctx: CliContext): Promise<number> {
   const json = flags.json === true || flags.format === 'json';
   const dryRun = flags.dryRun === true;
-  const sitemaps = await buildSitemaps(flags.sitemap!, flags.since);
+  const sitemaps: BuildSitemap[] = [];
+  const seen = new Set<string>();
+  for (const source of sourcesOf(flags)) {
+    for (const s of await buildSitemaps(source, flags.since)) {
+      if (seen.has(s.url)) continue;
+      seen.add(s.url);
+      sitemaps.push(s);
+    }
+  }
   const requests: GoogleRequest[] = [];
   const gsc = await openSearchConsole({
     ...googleOptions(flags, ctx.signal),

@@ -85,6 +85,8 @@ async function* locs(source: AsyncIterable<SourceUrl>): AsyncGenerator<string> {
 }
 
 export function registerSubmit(program: Command, ctx: CliContext): void {
+  // Every --sitemap given: Google takes several; IndexNow reads one source (the last, as before).
+  const sitemaps: string[] = [];
   const submit = program
     .command('submit')
     .description(
@@ -104,7 +106,11 @@ export function registerSubmit(program: Command, ctx: CliContext): void {
     .option('--urls <file>', 'submit the URLs of this text file (one a line; - for standard input)')
     .option(
       '--sitemap <source>',
-      'submit the URLs of a build: the --out folder of `generate`, its manifest, or a sitemap file beside one',
+      'submit the URLs of a build: the --out folder of `generate`, its manifest, or a sitemap file beside one (Google: its sitemaps; a sitemap URL as given; repeatable)',
+      (value: string) => {
+        sitemaps.push(value);
+        return value;
+      },
     )
     .option(
       '--since <previous>',
@@ -141,7 +147,8 @@ URLs are posted in batches of at most 10,000, one host at a time; 429 and 5xx ar
 backoff (honouring Retry-After). Removed URLs are submitted too, as IndexNow asks.
 
 Google (--engine google) takes sitemaps: a URL as given; from a build, the entry point and the
-children the build changed (docs/engines.md).
+children the build changed; --dry-run prints its requests, the assertion and token redacted
+(docs/engines.md).
 
 Exit codes: 0 everything submitted (or nothing to submit); 1 some batch failed or URLs were left out;
 2 usage error or could not run.`,
@@ -149,7 +156,10 @@ Exit codes: 0 everything submitted (or nothing to submit); 1 some batch failed o
     .action(async (flags: SubmitFlags) => {
       ctx.exitCode = await runEngines(flags.engine, ctx, {
         indexnow: { run: () => runSubmit(flags, ctx) },
-        google: { check: () => checkGoogleSubmit(flags), run: () => runGoogleSubmit(flags, ctx) },
+        google: {
+          check: () => checkGoogleSubmit({ ...flags, sitemaps }),
+          run: () => runGoogleSubmit({ ...flags, sitemaps }, ctx),
+        },
       });
     });
 
