@@ -1,9 +1,10 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { writeSitemaps } from '../../src/writer/write-sitemaps.js';
-import { cli, runBin } from '../support/cli.js';
+import { BIN, cli, runBin } from '../support/cli.js';
 import { type GoogleFake, startGoogleFake, type TestAccount, testAccount } from '../support/google-fake.js';
 import { startServer, text } from '../support/http-server.js';
 import { startEngine } from './indexnow-server.js';
@@ -369,5 +370,64 @@ describe('sitemapkit status --engine google', () => {
     const tooMany = await cli(['status', ...base(), '--inspect-sample', '2001']);
     expect(tooMany.code).toBe(2);
     expect(tooMany.stderr).toContain('--inspect-sample needs a whole number from 1 to 2,000');
+  });
+});
+
+describe('secrets and interrupts', () => {
+  it('no output of submit or status, in any mode, holds the private key, a signed assertion or an access token', async () => {
+    google.property(SITE, [account.clientEmail]);
+    const outputs: string[] = [];
+    const run = async (args: string[]): Promise<void> => {
+      const r = await cli(args);
+      outputs.push(r.stdout, r.stderr);
+    };
+    await run(['submit', ...base(), '--sitemap', `${SITE}a.xml`]);
+    await run(['submit', ...base(), '--sitemap', `${SITE}a.xml`, '--json']);
+    await run(['submit', ...base(), '--sitemap', `${SITE}a.xml`, '--dry-run']);
+    await run(['submit', ...base(), '--sitemap', `${SITE}a.xml`, '--dry-run', '--json']);
+    google.queue.push({ status: 403 });
+    await run(['submit', ...base(), '--sitemap', `${SITE}a.xml`, '--json']);
+    await run(['status', ...base(), '--inspect', `${SITE}a`]);
+    await run(['status', ...base(), '--json', '--inspect', `${SITE}a`]);
+    google.tokens.clear();
+    google.queue.push({ status: 401 }, { status: 401 });
+    await run(['status', ...base()]);
+    const assertions = google.bodies
+      .filter((b) => b.startsWith('grant_type='))
+      .map((b) => new URLSearchParams(b).get('assertion')!);
+    expect(assertions.length).toBeGreaterThan(0);
+    expect(google.issued).toBeGreaterThan(0);
+    const all = outputs.join('\n');
+    const pem = account.keyFile('x')['private_key']!;
+    const keyBody = pem.split('\n')[5]!; // a line from the middle of the key
+    expect(all).not.toContain(keyBody);
+    for (const a of assertions) expect(all).not.toContain(a.split('.')[2]);
+    expect(all).not.toMatch(/ya29\.test-/);
+  });
+
+  it('Ctrl-C while waiting out a Retry-After ends the run at once with 130, reporting nothing as submitted', async () => {
+    google.property(SITE, [account.clientEmail]);
+    google.queue.push({ status: 503, headers: { 'retry-after': '300' } });
+    const child = spawn(process.execPath, [BIN, 'submit', ...base(), '--sitemap', `${SITE}wait.xml`], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    const ended = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
+    // The crash window, hit on purpose: the 503 has been answered, so the run is in its wait.
+    while (!google.requests.some((r) => r.method === 'PUT' && r.status === 503)) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    child.kill('SIGINT');
+    const kill = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const code = await ended;
+    clearTimeout(kill);
+    expect(code).toBe(130);
+    expect(stderr).toContain('interrupted');
+    expect(stderr).not.toContain('submitted');
+    expect(google.properties.get(SITE)!.sitemaps.size).toBe(0);
   });
 });
