@@ -92,11 +92,9 @@ export {
 } from './store/index.js';
 // Submitting.
 export {
-  type GoogleOptions,
   generateKey,
   type IndexNowOptions,
   type IndexNowReport,
-  openSearchConsole,
   submitToIndexNow,
   writeKeyFile,
 } from './submit/index.js';
