@@ -330,6 +330,7 @@ describe('sitemapkit status --engine google', () => {
     const r = await cli(['status', ...base(), '--sitemap', `${SITE}other.xml`]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`unknown   ${SITE}other.xml: Google does not know this sitemap`);
+    expect(r.stdout).toBe(`Google Search Console, ${SITE}: 0 sitemap(s)\n`);
   });
 
   it('--inspect prints the verdict per page; a page not indexed exits 1', async () => {

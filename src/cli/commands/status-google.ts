@@ -163,7 +163,7 @@ export async function runGoogleStatus(flags: StatusFlags, ctx: CliContext): Prom
     if (!json) {
       await writeOut(
         ctx.stdout,
-        `Google Search Console, ${gsc.site}: ${sitemaps.length} sitemap(s)\n\n${sitemaps.map(sitemapBlock).join('\n')}`,
+        `Google Search Console, ${gsc.site}: ${sitemaps.length} sitemap(s)\n${sitemaps.map((m) => `\n${sitemapBlock(m)}`).join('')}`,
       );
       for (const u of unknown)
         ctx.stderr.write(
