@@ -204,9 +204,7 @@ describe('sitemapkit submit --engine indexnow --engine google: one command after
       const args = (siteFlag: string, credentials: string): string[] => [
         'submit',
         '--engine',
-        'indexnow',
-        '--engine',
-        'google',
+        'indexnow,google',
         '--indexnow',
         `${engine.origin}/indexnow`,
         '--key',

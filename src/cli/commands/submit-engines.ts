@@ -19,14 +19,16 @@ export interface EngineRunner {
 }
 
 export const ENGINE_HELP =
-  'where to submit: indexnow (the default), google (repeat --engine for several, run in the order given)';
+  'where to submit: indexnow (the default), google; several: repeat --engine or separate with commas (run in the order given)';
 
 export async function runEngines(
   engines: readonly string[],
   ctx: CliContext,
   runners: Readonly<Record<string, EngineRunner>>,
 ): Promise<number> {
-  const names = engines.length === 0 ? ['indexnow'] : [...new Set(engines.map((e) => e.toLowerCase()))];
+  // `--engine indexnow --engine google` or `--engine indexnow,google`.
+  const given = engines.flatMap((e) => e.split(',')).map((e) => e.trim().toLowerCase());
+  const names = given.length === 0 ? ['indexnow'] : [...new Set(given)];
   for (const name of names) {
     if (!Object.hasOwn(runners, name))
       throw new UsageError(`--engine takes ${Object.keys(runners).join(', ')}, not "${name}"`);
