@@ -1,5 +1,7 @@
-/** Submitting: IndexNow keys and submissions, change sets between builds, the legacy ping. */
-
+/**
+ * Submitting: IndexNow keys and submissions, change sets between builds, the sitemaps of a build,
+ * Google Search Console (submit, status, URL Inspection), the legacy ping.
+ */
 export { type BuildSitemap, buildSitemaps, isSitemapUrl } from './build-sitemaps.js';
 export { type ChangeCounts, type ChangeKind, diffUrls, type UrlChange } from './changes.js';
 export {
