@@ -164,6 +164,22 @@ describe('sitemapkit submit --engine google', () => {
     ]);
     expect(noSite.code).toBe(2);
     expect(noSite.stderr).toContain('--engine google needs --site');
+    const stray = await cli([
+      'submit',
+      '--engine',
+      'google',
+      '--indexnow',
+      'https://api.indexnow.org/',
+      ...base().slice(2),
+      '--sitemap',
+      `${SITE}s.xml`,
+    ]);
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toContain(
+      '--indexnow is for --engine indexnow: add --engine indexnow, or leave --indexnow out',
+    );
+    const noEngine = await cli(['submit', '--credentials', key, '--sitemap', `${SITE}s.xml`]);
+    expect(noEngine.stderr).toContain('--credentials is for --engine google: add --engine google');
     const badEngine = await cli(['submit', '--engine', 'yahoo', '--sitemap', `${SITE}s.xml`]);
     expect(badEngine.stderr).toContain('--engine takes indexnow, google, not "yahoo"');
   });

@@ -16,6 +16,8 @@ export interface EngineRunner {
   /** Usage checks, before any engine sends anything. */
   check?: () => Promise<void>;
   run: () => Promise<number>;
+  /** A flag only this engine reads, when it was given: naming it without the engine is a usage error. */
+  flag?: string | undefined;
 }
 
 export const ENGINE_HELP =
@@ -32,6 +34,12 @@ export async function runEngines(
   for (const name of names) {
     if (!Object.hasOwn(runners, name))
       throw new UsageError(`--engine takes ${Object.keys(runners).join(', ')}, not "${name}"`);
+  }
+  for (const [name, runner] of Object.entries(runners)) {
+    if (runner.flag !== undefined && !names.includes(name))
+      throw new UsageError(
+        `${runner.flag} is for --engine ${name}: add --engine ${name}, or leave ${runner.flag} out`,
+      );
   }
   for (const name of names) await runners[name]!.check?.();
   let code = 0;

@@ -155,8 +155,17 @@ Exit codes: 0 everything submitted (or nothing to submit); 1 some batch failed o
     )
     .action(async (flags: SubmitFlags) => {
       ctx.exitCode = await runEngines(flags.engine, ctx, {
-        indexnow: { run: () => runSubmit(flags, ctx) },
+        indexnow: {
+          run: () => runSubmit(flags, ctx),
+          flag: flags.indexnow === undefined ? undefined : '--indexnow',
+        },
         google: {
+          flag:
+            flags.credentials !== undefined
+              ? '--credentials'
+              : flags.googleApiRoot === undefined
+                ? undefined
+                : '--google-api-root',
           check: () => checkGoogleSubmit({ ...flags, sitemaps }),
           run: () => runGoogleSubmit({ ...flags, sitemaps }, ctx),
         },
