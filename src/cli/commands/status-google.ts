@@ -4,6 +4,7 @@
  * sampled from the sitemaps, within the API's daily quota. `--json` prints `{ "sitemaps": [...] }`
  * with the API's field names (and `inspections` when pages were inspected).
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { buildSitemaps, isSitemapUrl } from '../../submit/build-sitemaps.js';
 import { openSearchConsole, type SearchConsoleClient } from '../../submit/google/client.js';
 import { GoogleApiError } from '../../submit/google/errors.js';
@@ -17,6 +18,21 @@ import { checkGoogleFlags, type GoogleFlags, googleOptions } from './google-flag
 
 /** Pages the URL Inspection API inspects a day per property. */
 export const INSPECT_QUOTA = 2000;
+/** Pages it inspects a minute per property: the other quota, kept by waiting rather than by a 429. */
+export const INSPECT_PER_MINUTE = 600;
+
+/**
+ * Milliseconds to wait before the next request so that no minute holds more than `perMinute` of
+ * them; `sent` holds when each earlier one went out, in order.
+ */
+export function minuteQuotaDelay(
+  sent: readonly number[],
+  now: number,
+  perMinute: number = INSPECT_PER_MINUTE,
+): number {
+  if (sent.length < perMinute) return 0;
+  return Math.max(0, sent[sent.length - perMinute]! + 60_000 - now);
+}
 
 export interface StatusFlags extends GoogleFlags {
   sitemap: string[];
@@ -125,12 +141,17 @@ async function samplePages(
 async function inspectAll(
   gsc: SearchConsoleClient,
   pages: readonly string[],
+  signal: AbortSignal,
   onPage: (i: GoogleInspection, n: number) => Promise<void>,
 ): Promise<{ inspections: GoogleInspection[]; notInspected: NotInspected[] }> {
   const inspections: GoogleInspection[] = [];
   const notInspected: NotInspected[] = [];
+  const sent: number[] = [];
   for (let k = 0; k < pages.length; k++) {
     const page = pages[k]!;
+    const wait = minuteQuotaDelay(sent, Date.now());
+    if (wait > 0) await delay(wait, undefined, { signal });
+    sent.push(Date.now());
     try {
       const i = await gsc.inspectUrl(page);
       inspections.push(i);
@@ -179,7 +200,7 @@ export async function runGoogleStatus(flags: StatusFlags, ctx: CliContext): Prom
         );
       pages = [...new Set([...pages, ...(await samplePages(sources, flags.inspectSample, flags, ctx))])];
     }
-    const { inspections, notInspected } = await inspectAll(gsc, pages, async (i, n) => {
+    const { inspections, notInspected } = await inspectAll(gsc, pages, ctx.signal, async (i, n) => {
       if (!json) await writeOut(ctx.stdout, `${n === 1 ? '\n' : ''}${inspectionLines(i)}`);
     });
     if (json) {
