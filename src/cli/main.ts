@@ -22,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   validate: async () => (await import('./commands/validate.js')).registerValidate,
   robots: async () => (await import('./commands/robots.js')).registerRobots,
   submit: async () => (await import('./commands/submit.js')).registerSubmit,
+  status: async () => (await import('./commands/status.js')).registerStatus,
   store: async () => (await import('./commands/store.js')).registerStore,
 };
 

@@ -27,6 +27,8 @@ export type ErrorCode =
   | 'ERR_ROBOTS'
   /** An IndexNow endpoint rejected a submission. */
   | 'ERR_INDEXNOW'
+  /** Google (its token endpoint, Search Console or the URL Inspection API) refused a request. */
+  | 'ERR_GOOGLE'
   /** The operation was aborted through an AbortSignal or an interrupt. */
   | 'ERR_ABORTED'
   /** Crawl state or a site store is missing, locked or incompatible. */

@@ -1,7 +1,7 @@
 /**
  * The one way sitemapkit talks HTTP. A client holds the run's transport (see `transport.ts`), its
  * User-Agent, the caller's headers and credentials (sent only to the origins they were given
- * for, redirects included), and the address policy. `request()` sends GET, HEAD or POST with
+ * for, redirects included), and the address policy. `request()` sends GET, HEAD, POST or PUT with
  * manual redirects (a cap, a loop check, http(s) only), one timeout that covers the body, and a
  * streaming body read with Content-Encoding undone and a cap on the inflated bytes. Failures are
  * {@link HttpError}s with a `reason`.
@@ -44,7 +44,7 @@ export interface HttpClientOptions {
   connections?: number | undefined;
 }
 
-export type HttpMethod = 'GET' | 'HEAD' | 'POST';
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT';
 
 /** What a caller can add to a client it shares (see {@link HttpClient.withHooks}). */
 export interface ClientHooks {

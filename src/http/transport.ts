@@ -23,7 +23,7 @@ export interface Opened {
 }
 
 export interface OpenRequest {
-  method: 'GET' | 'HEAD' | 'POST';
+  method: 'GET' | 'HEAD' | 'POST' | 'PUT';
   headers: Record<string, string>;
   body: string | Uint8Array | undefined;
   signal: AbortSignal;

@@ -1,5 +1,29 @@
-/** Submitting: IndexNow keys and submissions, change sets between builds, the legacy ping. */
+/**
+ * Submitting: IndexNow keys and submissions, change sets between builds, the sitemaps of a build,
+ * Google Search Console (submit, status, URL Inspection), the legacy ping.
+ */
+export { type BuildSitemap, buildSitemaps, isSitemapUrl } from './build-sitemaps.js';
 export { type ChangeCounts, type ChangeKind, diffUrls, type UrlChange } from './changes.js';
+export {
+  checkSite,
+  GOOGLE_API_ROOT,
+  GOOGLE_INSPECTION_ROOT,
+  GOOGLE_TOKEN_URI,
+  GoogleApiError,
+  type GoogleFailureKind,
+  type GoogleIndexStatus,
+  type GoogleInspection,
+  type GoogleOptions,
+  type GoogleRequest,
+  type GoogleSitemap,
+  type GoogleSitemapContent,
+  type GoogleSubmitResult,
+  type GoogleSubmitStatus,
+  openSearchConsole,
+  SearchConsoleClient,
+  type ServiceAccountKey,
+  WEBMASTERS_SCOPE,
+} from './google/index.js';
 export {
   INDEXNOW_MAX_URLS,
   type IndexNowBatchResult,

@@ -214,6 +214,7 @@ describe('help texts', () => {
     ['robots', 'check'],
     ['submit'],
     ['submit', 'key'],
+    ['status'],
   ];
 
   it('no repeatable option shows "(default: [])"; --meta-agent shows one default', async () => {

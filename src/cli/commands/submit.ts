@@ -21,8 +21,12 @@ import {
 import { writeOut } from '../io.js';
 import { checkInputFile, namingPath } from '../paths.js';
 import { Progress } from '../progress.js';
+import { addGoogleOptions, SITE_HELP } from './google-flags.js';
+import { ENGINE_HELP, runEngines } from './submit-engines.js';
+import { checkGoogleSubmit, type GoogleSubmitFlags, runGoogleSubmit } from './submit-google.js';
 
-interface SubmitFlags extends AddressFlags {
+interface SubmitFlags extends AddressFlags, GoogleSubmitFlags {
+  engine: string[];
   indexnow?: string;
   key: string[];
   keyLocation?: string;
@@ -81,11 +85,15 @@ async function* locs(source: AsyncIterable<SourceUrl>): AsyncGenerator<string> {
 }
 
 export function registerSubmit(program: Command, ctx: CliContext): void {
+  // Every --sitemap given: Google takes several; IndexNow reads one source (the last, as before).
+  const sitemaps: string[] = [];
   const submit = program
     .command('submit')
     .description(
-      'Tell search engines about new, changed and removed URLs (IndexNow), or generate an IndexNow key',
+      'Tell search engines about new, changed and removed URLs (IndexNow) and sitemaps (Google), or generate an IndexNow key',
     )
+    .option('--engine <name>', ENGINE_HELP, collect, [])
+    .option('--site <property>', SITE_HELP)
     .option(
       '--indexnow <endpoint>',
       'IndexNow endpoint, e.g. https://api.indexnow.org/indexnow (engines share submissions: use one)',
@@ -98,7 +106,11 @@ export function registerSubmit(program: Command, ctx: CliContext): void {
     .option('--urls <file>', 'submit the URLs of this text file (one a line; - for standard input)')
     .option(
       '--sitemap <source>',
-      'submit the URLs of a build: the --out folder of `generate`, its manifest, or a sitemap file beside one',
+      'submit the URLs of a build: the --out folder of `generate`, its manifest, or a sitemap file beside one (Google: its sitemaps; a sitemap URL as given; repeatable)',
+      (value: string) => {
+        sitemaps.push(value);
+        return value;
+      },
     )
     .option(
       '--since <previous>',
@@ -117,7 +129,8 @@ export function registerSubmit(program: Command, ctx: CliContext): void {
       'legacy sitemap ping to this endpoint (with --sitemap URL); Google and Bing no longer accept it',
     )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .option('--json', 'short for --format json: print the report as one JSON object')
+    .option('--json', 'short for --format json: print the report as one JSON object');
+  addGoogleOptions(submit)
     .addHelpText(
       'after',
       `
@@ -128,15 +141,35 @@ Examples:
   sitemapkit submit --indexnow https://api.indexnow.org/indexnow --sitemap dist/ --since previous.json   # the key file in dist/
   sitemapkit submit --ping https://search.example/ping --sitemap https://example.com/sitemap.xml
   sitemapkit submit --indexnow https://api.indexnow.org/indexnow --key KEY --changes changes.jsonl
+  sitemapkit submit --engine google --site sc-domain:example.com --credentials key.json --sitemap dist/
 
 URLs are posted in batches of at most 10,000, one host at a time; 429 and 5xx are retried with
 backoff (honouring Retry-After). Removed URLs are submitted too, as IndexNow asks.
+
+Google (--engine google) takes sitemaps: a URL as given; from a build, the entry point and the
+children the build changed; --dry-run prints its requests, the assertion and token redacted
+(docs/engines.md).
 
 Exit codes: 0 everything submitted (or nothing to submit); 1 some batch failed or URLs were left out;
 2 usage error or could not run.`,
     )
     .action(async (flags: SubmitFlags) => {
-      ctx.exitCode = await runSubmit(flags, ctx);
+      ctx.exitCode = await runEngines(flags.engine, ctx, {
+        indexnow: {
+          run: () => runSubmit(flags, ctx),
+          flag: flags.indexnow === undefined ? undefined : '--indexnow',
+        },
+        google: {
+          flag:
+            flags.credentials !== undefined
+              ? '--credentials'
+              : flags.googleApiRoot === undefined
+                ? undefined
+                : '--google-api-root',
+          check: () => checkGoogleSubmit({ ...flags, sitemaps }),
+          run: () => runGoogleSubmit({ ...flags, sitemaps }, ctx),
+        },
+      });
     });
 
   submit
