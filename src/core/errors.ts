@@ -27,6 +27,8 @@ export type ErrorCode =
   | 'ERR_ROBOTS'
   /** An IndexNow endpoint rejected a submission. */
   | 'ERR_INDEXNOW'
+  /** Bing Webmaster Tools refused a call (its `reason`: invalid key, site not verified, quota, …). */
+  | 'ERR_BING'
   /** The operation was aborted through an AbortSignal or an interrupt. */
   | 'ERR_ABORTED'
   /** Crawl state or a site store is missing, locked or incompatible. */

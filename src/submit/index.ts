@@ -1,4 +1,24 @@
 /** Submitting: IndexNow keys and submissions, change sets between builds, the legacy ping. */
+export {
+  BING_API_ROOT,
+  BING_MAX_BATCH,
+  BingError,
+  type BingFailureReason,
+  type BingFeed,
+  type BingQuota,
+  type BingRequest,
+  bingDate,
+} from './bing/api.js';
+export { BingClient, type BingOptions } from './bing/client.js';
+export {
+  type BingBatchResult,
+  type BingBatchStatus,
+  type BingReport,
+  type BingSubmitOptions,
+  getBingFeeds,
+  submitSitemapsToBing,
+  submitUrlsToBing,
+} from './bing/submit.js';
 export { type ChangeCounts, type ChangeKind, diffUrls, type UrlChange } from './changes.js';
 export {
   INDEXNOW_MAX_URLS,
