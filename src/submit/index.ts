@@ -32,6 +32,14 @@ export {
   submitToIndexNow,
 } from './indexnow.js';
 export {
+  type JournalReport,
+  type JournalState,
+  journalPath,
+  openSubmissionJournal,
+  SubmissionJournal,
+  type SubmissionJournalOptions,
+} from './journal.js';
+export {
   assertValidKey,
   generateKey,
   isValidKey,

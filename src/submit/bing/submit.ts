@@ -5,6 +5,7 @@
  * journal can record it before the next one is sent.
  */
 import { SitemapkitError } from '../../core/errors.js';
+import type { JournalReport, SubmissionJournal } from '../journal.js';
 import { BING_MAX_BATCH, type BingError, type BingQuota, type BingRequest, isOnSite } from './api.js';
 import { BingClient, type BingOptions } from './client.js';
 
@@ -38,9 +39,17 @@ export interface BingSubmitOptions extends BingOptions {
   batchSize?: number;
   /** Build the requests and report them; send nothing (not even the quota request). @default false */
   dryRun?: boolean;
+  /**
+   * The submission journal of this channel (`bing-urls` or `bing-sitemaps`): what earlier runs
+   * kept is sent first, every settled batch is recorded before the next is sent, and what is not
+   * accepted stays in it for the next run. See `openSubmissionJournal`.
+   */
+  journal?: SubmissionJournal;
   /** Called as each batch or sitemap settles (and for URLs kept), before the next is sent. */
   onBatch?: (batch: BingBatchResult) => void | Promise<void>;
 }
+
+export type { JournalReport } from '../journal.js';
 
 /** What a Bing submission did. */
 export interface BingReport {
@@ -62,6 +71,8 @@ export interface BingReport {
   invalid: Array<{ url: string; reason: string }>;
   /** In a dry run: every request that would be sent, in order, key redacted. */
   requests: BingRequest[];
+  /** With a journal: its file, what earlier runs had kept, and what it keeps for the next run. */
+  journal?: JournalReport;
 }
 
 function emptyReport(siteUrl: string): BingReport {
@@ -116,6 +127,11 @@ async function submitUrls(
   const batchSize = batchSizeOf(options.batchSize);
   const dry = options.dryRun === true;
   const report = emptyReport(client.siteUrl);
+  const journal = options.journal;
+  if (journal !== undefined) {
+    report.journal = { path: journal.path, fromEarlier: journal.state.pending };
+    urls = await journal.plan(urls, dry);
+  }
   let left = Number.POSITIVE_INFINITY;
   if (dry) {
     report.requests.push(client.shown(client.quotaRequest()));
@@ -129,8 +145,12 @@ async function submitUrls(
   let buffer: string[] = [];
   let keptList: string[] = [];
 
+  const dropped: string[] = [];
   const emit = async (b: BingBatchResult): Promise<void> => {
     report.batches.push(b);
+    if (journal !== undefined && !dry) {
+      await journal.settle(b.settled ? [...dropped.splice(0), ...b.urlList] : dropped.splice(0));
+    }
     await options.onBatch?.(b);
   };
   const keep = async (): Promise<void> => {
@@ -222,15 +242,15 @@ async function submitUrls(
     try {
       u = new URL(url);
     } catch {
-      invalid(report, url, 'not an absolute URL');
+      invalid(report, url, 'not an absolute URL', dropped);
       continue;
     }
     if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-      invalid(report, url, `${u.protocol} URLs cannot be submitted`);
+      invalid(report, url, `${u.protocol} URLs cannot be submitted`, dropped);
       continue;
     }
     if (!isOnSite(u, client.siteUrl)) {
-      invalid(report, url, `not of the site ${client.siteUrl}`);
+      invalid(report, url, `not of the site ${client.siteUrl}`, dropped);
       continue;
     }
     if (stopped !== undefined) {
@@ -250,12 +270,18 @@ async function submitUrls(
     buffer = [];
   }
   await keep();
+  if (journal !== undefined && !dry) {
+    await journal.settle(dropped.splice(0));
+    report.journal!.kept = await journal.finish();
+  }
   return report;
 }
 
-function invalid(report: BingReport, url: string, reason: string): void {
+/** Leaves a URL out; with a journal, it is settled (refused for good) with the next batch. */
+function invalid(report: BingReport, url: string, reason: string, dropped?: string[]): void {
   report.invalidCount++;
   if (report.invalid.length < 100) report.invalid.push({ url, reason });
+  dropped?.push(url);
 }
 
 function batchSizeOf(value: unknown): number {
@@ -279,23 +305,33 @@ export async function submitSitemapsToBing(
 ): Promise<BingReport> {
   const client = new BingClient(options);
   const report = emptyReport(client.siteUrl);
+  const journal = options.journal;
+  const dry = options.dryRun === true;
   let stopped: string | undefined;
+  const dropped: string[] = [];
   const emit = async (b: BingBatchResult): Promise<void> => {
     report.batches.push(b);
+    if (journal !== undefined && !dry) {
+      await journal.settle(b.settled ? [...dropped.splice(0), ...b.urlList] : dropped.splice(0));
+    }
     await options.onBatch?.(b);
   };
   try {
+    if (journal !== undefined) {
+      report.journal = { path: journal.path, fromEarlier: journal.state.pending };
+      sitemaps = await journal.plan(sitemaps, dry);
+    }
     for await (const raw of sitemaps) {
       const url = raw.trim();
       let u: URL;
       try {
         u = new URL(url);
       } catch {
-        invalid(report, url, 'not an absolute URL: Bing fetches the sitemap from its public URL');
+        invalid(report, url, 'not an absolute URL: Bing fetches the sitemap from its public URL', dropped);
         continue;
       }
       if (!isOnSite(u, client.siteUrl)) {
-        invalid(report, url, `not of the site ${client.siteUrl}`);
+        invalid(report, url, `not of the site ${client.siteUrl}`, dropped);
         continue;
       }
       const request = client.submitFeedRequest(u.href);
@@ -345,6 +381,10 @@ export async function submitSitemapsToBing(
           error: e,
         });
       }
+    }
+    if (journal !== undefined && !dry) {
+      await journal.settle(dropped.splice(0));
+      report.journal!.kept = await journal.finish();
     }
   } finally {
     await client.close();
