@@ -1,0 +1,159 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeBing, startFakeBing } from '../support/bing-server.js';
+import { runBin } from '../support/cli.js';
+import { tempDir } from '../support/tmp.js';
+
+// The CLI run for real against the local fake of the Bing Webmaster API.
+const SITE = 'https://www.example.com/';
+let bing: FakeBing;
+
+beforeAll(async () => {
+  bing = await startFakeBing({ site: SITE });
+});
+afterAll(async () => {
+  await bing.close();
+});
+afterEach(() => bing.reset());
+
+const env = () => ({ BING_WEBMASTER_API_KEY: bing.key });
+const common = () => ['--engine', 'bing', '--site', SITE, '--bing-api-root', bing.apiRoot];
+function urlFile(n: number, from = 0): { dir: string; file: string } {
+  const dir = tempDir('sk-bing-cli');
+  const file = join(dir, 'urls.txt');
+  writeFileSync(file, Array.from({ length: n }, (_, i) => `${SITE}p/${from + i}\n`).join(''));
+  return { dir, file };
+}
+
+describe('sitemapkit submit --engine bing', () => {
+  it('--sitemap URL submits the sitemap with SubmitFeed; the key comes from BING_WEBMASTER_API_KEY and is never printed', async () => {
+    const r = await runBin(['submit', ...common(), '--sitemap', `${SITE}sitemap.xml`], {
+      env: env(),
+      cwd: tempDir(),
+    });
+    expect(r.code).toBe(0);
+    expect(bing.feeds.map((f) => f.url)).toEqual([`${SITE}sitemap.xml`]);
+    expect(r.stderr).toContain(`1 sitemap(s) submitted to Bing for ${SITE}, 0 failed, 0 left out`);
+    expect(`${r.stdout}${r.stderr}`).not.toContain(bing.key);
+  });
+
+  it('--urls within the daily quota: sends what fits, keeps the rest in the journal beside the file, exit 1; the next run sends it first', async () => {
+    const { dir, file } = urlFile(5);
+    bing.daily = 3;
+    const first = await runBin(['submit', ...common(), '--urls', file], { env: env() });
+    expect(first.code).toBe(1);
+    expect(bing.accepted).toEqual([`${SITE}p/0`, `${SITE}p/1`, `${SITE}p/2`]);
+    expect(first.stderr).toContain(
+      `3 URL(s) submitted to Bing for ${SITE}, 0 failed, 2 kept for the next run, 0 left out; quota left today: 0`,
+    );
+    expect(existsSync(join(dir, '.sitemapkit-submit-bing-urls.jsonl'))).toBe(true);
+
+    bing.daily = 100;
+    writeFileSync(file, `${SITE}p/9\n`);
+    const second = await runBin(['submit', ...common(), '--urls', file], { env: env() });
+    expect(second.code).toBe(0);
+    expect(bing.accepted.slice(3)).toEqual([`${SITE}p/3`, `${SITE}p/4`, `${SITE}p/9`]);
+    expect(second.stderr).toContain('(2 of them kept by earlier runs, sent first)');
+    expect(existsSync(join(dir, '.sitemapkit-submit-bing-urls.jsonl'))).toBe(false);
+  });
+
+  it('--dry-run prints exactly the requests it would make, the key redacted, and sends nothing', async () => {
+    const { file } = urlFile(2);
+    const r = await runBin(['submit', ...common(), '--urls', file, '--dry-run', '--api-key', bing.key]);
+    expect(r.code).toBe(0);
+    expect(bing.calls).toEqual([]);
+    expect(r.stdout).toBe(
+      `GET ${bing.apiRoot}GetUrlSubmissionQuota?siteUrl=${encodeURIComponent(SITE)}&apikey=REDACTED\n` +
+        `POST ${bing.apiRoot}SubmitUrlBatch?apikey=REDACTED\n` +
+        `${JSON.stringify({ siteUrl: SITE, urlList: [`${SITE}p/0`, `${SITE}p/1`] })}\n`,
+    );
+    expect(`${r.stdout}${r.stderr}`).not.toContain(bing.key);
+  });
+
+  it('an invalid key cannot run: exit 2, one sentence, the key not printed; the URLs are kept', async () => {
+    const { dir, file } = urlFile(2);
+    const wrong = '0123456789abcdef0123456789abcdef';
+    const r = await runBin(['submit', ...common(), '--urls', file], {
+      env: { BING_WEBMASTER_API_KEY: wrong },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/Bing does not accept the API key \(ERROR!!! InvalidApiKey\) \[ERR_BING\]/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(2);
+    expect(`${r.stdout}${r.stderr}`).not.toContain(wrong);
+    expect(existsSync(join(dir, '.sitemapkit-submit-bing-urls.jsonl'))).toBe(true);
+  });
+
+  it('usage errors: no --site, no key', async () => {
+    const { file } = urlFile(1);
+    const noSite = await runBin(['submit', '--engine', 'bing', '--urls', file], { env: env() });
+    expect(noSite.code).toBe(2);
+    expect(noSite.stderr).toContain('--engine bing needs --site SITE');
+    const noKey = await runBin(['submit', ...common(), '--urls', file], {
+      env: { BING_WEBMASTER_API_KEY: '' },
+    });
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain('--engine bing needs an API key: --api-key KEY or BING_WEBMASTER_API_KEY');
+    const unknown = await runBin(['submit', '--engine', 'yahoo', '--urls', file]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--engine takes indexnow, bing, not "yahoo"');
+  });
+
+  it('--json reports the quota and the batches with stable fields', async () => {
+    const { file } = urlFile(2);
+    const r = await runBin(['submit', ...common(), '--urls', file, '--json', '--no-journal'], { env: env() });
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j).toMatchObject({
+      engine: 'bing',
+      siteUrl: SITE,
+      quota: { DailyQuota: 10_000, MonthlyQuota: 300_000 },
+      quotaLeft: 9998,
+      submitted: 2,
+      kept: 0,
+      dryRun: false,
+    });
+    expect(j.batches[0]).toMatchObject({ kind: 'urls', status: 'submitted', urls: 2, httpStatus: 200 });
+  });
+});
+
+describe('sitemapkit status --engine bing', () => {
+  it('shows GetFeeds as a table, and --json with Bing field names', async () => {
+    bing.feeds.push({ url: `${SITE}sitemap.xml`, submitted: Date.UTC(2026, 10, 20, 8, 30) });
+    const table = await runBin(['status', ...common()], { env: env() });
+    expect(table.code).toBe(0);
+    const lines = table.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(
+      /^sitemap\s+type\s+status\s+submitted \(UTC\)\s+last crawled \(UTC\)\s+URLs\s+size$/,
+    );
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^${SITE.replace(/\./g, '\\.')}sitemap\\.xml\\s+Sitemap\\s+Success\\s+2026-11-20 08:30\\s+2026-11-20 09:30\\s+120\\s+1024$`,
+      ),
+    );
+    const json = await runBin(['status', ...common(), '--json'], { env: env() });
+    const j = JSON.parse(json.stdout);
+    expect(j.feeds[0]).toEqual({
+      Url: `${SITE}sitemap.xml`,
+      Type: 'Sitemap',
+      Status: 'Success',
+      Submitted: `/Date(${Date.UTC(2026, 10, 20, 8, 30)}-0000)/`,
+      LastCrawled: `/Date(${Date.UTC(2026, 10, 20, 9, 30)})/`,
+      UrlCount: 120,
+      FileSize: 1024,
+      Compressed: false,
+    });
+    expect(`${table.stdout}${json.stdout}`).not.toContain(bing.key);
+  });
+
+  it('a site not verified for the key: exit 2 with the reason', async () => {
+    const r = await runBin(
+      ['status', '--engine', 'bing', '--site', 'https://shop.example.com/', '--bing-api-root', bing.apiRoot],
+      {
+        env: env(),
+      },
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('the site is not verified in Bing Webmaster Tools for this API key');
+  });
+});
