@@ -188,15 +188,24 @@ describe('sitemaps and their status', () => {
   it('a sitemap of another site is left out; a refusal that stops the run keeps the rest', async () => {
     const r1 = await submitSitemapsToBing(['https://elsewhere.example/sitemap.xml'], options());
     expect(r1.invalidCount).toBe(1);
+    bing.queue.push({ status: 200, body: '{"d":null}' });
     bing.queue.push({
       status: 400,
       headers: { 'content-type': 'application/json' },
       body: '{"ErrorCode":14,"Message":"ERROR!!! NotAuthorized"}',
     });
-    const r2 = await submitSitemapsToBing([`${SITE}a.xml`, `${SITE}b.xml`], options());
+    const r2 = await submitSitemapsToBing([`${SITE}a.xml`, `${SITE}b.xml`, `${SITE}c.xml`], options());
     expect(r2.failed).toBe(1);
     expect(r2.kept).toBe(1);
-    expect(r2.batches.map((b) => b.status)).toEqual(['failed', 'kept']);
+    expect(r2.batches.map((b) => b.status)).toEqual(['submitted', 'failed', 'kept']);
+    // Refused at the very first call, nothing could be submitted: the error is thrown.
+    bing.queue.push({
+      status: 400,
+      headers: { 'content-type': 'application/json' },
+      body: '{"ErrorCode":3,"Message":"ERROR!!! InvalidApiKey"}',
+    });
+    const e = await submitSitemapsToBing([`${SITE}a.xml`], options()).catch((x: unknown) => x);
+    expect((e as BingError).reason).toBe('invalid-key');
   });
 });
 

@@ -129,7 +129,7 @@ export class BingClient {
 
   /** Sends one request, retrying as the policy says. Throws {@link BingError} or `ERR_ABORTED`. */
   async call(r: BingRequest): Promise<BingCall> {
-    const where = `${r.name} ${redactUrl(r.url)}`;
+    const where = redactUrl(r.url);
     let attempts = 0;
     for (;;) {
       if (this.#aborted()) throw aborted(where);
@@ -156,7 +156,12 @@ export class BingClient {
         if (this.#aborted() || (cause instanceof HttpError && cause.reason === 'aborted'))
           throw aborted(where, cause);
         const said = cause instanceof Error ? redactKey(cause.message, this.#key) : String(cause);
-        failure = new BingError('network', `${r.name} failed: ${said}`, { where });
+        failure = new BingError('network', `${r.name} failed: ${said}`, {
+          where,
+          hint: `check that ${new URL(this.apiRoot).host} is reachable from here`,
+        });
+        // A name that does not resolve, a bad certificate or a refused address stays so on a retry.
+        if (cause instanceof HttpError && FINAL_NETWORK.has(cause.reason)) throw failure;
       }
       // Bing's throttle faults come as HTTP 400 with ErrorCode 4 or 5: retried as a 429 would be.
       const judged = failure.reason === 'throttled' ? 429 : status;
@@ -176,6 +181,7 @@ export class BingClient {
           : `gave up after ${attempts} attempt(s)`;
       throw new BingError(failure.reason, `${failure.message}; ${why}`, {
         where,
+        ...(failure.hint === undefined ? {} : { hint: failure.hint }),
         ...(failure.status === undefined ? {} : { status: failure.status }),
         ...(failure.bingCode === undefined ? {} : { bingCode: failure.bingCode }),
       });
@@ -185,7 +191,7 @@ export class BingClient {
   /** `GetUrlSubmissionQuota`: the URLs the site may still submit today and this month. */
   async quota(): Promise<BingQuota> {
     const r = this.quotaRequest();
-    return readQuota((await this.call(r)).d, r.name);
+    return readQuota((await this.call(r)).d, redactUrl(r.url));
   }
 
   quotaRequest(): BingRequest {
@@ -205,13 +211,21 @@ export class BingClient {
   /** `GetFeeds`: the sitemaps and feeds submitted for the site, with Bing's verdict on each. */
   async feeds(): Promise<BingFeed[]> {
     const r = this.request('GetFeeds', { siteUrl: this.siteUrl });
-    return readFeeds((await this.call(r)).d, r.name);
+    return readFeeds((await this.call(r)).d, redactUrl(r.url));
   }
 
   async close(): Promise<void> {
     await this.#http.close();
   }
 }
+
+const FINAL_NETWORK: ReadonlySet<string> = new Set([
+  'dns',
+  'tls',
+  'address-refused',
+  'bad-scheme',
+  'too-large',
+]);
 
 function aborted(where: string, cause?: unknown): SitemapkitError {
   return new SitemapkitError('ERR_ABORTED', 'Bing submission aborted', { where, cause });

@@ -296,8 +296,9 @@ function batchSizeOf(value: unknown): number {
 
 /**
  * Submits sitemaps (or RSS/Atom feeds) with `SubmitFeed`, one call each, in order. A failure that
- * stops the run (invalid key, site not verified) keeps the remaining sitemaps. Throws
- * `ERR_OPTIONS` and `ERR_ABORTED`.
+ * stops the run (invalid key, site not verified, no network) keeps the remaining sitemaps; when it
+ * comes at the first call, it is thrown (`ERR_BING`): nothing could be submitted. Throws
+ * `ERR_OPTIONS` and `ERR_ABORTED` too.
  */
 export async function submitSitemapsToBing(
   sitemaps: Iterable<string> | AsyncIterable<string>,
@@ -368,6 +369,9 @@ export async function submitSitemapsToBing(
         });
       } catch (e) {
         if (!(e instanceof SitemapkitError) || e.code === 'ERR_ABORTED') throw e;
+        // Nothing accepted yet and nothing would be (a wrong key, no network): the run could not
+        // run at all, as when the URL quota cannot be read. The journal keeps every sitemap.
+        if (report.submitted === 0 && report.failed === 0 && stops(e)) throw e;
         report.failed++;
         const settled = !stops(e);
         if (!settled) stopped = `stopped after a failure: ${e.message}`;
