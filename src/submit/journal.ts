@@ -178,10 +178,11 @@ export class SubmissionJournal {
     dryRun = false,
   ): Promise<AsyncIterable<string>> {
     const seen = new HashedStringSet();
+    // Keyed by the URL itself (one hash); `sent` holds the hashes the files carry.
+    const checkSent = this.#sent.size > 0;
     const take = (loc: string): boolean => {
-      const k = keyOf(loc);
-      if (this.#sent.has(k)) return false;
-      return seen.add(k);
+      if (checkSent && this.#sent.has(keyOf(loc))) return false;
+      return seen.add(loc);
     };
     if (dryRun) {
       const leftovers = this.#leftovers();
@@ -241,12 +242,13 @@ export class SubmissionJournal {
       // An interrupted run's settled URLs stay "sent" until the run that picks it up ends.
       for (const k of sentKeys) {
         chunk += `${JSON.stringify({ sent: k })}\n`;
-        if (chunk.length > 65_536) await flush();
+        if (chunk.length > 1_048_576) await flush();
       }
       await fill(async (loc) => {
         count++;
-        chunk += `${JSON.stringify({ loc })}\n`;
-        if (chunk.length > 65_536) await flush();
+        // An item is a JSON string on its own line (a `sent` hash is an object).
+        chunk += `${JSON.stringify(loc)}\n`;
+        if (chunk.length > 1_048_576) await flush();
       });
       await flush();
       await fh.sync();
@@ -265,7 +267,8 @@ export class SubmissionJournal {
   /** Records URLs as settled (accepted, or refused for good), durably, before the next batch goes. */
   async settle(urls: readonly string[]): Promise<void> {
     if (urls.length === 0) return;
-    const keys = urls.map((u) => keyOf(normal(u)));
+    // The engines report the URLs as the plan gave them (normalised there): hashed as they are.
+    const keys = urls.map(keyOf);
     for (const k of keys) this.#oldSettled.add(k);
     const body = `${this.#id} ${keys.join(',')}`;
     const line = `${body} ${hashHex(body)}\n`;
@@ -273,7 +276,8 @@ export class SubmissionJournal {
     try {
       fh = await open(this.#log, 'a');
       await fh.write(line);
-      await fh.sync();
+      // The data and the file's new size reach the disk; other metadata (times) need not.
+      await fh.datasync();
     } catch (e) {
       throw fsError(e, {
         path: this.#log,
@@ -293,6 +297,14 @@ export class SubmissionJournal {
    * removed when nothing is left. Returns how many URLs are kept for the next run.
    */
   async finish(): Promise<number> {
+    if (this.#planned > 0 && this.#oldSettled.size >= this.#planned) {
+      // Everything this run planned is settled: nothing to carry over (the common case).
+      await rm(this.path, { force: true });
+      await rm(this.#log, { force: true });
+      await syncDir(this.#o.dir);
+      await this.#step('finished');
+      return 0;
+    }
     // The leftovers stream from the current plan into the temp file; the rename comes after.
     const count = await this.#writePlan(randomBytes(8).toString('hex'), [], async (add) => {
       for await (const loc of this.#leftovers()) await add(loc);
@@ -318,8 +330,8 @@ async function* readPlanItems(path: string): AsyncGenerator<string> {
         continue;
       }
       if (line === '') continue;
-      const j = JSON.parse(line) as { loc?: unknown };
-      if (typeof j.loc === 'string') yield j.loc;
+      const j = JSON.parse(line) as unknown;
+      if (typeof j === 'string') yield j;
     }
   } finally {
     lines.close();
@@ -367,12 +379,21 @@ export async function openSubmissionJournal(options: SubmissionJournalOptions): 
     for await (const line of lines) {
       n++;
       if (line === '') continue;
-      let j: Record<string, unknown>;
+      let parsed: unknown;
       try {
-        j = JSON.parse(line) as Record<string, unknown>;
+        parsed = JSON.parse(line);
       } catch (cause) {
         throw bad(`has a line that is not JSON (line ${n})`, cause);
       }
+      if (typeof parsed === 'string') {
+        if (n === 1)
+          throw bad('does not start with its header (is it a sitemapkit journal of this version?)');
+        const k = keyOf(parsed);
+        if (oldSettled.has(k)) keys.push(k);
+        else pending++;
+        continue;
+      }
+      const j = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
       if (n === 1) {
         if (
           j['sitemapkitSubmitJournal'] !== VERSION ||
@@ -404,10 +425,7 @@ export async function openSubmissionJournal(options: SubmissionJournalOptions): 
         if (sent.add(j['sent'])) sentKeys.push(j['sent']);
         continue;
       }
-      if (typeof j['loc'] !== 'string') throw bad(`has a line without a URL (line ${n})`);
-      const k = keyOf(j['loc']);
-      if (oldSettled.has(k)) keys.push(k);
-      else pending++;
+      throw bad(`has a line without a URL (line ${n})`);
     }
     if (interrupted) {
       for (const k of keys) if (sent.add(k)) sentKeys.push(k);
