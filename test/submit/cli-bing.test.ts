@@ -4,7 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeBing, startFakeBing } from '../support/bing-server.js';
 import { runBin } from '../support/cli.js';
+import { startServer, text } from '../support/http-server.js';
 import { tempDir } from '../support/tmp.js';
+import { startEngine } from './indexnow-server.js';
 
 // The CLI run for real against the local fake of the Bing Webmaster API.
 const SITE = 'https://www.example.com/';
@@ -150,5 +152,79 @@ describe('sitemapkit status --engine bing', () => {
     );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('the site is not verified in Bing Webmaster Tools for this API key');
+  });
+});
+
+describe('one submit over several engines, from a build or a change set', () => {
+  it('--engine indexnow,bing submits the same URL list to both, each with its own journal', async () => {
+    const engine = await startEngine();
+    const site = await startServer({}, { keepAlive: false });
+    const siteUrl = `${site.origin}/`;
+    const fake = await startFakeBing({ site: siteUrl });
+    try {
+      const key = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+      site.route(`/${key}.txt`, text(key));
+      const dir = tempDir('sk-bing-cli');
+      const file = join(dir, 'urls.txt');
+      writeFileSync(file, `${siteUrl}a\n${siteUrl}b\n`);
+      const r = await runBin(
+        [
+          'submit',
+          '--engine',
+          'indexnow,bing',
+          '--indexnow',
+          `${engine.origin}/indexnow`,
+          '--key',
+          key,
+          '--site',
+          siteUrl,
+          '--bing-api-root',
+          fake.apiRoot,
+          '--urls',
+          file,
+        ],
+        { env: { BING_WEBMASTER_API_KEY: fake.key } },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(engine.posts.flatMap((p) => p.urlList)).toEqual([`${siteUrl}a`, `${siteUrl}b`]);
+      expect(fake.accepted).toEqual([`${siteUrl}a`, `${siteUrl}b`]);
+      // Everything accepted: no journal is left behind.
+      expect(existsSync(join(dir, '.sitemapkit-submit-indexnow.jsonl'))).toBe(false);
+      expect(existsSync(join(dir, '.sitemapkit-submit-bing-urls.jsonl'))).toBe(false);
+    } finally {
+      await Promise.all([engine.close(), site.close(), fake.close()]);
+    }
+  });
+
+  it('--changes FILE submits the added, changed and removed URLs of a change set', async () => {
+    const dir = tempDir('sk-bing-cli');
+    const changes = join(dir, 'changes.jsonl');
+    const at = '2026-11-26T10:00:00Z';
+    writeFileSync(
+      changes,
+      [
+        { kind: 'url', change: 'added', loc: `${SITE}new`, at },
+        { kind: 'url', change: 'changed', loc: `${SITE}old`, at },
+        { kind: 'url', change: 'removed', loc: `${SITE}gone`, at },
+      ]
+        .map((c) => JSON.stringify(c))
+        .join('\n'),
+    );
+    const r = await runBin(['submit', ...common(), '--changes', changes], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(bing.accepted).toEqual([`${SITE}new`, `${SITE}old`, `${SITE}gone`]);
+  });
+
+  it('--sitemap DIR (a build) submits its URLs in batches, the journal beside the manifest', async () => {
+    const { dir, file } = urlFile(4);
+    const out = join(dir, 'dist');
+    const gen = await runBin(['generate', file, '--base-url', SITE, '--out', out]);
+    expect(gen.code, gen.stderr).toBe(0);
+    bing.daily = 1;
+    const r = await runBin(['submit', ...common(), '--sitemap', out], { env: env() });
+    expect(r.code).toBe(1);
+    expect(bing.accepted).toEqual([`${SITE}p/0`]);
+    expect(existsSync(join(out, '.sitemapkit-manifest.json'))).toBe(true);
+    expect(existsSync(join(out, '.sitemapkit-submit-bing-urls.jsonl'))).toBe(true);
   });
 });
