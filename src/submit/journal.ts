@@ -222,28 +222,35 @@ export class SubmissionJournal {
       this.#o.dir,
       `.${basename(this.path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
     );
-    const fh = await open(tmp, 'wx').catch((e: unknown) => {
-      throw fsError(e, { path: this.path, doing: 'write the submission journal', mode: 'write' });
-    });
+    const failed = (e: unknown): unknown =>
+      fsError(e, { path: this.path, doing: 'write the submission journal', mode: 'write' });
+    // Opened at the first write, after the source has begun to be read: an unreadable input is
+    // reported as such, not as a journal that could not be written.
+    let fh: FileHandle | undefined;
     let count = 0;
+    const header: Header = {
+      sitemapkitSubmitJournal: VERSION,
+      channel: this.#o.channel,
+      target: this.#o.target,
+      id,
+    };
+    let chunk = `${JSON.stringify(header)}\n`;
+    const flush = async (): Promise<void> => {
+      try {
+        fh ??= await open(tmp, 'wx');
+        if (chunk !== '') await fh.write(chunk);
+      } catch (e) {
+        throw failed(e);
+      }
+      chunk = '';
+    };
     try {
-      const header: Header = {
-        sitemapkitSubmitJournal: VERSION,
-        channel: this.#o.channel,
-        target: this.#o.target,
-        id,
-      };
-      let chunk = `${JSON.stringify(header)}\n`;
-      const flush = async (): Promise<void> => {
-        if (chunk === '') return;
-        await fh.write(chunk);
-        chunk = '';
-      };
       // An interrupted run's settled URLs stay "sent" until the run that picks it up ends.
       for (const k of sentKeys) {
         chunk += `${JSON.stringify({ sent: k })}\n`;
         if (chunk.length > 1_048_576) await flush();
       }
+      // Errors of the source itself (an unreadable input) pass through as they are.
       await fill(async (loc) => {
         count++;
         // An item is a JSON string on its own line (a `sent` hash is an object).
@@ -251,15 +258,19 @@ export class SubmissionJournal {
         if (chunk.length > 1_048_576) await flush();
       });
       await flush();
-      await fh.sync();
-      await fh.close();
-      await rename(tmp, this.path);
+      try {
+        await fh!.sync();
+        await fh!.close();
+        fh = undefined;
+        await rename(tmp, this.path);
+      } catch (e) {
+        throw failed(e);
+      }
       await syncDir(this.#o.dir);
     } catch (e) {
-      await fh.close().catch(() => undefined);
+      await fh?.close().catch(() => undefined);
       await rm(tmp, { force: true });
-      if (e instanceof SitemapkitError) throw e;
-      throw fsError(e, { path: this.path, doing: 'write the submission journal', mode: 'write' });
+      throw e;
     }
     return count;
   }
@@ -342,7 +353,9 @@ async function* readPlanItems(path: string): AsyncGenerator<string> {
  * Opens the journal of `channel` in `dir`: reads what earlier runs kept (and what an interrupted
  * run settled). Throws `ERR_STATE` for a journal of another target or an unreadable one.
  */
-export async function openSubmissionJournal(options: SubmissionJournalOptions): Promise<SubmissionJournal> {
+export async function openSubmissionJournal(given: SubmissionJournalOptions): Promise<SubmissionJournal> {
+  // The target is written into the file: never with the credentials a URL may carry.
+  const options = { ...given, target: withoutCredentials(given.target) };
   if (!/^[a-z0-9][a-z0-9-]*$/.test(options.channel)) {
     throw new SitemapkitError(
       'ERR_OPTIONS',
@@ -453,4 +466,16 @@ export async function openSubmissionJournal(options: SubmissionJournalOptions): 
     state: { pending, sent: sentKeys.length, interrupted },
   });
   return journal;
+}
+
+function withoutCredentials(target: string): string {
+  try {
+    const u = new URL(target);
+    if (u.username === '' && u.password === '') return target;
+    u.username = '';
+    u.password = '';
+    return u.href;
+  } catch {
+    return target;
+  }
 }

@@ -221,8 +221,7 @@ export function faultOf(status: number, text: string, where: string, apiKey: str
   const tail = said === '' ? '' : ` (${said.length > 200 ? `${said.slice(0, 197)}...` : said})`;
   const extra = { where, status, ...(code === undefined ? {} : { bingCode: code }) };
   const reason = reasonOf(status, code, said);
-  const text_ = SENTENCES[reason];
-  return new BingError(reason, `HTTP ${status}: ${text_}${tail}`, extra);
+  return new BingError(reason, `HTTP ${status}: ${SENTENCES[reason]}${tail}`, extra);
 }
 
 const SENTENCES: Record<BingFailureReason, string> = {

@@ -6,7 +6,14 @@
  */
 import { SitemapkitError } from '../../core/errors.js';
 import type { JournalReport, SubmissionJournal } from '../journal.js';
-import { BING_MAX_BATCH, type BingError, type BingQuota, type BingRequest, isOnSite } from './api.js';
+import {
+  BING_MAX_BATCH,
+  type BingError,
+  type BingFeed,
+  type BingQuota,
+  type BingRequest,
+  isOnSite,
+} from './api.js';
 import { BingClient, type BingOptions } from './client.js';
 
 /** `submitted`: Bing accepted it. `failed`: Bing refused it or could not be reached. `kept`: not sent (quota, or a failure before it). `dry-run`. */
@@ -397,7 +404,7 @@ export async function submitSitemapsToBing(
 }
 
 /** `GetFeeds`: the sitemaps and feeds submitted for the site, with Bing's own field names. */
-export async function getBingFeeds(options: BingOptions): Promise<import('./api.js').BingFeed[]> {
+export async function getBingFeeds(options: BingOptions): Promise<BingFeed[]> {
   const client = new BingClient(options);
   try {
     return await client.feeds();
