@@ -51,6 +51,7 @@ describe('sitemapkit submit --engine bing', () => {
       `3 URL(s) submitted to Bing for ${SITE}, 0 failed, 2 kept for the next run, 0 left out; quota left today: 0`,
     );
     expect(existsSync(join(dir, '.sitemapkit-submit-bing-urls.jsonl'))).toBe(true);
+    expect(readFileSync(join(dir, '.sitemapkit-submit-bing-urls.jsonl'), 'utf8')).not.toContain(bing.key);
 
     bing.daily = 100;
     writeFileSync(file, `${SITE}p/9\n`);
@@ -117,6 +118,7 @@ describe('sitemapkit submit --engine bing', () => {
       dryRun: false,
     });
     expect(j.batches[0]).toMatchObject({ kind: 'urls', status: 'submitted', urls: 2, httpStatus: 200 });
+    expect(r.stdout).not.toContain(bing.key);
   });
 });
 
