@@ -65,6 +65,27 @@ interface Header {
   id: string;
 }
 
+/**
+ * A hashed set allocated at its first `add`: an empty `HashedStringSet` costs about 6 MiB, and
+ * most journals never settle anything twice or carry `sent` hashes.
+ */
+class LazySet {
+  #set: HashedStringSet | undefined;
+
+  get size(): number {
+    return this.#set?.size ?? 0;
+  }
+
+  has(s: string): boolean {
+    return this.#set?.has(s) ?? false;
+  }
+
+  add(s: string): boolean {
+    this.#set ??= new HashedStringSet();
+    return this.#set.add(s);
+  }
+}
+
 /** What the submission journal did in a run. */
 export interface JournalReport {
   path: string;
@@ -112,13 +133,13 @@ export class SubmissionJournal {
   readonly #o: SubmissionJournalOptions;
   readonly #log: string;
   /** Settled by an interrupted run (and now by this one, once planned). */
-  readonly #sent: HashedStringSet;
+  readonly #sent: LazySet;
   #id: string;
   #planned = 0;
   #settled = 0;
   #steps = 0;
   #hasOld: boolean;
-  #oldSettled: HashedStringSet;
+  #oldSettled: LazySet;
   /** The hashes of URLs settled by an interrupted run, in order (written back into the plan). */
   readonly #sentKeys: string[];
 
@@ -127,9 +148,9 @@ export class SubmissionJournal {
     o: SubmissionJournalOptions,
     found: {
       id: string;
-      sent: HashedStringSet;
+      sent: LazySet;
       sentKeys: string[];
-      oldSettled: HashedStringSet;
+      oldSettled: LazySet;
       state: JournalState;
       hasOld: boolean;
     },
@@ -206,7 +227,7 @@ export class SubmissionJournal {
     await rm(this.#log, { force: true });
     this.#id = id;
     this.#hasOld = true;
-    this.#oldSettled = new HashedStringSet();
+    this.#oldSettled = new LazySet();
     this.#planned = count;
     await this.#step('planned');
     return readPlanItems(this.path);
@@ -363,9 +384,9 @@ export async function openSubmissionJournal(given: SubmissionJournalOptions): Pr
     );
   }
   const path = journalPath(options.dir, options.channel);
-  const sent = new HashedStringSet();
+  const sent = new LazySet();
   const sentKeys: string[] = [];
-  const oldSettled = new HashedStringSet();
+  const oldSettled = new LazySet();
   let header: Header | undefined;
   let pending = 0;
   let interrupted = false;
