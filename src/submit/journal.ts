@@ -30,6 +30,17 @@ import { SitemapkitError } from '../core/errors.js';
 import { fsError, isSystemError } from '../core/fs-errors.js';
 import { HashedStringSet, hashHex } from '../core/hash.js';
 import { syncDir } from '../writer/atomic.js';
+import {
+  journalPath,
+  keyOf,
+  LazySet,
+  logPath,
+  normal,
+  readPlanItems,
+  withoutCredentials,
+} from './journal-files.js';
+
+export { journalPath } from './journal-files.js';
 
 /** Where a journal lives and what it is for. */
 export interface SubmissionJournalOptions {
@@ -65,27 +76,6 @@ interface Header {
   id: string;
 }
 
-/**
- * A hashed set allocated at its first `add`: an empty `HashedStringSet` costs about 6 MiB, and
- * most journals never settle anything twice or carry `sent` hashes.
- */
-class LazySet {
-  #set: HashedStringSet | undefined;
-
-  get size(): number {
-    return this.#set?.size ?? 0;
-  }
-
-  has(s: string): boolean {
-    return this.#set?.has(s) ?? false;
-  }
-
-  add(s: string): boolean {
-    this.#set ??= new HashedStringSet();
-    return this.#set.add(s);
-  }
-}
-
 /** What the submission journal did in a run. */
 export interface JournalReport {
   path: string;
@@ -93,33 +83,6 @@ export interface JournalReport {
   fromEarlier: number;
   /** URLs kept for the next run (undefined in a dry run, which writes no journal). */
   kept?: number;
-}
-
-/** The plan file of a channel in `dir`. */
-export function journalPath(dir: string, channel: string): string {
-  return join(dir, `.sitemapkit-submit-${channel}.jsonl`);
-}
-
-function logPath(dir: string, channel: string): string {
-  return join(dir, `.sitemapkit-submit-${channel}.done`);
-}
-
-/**
- * A URL as the journal keeps it: its WHATWG serialisation (what engines send and report back), or
- * the trimmed text when it is not a URL (the engine leaves it out, and it is settled as such).
- */
-function normal(raw: string): string {
-  const t = raw.trim();
-  try {
-    return new URL(t).href;
-  } catch {
-    return t;
-  }
-}
-
-/** A URL's identity in the journal: 16 hex digits of its 64-bit hash. */
-function keyOf(loc: string): string {
-  return hashHex(loc);
 }
 
 /**
@@ -349,27 +312,6 @@ export class SubmissionJournal {
   }
 }
 
-async function* readPlanItems(path: string): AsyncGenerator<string> {
-  const lines = createInterface({
-    input: createReadStream(path, { encoding: 'utf8' }),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  });
-  let first = true;
-  try {
-    for await (const line of lines) {
-      if (first) {
-        first = false;
-        continue;
-      }
-      if (line === '') continue;
-      const j = JSON.parse(line) as unknown;
-      if (typeof j === 'string') yield j;
-    }
-  } finally {
-    lines.close();
-  }
-}
-
 /**
  * Opens the journal of `channel` in `dir`: reads what earlier runs kept (and what an interrupted
  * run settled). Throws `ERR_STATE` for a journal of another target or an unreadable one.
@@ -487,16 +429,4 @@ export async function openSubmissionJournal(given: SubmissionJournalOptions): Pr
     state: { pending, sent: sentKeys.length, interrupted },
   });
   return journal;
-}
-
-function withoutCredentials(target: string): string {
-  try {
-    const u = new URL(target);
-    if (u.username === '' && u.password === '') return target;
-    u.username = '';
-    u.password = '';
-    return u.href;
-  } catch {
-    return target;
-  }
 }
