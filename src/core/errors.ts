@@ -29,6 +29,8 @@ export type ErrorCode =
   | 'ERR_INDEXNOW'
   /** Google (its token endpoint, Search Console or the URL Inspection API) refused a request. */
   | 'ERR_GOOGLE'
+  /** Bing Webmaster Tools refused a call (its `reason`: invalid key, site not verified, quota, …). */
+  | 'ERR_BING'
   /** The operation was aborted through an AbortSignal or an interrupt. */
   | 'ERR_ABORTED'
   /** Crawl state or a site store is missing, locked or incompatible. */

@@ -1,7 +1,28 @@
 /**
  * Submitting: IndexNow keys and submissions, change sets between builds, the sitemaps of a build,
- * Google Search Console (submit, status, URL Inspection), the legacy ping.
+ * Google Search Console (submit, status, URL Inspection), Bing Webmaster Tools, the submission
+ * journal, the legacy ping.
  */
+export {
+  BING_API_ROOT,
+  BING_MAX_BATCH,
+  BingError,
+  type BingFailureReason,
+  type BingFeed,
+  type BingQuota,
+  type BingRequest,
+  bingDate,
+} from './bing/api.js';
+export { BingClient, type BingOptions } from './bing/client.js';
+export {
+  type BingBatchResult,
+  type BingBatchStatus,
+  type BingReport,
+  type BingSubmitOptions,
+  getBingFeeds,
+  submitSitemapsToBing,
+  submitUrlsToBing,
+} from './bing/submit.js';
 export { type BuildSitemap, buildSitemaps, isSitemapUrl } from './build-sitemaps.js';
 export { type ChangeCounts, type ChangeKind, diffUrls, type UrlChange } from './changes.js';
 export {
@@ -35,6 +56,14 @@ export {
   indexNowEndpoint,
   submitToIndexNow,
 } from './indexnow.js';
+export {
+  type JournalReport,
+  type JournalState,
+  journalPath,
+  openSubmissionJournal,
+  SubmissionJournal,
+  type SubmissionJournalOptions,
+} from './journal.js';
 export {
   assertValidKey,
   generateKey,

@@ -14,6 +14,7 @@ import { HttpClient } from '../http/client.js';
 import type { FetchLike } from '../http/types.js';
 import { type PostContext, postBatch, verifyKeyFile } from './indexnow-post.js';
 import type { IndexNowBatchResult } from './indexnow-result.js';
+import type { JournalReport, SubmissionJournal } from './journal.js';
 import { assertValidKey } from './key.js';
 
 export type { IndexNowBatchResult, IndexNowBatchStatus } from './indexnow-result.js';
@@ -69,6 +70,12 @@ export interface IndexNowOptions {
   signal?: AbortSignal;
   /** Called after each batch (progress, printing). */
   onBatch?: (batch: IndexNowBatchResult) => void;
+  /**
+   * The submission journal of the `indexnow` channel: what earlier runs kept is posted first,
+   * each settled batch (200, 202, or refused for good: 400, 422) is recorded before the next is
+   * posted, and the rest (403, 429, 5xx, a failed key check, a crash) stays for the next run.
+   */
+  journal?: SubmissionJournal;
 }
 
 /** A URL that was not submitted, and why. */
@@ -91,6 +98,14 @@ export interface IndexNowReport {
   invalid: IndexNowInvalidUrl[];
   /** Each host's key file URL and whether it was verified. */
   hosts: Array<{ host: string; keyFile: string; verified: boolean | undefined }>;
+  /** With a journal: its file, what earlier runs had kept, and what it keeps for the next run. */
+  journal?: JournalReport;
+}
+
+/** Whether a batch is done with: accepted, or refused in a way another try would not change. */
+function settledBatch(b: IndexNowBatchResult): boolean {
+  if (b.status === 'submitted' || b.status === 'accepted') return true;
+  return b.status === 'failed' && (b.httpStatus === 400 || b.httpStatus === 422);
 }
 
 interface HostState {
@@ -228,10 +243,19 @@ async function submitWith(
     hosts: [],
   };
   const hosts = new Map<string, HostState | null>();
+  const journal = options.journal;
+  const journaling = journal !== undefined && options.dryRun !== true;
+  // URLs left out are refused for good: settled in the journal with the next batch.
+  const dropped: string[] = [];
   const reject = (url: string, reason: string): void => {
     report.invalidCount++;
     if (report.invalid.length < 100) report.invalid.push({ url, reason });
+    if (journaling) dropped.push(url);
   };
+  if (journal !== undefined) {
+    report.journal = { path: journal.path, fromEarlier: journal.state.pending };
+    urls = await journal.plan(urls, options.dryRun === true);
+  }
   // A function, not an inline test: TypeScript would keep a narrowing of `aborted` across awaits.
   const isAborted = (): boolean => options.signal?.aborted === true;
   const aborted = (): SitemapkitError =>
@@ -333,6 +357,8 @@ async function submitWith(
     const list = h.buffer;
     h.buffer = [];
     const result = await post(h, list);
+    if (journaling)
+      await journal!.settle(settledBatch(result) ? [...dropped.splice(0), ...list] : dropped.splice(0));
     report.batches.push(result);
     if (result.status === 'failed') report.failed += result.urls;
     else report.submitted += result.urls;
@@ -369,5 +395,9 @@ async function submitWith(
     if (h.buffer.length >= o.batchSize) await flush(h);
   }
   for (const h of hosts.values()) if (h !== null && h.buffer.length > 0) await flush(h);
+  if (journaling) {
+    await journal!.settle(dropped.splice(0));
+    report.journal!.kept = await journal!.finish();
+  }
   return report;
 }

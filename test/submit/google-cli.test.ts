@@ -181,7 +181,7 @@ describe('sitemapkit submit --engine google', () => {
     const noEngine = await cli(['submit', '--credentials', key, '--sitemap', `${SITE}s.xml`]);
     expect(noEngine.stderr).toContain('--credentials is for --engine google: add --engine google');
     const badEngine = await cli(['submit', '--engine', 'yahoo', '--sitemap', `${SITE}s.xml`]);
-    expect(badEngine.stderr).toContain('--engine takes indexnow, google, not "yahoo"');
+    expect(badEngine.stderr).toContain('--engine takes indexnow, google, bing, not "yahoo"');
   });
 
   it('reads the key file from GOOGLE_APPLICATION_CREDENTIALS (the built CLI, in its own process)', async () => {

@@ -9,6 +9,7 @@ import {
   generateKey,
   indexNowEndpoint,
   isValidKey,
+  openSubmissionJournal,
   pingSitemap,
   submitToIndexNow,
   writeKeyFile,
@@ -343,5 +344,41 @@ describe('legacy ping', () => {
     expect(seen).toBe('/ping?sitemap=https%3A%2F%2Fexample.com%2Fsitemap.xml%3Fa%3D1');
     const gone = await pingSitemap(`${site.origin}/gone`, 'https://example.com/s.xml');
     expect(gone).toMatchObject({ httpStatus: 404, ok: false });
+  });
+});
+
+describe('submitToIndexNow with the submission journal', () => {
+  it('keeps a batch that failed for the next run, sends it first then, and drops URLs refused for good', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sk-inj-'));
+    const open = () => openSubmissionJournal({ dir, channel: 'indexnow', target: endpoint() });
+    // Run 1: the engine is down for the first batch (kept), the second goes through.
+    engine.queue.push({ status: 503 });
+    const first = await submitToIndexNow([...urls(site, 3), 'not a url', ...urls(site, 2, 'q')], {
+      endpoint: endpoint(),
+      key: KEY,
+      sleep,
+      retries: 0,
+      batchSize: 3,
+      journal: await open(),
+    });
+    expect(first.batches.map((b) => b.status)).toEqual(['failed', 'submitted']);
+    expect(first.journal).toMatchObject({ fromEarlier: 0, kept: 3 });
+    expect(engine.posts.flatMap((p) => p.urlList)).toEqual(urls(site, 2, 'q'));
+    // Run 2: the kept batch goes first, then the new URLs; nothing of run 1's accepted batch again.
+    engine.posts.length = 0;
+    const second = await submitToIndexNow([...urls(site, 2, 'q'), `${site.origin}/new`], {
+      endpoint: endpoint(),
+      key: KEY,
+      sleep,
+      batchSize: 10,
+      journal: await open(),
+    });
+    expect(engine.posts.flatMap((p) => p.urlList)).toEqual([
+      ...urls(site, 3),
+      ...urls(site, 2, 'q'),
+      `${site.origin}/new`,
+    ]);
+    expect(second.journal).toMatchObject({ fromEarlier: 3, kept: 0 });
+    expect(readdirSync(dir)).toEqual([]);
   });
 });

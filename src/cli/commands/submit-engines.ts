@@ -21,7 +21,7 @@ export interface EngineRunner {
 }
 
 export const ENGINE_HELP =
-  'where to submit: indexnow (the default), google; several: repeat --engine or separate with commas (run in the order given)';
+  'where to submit: indexnow (the default), google, bing; several: repeat --engine or separate with commas (run in the order given)';
 
 export async function runEngines(
   engines: readonly string[],

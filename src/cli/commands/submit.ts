@@ -4,7 +4,13 @@ import { type Command, Option } from 'commander';
 import { type Diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
 import { readChangeSet } from '../../submit/change-set-source.js';
 import { type ChangeCounts, diffUrls } from '../../submit/changes.js';
-import { type IndexNowBatchResult, type IndexNowReport, submitToIndexNow } from '../../submit/indexnow.js';
+import {
+  type IndexNowBatchResult,
+  type IndexNowReport,
+  indexNowEndpoint,
+  submitToIndexNow,
+} from '../../submit/indexnow.js';
+import { openSubmissionJournal } from '../../submit/journal.js';
 import { assertValidKey, findKeyFile, generateKey, writeKeyFile } from '../../submit/key.js';
 import { PING_NOTE, pingSitemap } from '../../submit/ping.js';
 import { readSourceUrls, readUrlList, type SourceUrl, sourceKind } from '../../submit/url-source.js';
@@ -22,11 +28,17 @@ import { writeOut } from '../io.js';
 import { checkInputFile, namingPath } from '../paths.js';
 import { Progress } from '../progress.js';
 import { addGoogleOptions, SITE_HELP } from './google-flags.js';
+import {
+  addBingOptions,
+  bingOptionsOf,
+  type EngineFlags,
+  journalDirOf,
+  runBingSubmit,
+} from './submit-bing.js';
 import { ENGINE_HELP, runEngines } from './submit-engines.js';
 import { checkGoogleSubmit, type GoogleSubmitFlags, runGoogleSubmit } from './submit-google.js';
 
-interface SubmitFlags extends AddressFlags, GoogleSubmitFlags {
-  engine: string[];
+interface SubmitFlags extends AddressFlags, GoogleSubmitFlags, EngineFlags {
   indexnow?: string;
   key: string[];
   keyLocation?: string;
@@ -90,7 +102,7 @@ export function registerSubmit(program: Command, ctx: CliContext): void {
   const submit = program
     .command('submit')
     .description(
-      'Tell search engines about new, changed and removed URLs (IndexNow) and sitemaps (Google), or generate an IndexNow key',
+      'Tell search engines about new, changed and removed URLs (IndexNow, Bing) and sitemaps (Google, Bing), or generate an IndexNow key',
     )
     .option('--engine <name>', ENGINE_HELP, collect, [])
     .option('--site <property>', SITE_HELP)
@@ -129,8 +141,13 @@ export function registerSubmit(program: Command, ctx: CliContext): void {
       'legacy sitemap ping to this endpoint (with --sitemap URL); Google and Bing no longer accept it',
     )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .option('--json', 'short for --format json: print the report as one JSON object');
-  addGoogleOptions(submit)
+    .option('--json', 'short for --format json: print the report as one JSON object')
+    .option(
+      '--journal-dir <dir>',
+      "where the submission journal is kept (default: the build folder, or the input file's folder)",
+    )
+    .option('--no-journal', 'keep no submission journal: what is not accepted is not sent again');
+  addBingOptions(addGoogleOptions(submit))
     .addHelpText(
       'after',
       `
@@ -142,18 +159,26 @@ Examples:
   sitemapkit submit --ping https://search.example/ping --sitemap https://example.com/sitemap.xml
   sitemapkit submit --indexnow https://api.indexnow.org/indexnow --key KEY --changes changes.jsonl
   sitemapkit submit --engine google --site sc-domain:example.com --credentials key.json --sitemap dist/
+  sitemapkit submit --engine bing --site https://www.example.com/ --sitemap https://www.example.com/sitemap.xml
+  sitemapkit submit --engine bing --site https://www.example.com/ --changes changes.jsonl   # BING_WEBMASTER_API_KEY
 
 URLs are posted in batches of at most 10,000, one host at a time; 429 and 5xx are retried with
 backoff (honouring Retry-After). Removed URLs are submitted too, as IndexNow asks.
 
 Google (--engine google) takes sitemaps: a URL as given; from a build, the entry point and the
 children the build changed; --dry-run prints its requests, the assertion and token redacted
-(docs/engines.md).
+(docs/google.md).
 
-Exit codes: 0 everything submitted (or nothing to submit); 1 some batch failed or URLs were left out;
-2 usage error or could not run.`,
+What an engine did not accept (a failure, Bing's daily quota, a crash) is kept in a submission
+journal beside the build (.sitemapkit-submit-ENGINE.jsonl) and sent first by the next run.
+
+Exit codes: 0 everything submitted (or nothing to submit); 1 some batch failed, URLs were left out
+or kept for the next run; 2 usage error or could not run.`,
     )
     .action(async (flags: SubmitFlags) => {
+      const several = flags.engine.flatMap((e) => e.split(',')).filter((e) => e.trim() !== '').length > 1;
+      if (several && [flags.urls, flags.changes].includes('-'))
+        throw new UsageError('several engines read the input once each: give a file, not - (standard input)');
       ctx.exitCode = await runEngines(flags.engine, ctx, {
         indexnow: {
           run: () => runSubmit(flags, ctx),
@@ -168,6 +193,18 @@ Exit codes: 0 everything submitted (or nothing to submit); 1 some batch failed o
                 : '--google-api-root',
           check: () => checkGoogleSubmit({ ...flags, sitemaps }),
           run: () => runGoogleSubmit({ ...flags, sitemaps }, ctx),
+        },
+        bing: {
+          flag:
+            flags.apiKey !== undefined
+              ? '--api-key'
+              : flags.bingApiRoot === undefined
+                ? undefined
+                : '--bing-api-root',
+          check: async () => {
+            bingOptionsOf(flags, ctx);
+          },
+          run: () => runBingSubmit(flags, ctx),
         },
       });
     });
@@ -324,7 +361,16 @@ async function runSubmit(flags: SubmitFlags, ctx: CliContext): Promise<number> {
         : `${b.status.padEnd(9)} ${b.urls} URL(s) for ${b.host}: ${b.message}`;
     ctx.stderr.write(`${line}\n${b.error?.hint === undefined ? '' : `  ${b.error.hint}\n`}`);
   };
+  const journal =
+    flags.journal === false
+      ? undefined
+      : await openSubmissionJournal({
+          dir: await journalDirOf(flags),
+          channel: 'indexnow',
+          target: indexNowEndpoint(flags.indexnow),
+        });
   const options = {
+    ...(journal === undefined ? {} : { journal }),
     endpoint: flags.indexnow,
     keys,
     verifyKey: flags.verifyKey,
@@ -371,6 +417,11 @@ async function runSubmit(flags: SubmitFlags, ctx: CliContext): Promise<number> {
         ? 'nothing to submit\n'
         : `${report.submitted} URL(s) ${verb} to ${report.endpoint}, ${report.failed} failed, ${report.invalidCount} left out\n`,
     );
+    const j = report.journal;
+    if (j !== undefined && j.fromEarlier > 0)
+      ctx.stderr.write(`(${j.fromEarlier} URL(s) kept by earlier runs were sent first)\n`);
+    if (j?.kept !== undefined && j.kept > 0)
+      ctx.stderr.write(`${j.kept} URL(s) kept for the next run in ${j.path}\n`);
   }
   return report.failed > 0 || report.invalidCount > 0 ? EXIT_FINDINGS : EXIT_OK;
 }
