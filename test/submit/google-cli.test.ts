@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -31,7 +31,7 @@ beforeEach(() => {
   google.requests.length = 0;
 });
 
-const base = (): string[] => [
+const engine = (): string[] => [
   '--engine',
   'google',
   '--site',
@@ -41,6 +41,8 @@ const base = (): string[] => [
   '--google-api-root',
   google.url,
 ];
+/** Each submit keeps its submission journal in a folder of its own (never the test's working folder). */
+const base = (): string[] => [...engine(), '--journal-dir', mkdtempSync(join(dir, 'journal-'))];
 
 /**
  * A build of these URLs, 2 a file: an index and its children. Each build gets its own second: a
@@ -104,6 +106,41 @@ describe('sitemapkit submit --engine google', () => {
       `submitted ${SITE}sitemap.xml (entry point)\nsubmitted ${SITE}sitemap-00003.xml (changed)\n`,
     );
     expect(second.stderr).toContain('2 sitemap(s) submitted');
+  });
+
+  it('what Google did not accept stays in the journal and goes first next run; a sitemap it refuses for good does not', async () => {
+    const journal = mkdtempSync(join(dir, 'journal-'));
+    const out = join(dir, 'site-journal');
+    await build(out, ['a', 'b', 'c']);
+    // The service account is not yet a user of the property: 403 for every sitemap, all kept.
+    google.property(SITE, []);
+    const refused = await cli(['submit', ...base(), '--journal-dir', journal, '--sitemap', out]);
+    expect(refused.code).toBe(1);
+    const file = join(journal, '.sitemapkit-submit-google-sitemaps.jsonl');
+    expect(refused.stderr).toContain(
+      `0 sitemap(s) submitted to Google for ${SITE}, 3 failed, 3 kept for the next run (journal: ${file})\n`,
+    );
+    expect(existsSync(file)).toBe(true);
+    // Added as a user: the next run, for another sitemap, sends the three kept ones first.
+    google.property(SITE, [account.clientEmail]);
+    const again = await cli(['submit', ...base(), '--journal-dir', journal, '--sitemap', `${SITE}extra.xml`]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toBe(
+      [
+        `submitted ${SITE}sitemap.xml (kept by an earlier run)`,
+        `submitted ${SITE}sitemap-00001.xml (kept by an earlier run)`,
+        `submitted ${SITE}sitemap-00002.xml (kept by an earlier run)`,
+        `submitted ${SITE}extra.xml (entry point)`,
+        `4 sitemap(s) submitted to Google for ${SITE}, 0 failed\n`,
+      ].join('\n'),
+    );
+    expect(existsSync(file)).toBe(false);
+    // A 400 (a sitemap outside the property) is refused for good: not kept.
+    google.queue.push({ status: 400 });
+    const bad = await cli(['submit', ...base(), '--journal-dir', journal, '--sitemap', `${SITE}bad.xml`]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).not.toContain('kept for the next run');
+    expect(existsSync(file)).toBe(false);
   });
 
   it('--dry-run prints the requests with the assertion and the token redacted, and sends nothing', async () => {
@@ -302,7 +339,7 @@ describe('sitemapkit status --engine google', () => {
 
   it('shows each sitemap as a block and never the deprecated indexed figure', async () => {
     seed();
-    const r = await cli(['status', ...base()]);
+    const r = await cli(['status', ...engine()]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(
       `Google Search Console, ${SITE}: 1 sitemap(s)\n\n` +
@@ -320,7 +357,7 @@ describe('sitemapkit status --engine google', () => {
 
   it('--json prints { "sitemaps": [...] } with the API field names', async () => {
     seed();
-    const r = await cli(['status', ...base(), '--json']);
+    const r = await cli(['status', ...engine(), '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
       sitemaps: [
@@ -341,7 +378,7 @@ describe('sitemapkit status --engine google', () => {
 
   it('a sitemap Google does not know exits 1 and is named', async () => {
     seed();
-    const r = await cli(['status', ...base(), '--sitemap', `${SITE}other.xml`]);
+    const r = await cli(['status', ...engine(), '--sitemap', `${SITE}other.xml`]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`unknown   ${SITE}other.xml: Google does not know this sitemap`);
     expect(r.stdout).toBe(`Google Search Console, ${SITE}: 0 sitemap(s)\n`);
@@ -349,12 +386,12 @@ describe('sitemapkit status --engine google', () => {
 
   it('--inspect prints the verdict per page; a page not indexed exits 1', async () => {
     seed();
-    const ok = await cli(['status', ...base(), '--inspect', `${SITE}a`]);
+    const ok = await cli(['status', ...engine(), '--inspect', `${SITE}a`]);
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toContain(
       `\nPASS      ${SITE}a\n  Submitted and indexed · last crawl 2026-11-24T03:00:00Z · canonical ${SITE}a\n`,
     );
-    const r = await cli(['status', ...base(), '--inspect', `${SITE}a`, `${SITE}b`, '--json']);
+    const r = await cli(['status', ...engine(), '--inspect', `${SITE}a`, `${SITE}b`, '--json']);
     expect(r.code).toBe(1);
     const j = JSON.parse(r.stdout) as {
       inspections: Array<{ inspectionUrl: string; indexStatusResult: { verdict: string } }>;
@@ -369,7 +406,7 @@ describe('sitemapkit status --engine google', () => {
     seed();
     const out = join(dir, 'sample');
     await build(out, ['a', 'b', 'c']);
-    const all = await cli(['status', ...base(), '--sitemap', out, '--inspect-sample', '10', '--json']);
+    const all = await cli(['status', ...engine(), '--sitemap', out, '--inspect-sample', '10', '--json']);
     const j = JSON.parse(all.stdout) as { inspections: Array<{ inspectionUrl: string }>; unknown: string[] };
     expect(j.inspections.map((i) => i.inspectionUrl)).toEqual([`${SITE}a`, `${SITE}b`, `${SITE}c`]);
     expect(j.unknown).toBeUndefined();
@@ -377,12 +414,12 @@ describe('sitemapkit status --engine google', () => {
     google.queue.push({ status: 200, body: '{"sitemap":[]}' }); // the list
     google.queue.push({ status: 200, body: '{"inspectionResult":{"indexStatusResult":{"verdict":"PASS"}}}' });
     google.queue.push({ status: 429, headers: { 'retry-after': '86400' } });
-    const r = await cli(['status', ...base(), '--inspect', `${SITE}a`, `${SITE}b`, `${SITE}c`]);
+    const r = await cli(['status', ...engine(), '--inspect', `${SITE}a`, `${SITE}b`, `${SITE}c`]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(new RegExp(`not inspected ${SITE}b: Google's quota ran out`));
     expect(r.stderr).toContain(`not inspected ${SITE}c:`);
     expect(google.requests.filter((x) => x.path.includes('inspect')).length).toBe(2);
-    const tooMany = await cli(['status', ...base(), '--inspect-sample', '2001']);
+    const tooMany = await cli(['status', ...engine(), '--inspect-sample', '2001']);
     expect(tooMany.code).toBe(2);
     expect(tooMany.stderr).toContain('--inspect-sample needs a whole number from 1 to 2,000');
   });
@@ -402,11 +439,11 @@ describe('secrets and interrupts', () => {
     await run(['submit', ...base(), '--sitemap', `${SITE}a.xml`, '--dry-run', '--json']);
     google.queue.push({ status: 403 });
     await run(['submit', ...base(), '--sitemap', `${SITE}a.xml`, '--json']);
-    await run(['status', ...base(), '--inspect', `${SITE}a`]);
-    await run(['status', ...base(), '--json', '--inspect', `${SITE}a`]);
+    await run(['status', ...engine(), '--inspect', `${SITE}a`]);
+    await run(['status', ...engine(), '--json', '--inspect', `${SITE}a`]);
     google.tokens.clear();
     google.queue.push({ status: 401 }, { status: 401 });
-    await run(['status', ...base()]);
+    await run(['status', ...engine()]);
     const assertions = google.bodies
       .filter((b) => b.startsWith('grant_type='))
       .map((b) => new URLSearchParams(b).get('assertion')!);

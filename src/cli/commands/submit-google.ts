@@ -9,10 +9,12 @@ import { type BuildSitemap, buildSitemaps } from '../../submit/build-sitemaps.js
 import { openSearchConsole } from '../../submit/google/client.js';
 import type { GoogleRequest } from '../../submit/google/exchange.js';
 import type { GoogleSubmitResult } from '../../submit/google/types.js';
+import { openSubmissionJournal } from '../../submit/journal.js';
 import type { CliContext } from '../context.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
 import { writeOut } from '../io.js';
 import { checkGoogleFlags, type GoogleFlags, googleOptions } from './google-flags.js';
+import { journalDirOf } from './submit-bing.js';
 
 export interface GoogleSubmitFlags extends GoogleFlags {
   sitemap?: string;
@@ -24,7 +26,19 @@ export interface GoogleSubmitFlags extends GoogleFlags {
   dryRun?: boolean;
   format: 'text' | 'json';
   json?: boolean;
+  /** `--no-journal` sets it false. */
+  journal: boolean;
+  journalDir?: string;
 }
+
+/**
+ * A refusal that sending again cannot change (a sitemap URL Google does not take, a sitemap it does
+ * not know): settled in the journal. The rest (quota, server, network, a key or a permission to be
+ * fixed) stays for the next run.
+ */
+const FOR_GOOD = new Set(['bad-request', 'not-found']);
+
+type Reason = BuildSitemap['reason'] | 'kept';
 
 /** Usage checks made before any engine of the run sends anything. */
 export async function checkGoogleSubmit(flags: GoogleSubmitFlags): Promise<void> {
@@ -52,7 +66,7 @@ export function requestText(r: GoogleRequest): string {
   return `${lines.join('\n')}\n`;
 }
 
-function resultJson(r: GoogleSubmitResult, reason: BuildSitemap['reason']): Record<string, unknown> {
+function resultJson(r: GoogleSubmitResult, reason: Reason): Record<string, unknown> {
   const { error, ...rest } = r;
   return {
     ...rest,
@@ -75,26 +89,45 @@ export async function runGoogleSubmit(flags: GoogleSubmitFlags, ctx: CliContext)
       sitemaps.push(s);
     }
   }
+  // What earlier runs did not get accepted goes first; the plan is written before anything is sent.
+  const journal =
+    dryRun || flags.journal === false
+      ? undefined
+      : await openSubmissionJournal({
+          dir: await journalDirOf(flags),
+          channel: 'google-sitemaps',
+          target: flags.site!,
+        });
+  const reasons = new Map<string, Reason>(sitemaps.map((s) => [s.url, s.reason]));
+  const order: string[] = [];
+  if (journal === undefined) order.push(...sitemaps.map((s) => s.url));
+  else for await (const url of await journal.plan(sitemaps.map((s) => s.url))) order.push(url);
   const requests: GoogleRequest[] = [];
   const gsc = await openSearchConsole({
     ...googleOptions(flags, ctx.signal),
     dryRun,
     ...(dryRun ? { onRequest: (r: GoogleRequest) => requests.push(r) } : {}),
   });
-  const results: Array<{ r: GoogleSubmitResult; reason: BuildSitemap['reason'] }> = [];
+  const results: Array<{ r: GoogleSubmitResult; reason: Reason }> = [];
+  let kept = 0;
   try {
-    for (const s of sitemaps) {
-      const r = await gsc.submitSitemap(s.url);
-      results.push({ r, reason: s.reason });
+    for (const url of order) {
+      const reason = reasons.get(url) ?? 'kept';
+      const r = await gsc.submitSitemap(url);
+      results.push({ r, reason });
+      if (journal !== undefined && (r.status === 'submitted' || FOR_GOOD.has(r.error?.kind ?? '')))
+        await journal.settle([url]);
       if (json) continue;
       if (dryRun) await writeOut(ctx.stdout, requests.splice(0).map(requestText).join(''));
-      const why = s.reason === 'entry' ? 'entry point' : 'changed';
+      const why =
+        reason === 'entry' ? 'entry point' : reason === 'changed' ? 'changed' : 'kept by an earlier run';
       const line =
         r.status === 'failed'
           ? `failed    ${r.sitemap}: ${r.message}\n${r.error?.hint === undefined ? '' : `  ${r.error.hint}\n`}`
           : `${r.status.padEnd(9)} ${r.sitemap} (${why})\n`;
       ctx.stderr.write(line);
     }
+    if (journal !== undefined) kept = await journal.finish();
   } finally {
     await gsc.close();
   }
@@ -107,6 +140,9 @@ export async function runGoogleSubmit(flags: GoogleSubmitFlags, ctx: CliContext)
       dryRun,
       submitted: dryRun ? 0 : ok,
       failed,
+      ...(journal === undefined
+        ? {}
+        : { journal: { path: journal.path, fromEarlier: journal.state.pending, kept } }),
       results: results.map((x) => resultJson(x.r, x.reason)),
       ...(dryRun ? { requests } : {}),
     };
@@ -116,7 +152,7 @@ export async function runGoogleSubmit(flags: GoogleSubmitFlags, ctx: CliContext)
     ctx.stderr.write(
       results.length === 0
         ? 'nothing to submit to Google\n'
-        : `${ok} sitemap(s) ${verb} to Google for ${gsc.site}, ${failed} failed\n`,
+        : `${ok} sitemap(s) ${verb} to Google for ${gsc.site}, ${failed} failed${kept > 0 ? `, ${kept} kept for the next run (journal: ${journal!.path})` : ''}\n`,
     );
   }
   return failed > 0 ? EXIT_FINDINGS : EXIT_OK;
