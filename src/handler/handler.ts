@@ -44,17 +44,24 @@ function hex(s: string): string {
   return a.toString(36) + b.toString(36);
 }
 
+// Files larger than this are streamed on every request instead of being cached (a 50,000-URL
+// child is about 5 MB uncompressed, a tenth of that gzipped).
+const MAX_CACHED_FILE = 16 * 1024 * 1024;
+
 /** Collects a stream's bytes as they pass, and hands them over whole once it ends. */
 function collect(onDone: (bytes: Uint8Array) => void): TransformStream<Uint8Array, Uint8Array> {
-  const chunks: Uint8Array[] = [];
+  let chunks: Uint8Array[] | undefined = [];
   let size = 0;
   return new TransformStream({
     transform(chunk, controller) {
-      chunks.push(chunk);
-      size += chunk.byteLength;
       controller.enqueue(chunk);
+      if (chunks === undefined) return;
+      size += chunk.byteLength;
+      if (size > MAX_CACHED_FILE) chunks = undefined;
+      else chunks.push(chunk);
     },
     flush() {
+      if (chunks === undefined) return;
       const all = new Uint8Array(size);
       let at = 0;
       for (const c of chunks) {
