@@ -38,7 +38,7 @@ vm.runInContext('globalThis.probe = typeof Buffer + " " + typeof process + " " +
 const handler = createSitemapHandler({
   baseUrl: 'https://example.com/',
   maxUrlsPerFile: 2,
-  source: () => [1, 2, 3].map((i) => ({ loc: `https://example.com/é${i}`, lastmod: '2024-05-0' + i })),
+  source: () => [1, 2, 3].map((i) => ({ loc: `https://example.com/é${i}`, lastmod: `2024-05-0${i}` })),
 });
 const index = await handler(new Request('https://example.com/sitemap.xml'));
 const child = await handler(
