@@ -134,7 +134,8 @@ for (let run = 0; run < RUNS; run++) {
           : await load(pool, server, { requests: COLD_REQUESTS });
       await pool.close();
       const rss = await server.stop();
-      const r = (results[`${who}|${mode}`] ??= { rps: [], cpu: [], rss: [], bytes: first.length });
+      results[`${who}|${mode}`] ??= { rps: [], cpu: [], rss: [], bytes: first.length };
+      const r = results[`${who}|${mode}`];
       r.rps.push(rps);
       r.cpu.push(cpuMs);
       r.rss.push(rss);

@@ -13,7 +13,7 @@ const all = db.prepare('SELECT loc, lastmod FROM urls ORDER BY id');
 const app = express();
 let sitemap;
 
-app.get('/sitemap.xml', (req, res) => {
+app.get('/sitemap.xml', (_req, res) => {
   res.header('Content-Type', 'application/xml');
   res.header('Content-Encoding', 'gzip');
   // if we have a cached entry send it
@@ -28,7 +28,10 @@ app.get('/sitemap.xml', (req, res) => {
     for (const r of all.iterate()) smStream.write({ url: r.loc, lastmod: r.lastmod });
     smStream.end();
     // cache the response
-    if (process.env.COLD !== '1') streamToPromise(pipeline).then((sm) => (sitemap = sm));
+    if (process.env.COLD !== '1')
+      streamToPromise(pipeline).then((sm) => {
+        sitemap = sm;
+      });
     // stream write the response
     pipeline.pipe(res).on('error', (e) => {
       throw e;
