@@ -23,6 +23,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   robots: async () => (await import('./commands/robots.js')).registerRobots,
   submit: async () => (await import('./commands/submit.js')).registerSubmit,
   store: async () => (await import('./commands/store.js')).registerStore,
+  serve: async () => (await import('./commands/serve.js')).registerServe,
 };
 
 /**

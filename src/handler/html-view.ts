@@ -4,7 +4,12 @@
  * content negotiation: crawlers always get the same bytes at the `.xml` URL.
  */
 import type { SitemapEntry } from '../core/entry.js';
-import type { ResolvedHandlerOptions } from './options.js';
+/** What the view needs of the handler's options: where the files are served, and the site's name. */
+export interface ViewSite {
+  /** URL of the folder the files are served from, ending in `/`. */
+  prefix: string;
+  siteName: string;
+}
 
 const ESCAPES: Readonly<Record<string, string>> = {
   '&': '&amp;',
@@ -24,7 +29,7 @@ const STYLE =
   'table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #e3e3e3;vertical-align:top}' +
   'th{background:#f5f5f7;position:sticky;top:0}td.n{color:#777;white-space:nowrap}a{color:#0a58ca;word-break:break-all}';
 
-function head(o: ResolvedHandlerOptions, title: string, intro: string): string {
+function head(o: ViewSite, title: string, intro: string): string {
   return (
     '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">' +
@@ -34,7 +39,7 @@ function head(o: ResolvedHandlerOptions, title: string, intro: string): string {
 }
 
 /** The page's start for a urlset: its title, a link to the XML itself, and the table's head. */
-export function htmlUrlsetHead(o: ResolvedHandlerOptions, name: string): string {
+export function htmlUrlsetHead(o: ViewSite, name: string): string {
   const xml = `${name}.xml`;
   return (
     head(
@@ -58,7 +63,7 @@ export function htmlUrlsetFoot(): string {
 
 /** The view of the index: each child with links to its view and to its XML. */
 export function htmlIndex(
-  o: ResolvedHandlerOptions,
+  o: ViewSite,
   children: ReadonlyArray<{ name: string; lastmod: string | undefined }>,
 ): string {
   let s = head(
