@@ -63,7 +63,7 @@ function headersOf(req: IncomingMessage): Request {
 }
 
 /** The HTML view of a sitemap file, as text chunks (read with the parser; streamed). */
-async function* view(file: string, name: string, origin: string): AsyncGenerator<string> {
+async function* view(file: string, name: string): AsyncGenerator<string> {
   const children: Array<{ name: string; lastmod: string | undefined }> = [];
   let site = '';
   let started = false;
@@ -76,12 +76,12 @@ async function* view(file: string, name: string, origin: string): AsyncGenerator
     if (!started) {
       site = new URL(item.loc).host;
       started = true;
-      yield htmlUrlsetHead({ prefix: origin, siteName: site }, name);
+      yield htmlUrlsetHead({ siteName: site }, name);
     }
     yield htmlUrlRow(item);
   }
   if (started) yield htmlUrlsetFoot();
-  else yield htmlIndex({ prefix: origin, siteName: site === '' ? new URL(origin).host : site }, children);
+  else yield htmlIndex({ siteName: site === '' ? 'this site' : site }, children);
 }
 
 /** Answers one request from the folder. */
@@ -156,13 +156,7 @@ export async function serveFolder(req: IncomingMessage, res: ServerResponse, o: 
   const body =
     source === undefined
       ? createReadStream(file)
-      : Readable.from(
-          view(
-            source,
-            path.slice(path.lastIndexOf('/') + 1, -'.html'.length),
-            `http://${req.headers.host ?? 'localhost'}${path.slice(0, path.lastIndexOf('/') + 1)}`,
-          ),
-        );
+      : Readable.from(view(source, path.slice(path.lastIndexOf('/') + 1, -'.html'.length)));
   if (encoding === 'identity') await pipeline(body, res);
   else if (encoding === 'gzip') await pipeline(body, createGzip(), res);
   else await pipeline(body, createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }), res);

@@ -4,10 +4,11 @@
  * content negotiation: crawlers always get the same bytes at the `.xml` URL.
  */
 import type { SitemapEntry } from '../core/entry.js';
-/** What the view needs of the handler's options: where the files are served, and the site's name. */
+/**
+ * What the view needs of the handler's options: the site's name. Links between views and to the
+ * XML are relative (every file of a set is in one folder), so a view works under any host or proxy.
+ */
 export interface ViewSite {
-  /** URL of the folder the files are served from, ending in `/`. */
-  prefix: string;
   siteName: string;
 }
 
@@ -45,7 +46,7 @@ export function htmlUrlsetHead(o: ViewSite, name: string): string {
     head(
       o,
       `Sitemap ${xml}`,
-      `The URLs of <a href="${esc(o.prefix + xml)}">${esc(xml)}</a> on ${esc(o.siteName)}, as search engines read them.`,
+      `The URLs of <a href="${esc(xml)}">${esc(xml)}</a> on ${esc(o.siteName)}, as search engines read them.${name === 'sitemap' ? '' : ' Back to <a href="sitemap.html">all sitemaps</a>.'}`,
     ) +
     '<table><thead><tr><th>URL</th><th>Last modified</th><th>Change frequency</th><th>Priority</th></tr></thead><tbody>\n'
   );
@@ -69,11 +70,11 @@ export function htmlIndex(
   let s = head(
     o,
     'Sitemap index sitemap.xml',
-    `The ${children.length} sitemaps of ${esc(o.siteName)} listed by <a href="${esc(`${o.prefix}sitemap.xml`)}">sitemap.xml</a>.`,
+    `The ${children.length} sitemaps of ${esc(o.siteName)} listed by <a href="sitemap.xml">sitemap.xml</a>.`,
   );
   s += '<table><thead><tr><th>Sitemap</th><th>XML</th><th>Last modified</th></tr></thead><tbody>\n';
   for (const c of children) {
-    s += `<tr><td><a href="${esc(`${o.prefix + c.name}.html`)}">${esc(c.name)}</a></td><td><a href="${esc(`${o.prefix + c.name}.xml`)}">${esc(c.name)}.xml</a></td><td class="n">${c.lastmod === undefined ? '' : esc(c.lastmod)}</td></tr>\n`;
+    s += `<tr><td><a href="${esc(c.name)}.html">${esc(c.name)}</a></td><td><a href="${esc(c.name)}.xml">${esc(c.name)}.xml</a></td><td class="n">${c.lastmod === undefined ? '' : esc(c.lastmod)}</td></tr>\n`;
   }
   return `${s}</tbody></table></body></html>\n`;
 }
