@@ -34,9 +34,8 @@ export interface PagedSource {
 }
 
 /**
- * A set whose entries already know their file: a site store (`openStore`) seen through
- * `storeSource()` of `sitemapkit/handler/node`, or any source that assigns files itself, so that
- * children keep their URLs as the site changes.
+ * A set whose entries already know their file (stable shards, as a site store keeps them), so
+ * that children keep their URLs as the site changes instead of shifting with every insert.
  */
 export interface FileSource {
   /** The children, in index order: names without extension (`products-a`), with their newest lastmod. */

@@ -95,6 +95,27 @@ describe('createSitemapHandler', () => {
     expect(xsdProblems('shop.xml', shop)).toBe('');
   });
 
+  it('serves a file source under the names it gives, with their lastmods in the index', async () => {
+    const files: Record<string, number[]> = { products: [1, 2, 3], articles: [4] };
+    const handler = createSitemapHandler({
+      baseUrl: BASE,
+      source: {
+        files: async () => [
+          { name: 'products', lastmod: '2024-03-01' },
+          { name: 'articles', lastmod: undefined },
+        ],
+        entries: (name) => (files[name] ?? []).map((i) => entry(i)),
+      },
+    });
+    const index = await (await handler(at('sitemap.xml'))).text();
+    expect(index).toContain(`<sitemap><loc>${BASE}products.xml</loc><lastmod>2024-03-01</lastmod></sitemap>`);
+    expect(index).toContain(`<sitemap><loc>${BASE}articles.xml</loc></sitemap>`);
+    const products = await (await handler(at('products.xml'))).text();
+    expect(products.match(/<url>/g)?.length).toBe(3);
+    expect(xsdProblems('products.xml', products)).toBe('');
+    expect((await handler(at('pages.xml'))).status).toBe(404);
+  });
+
   it('answers 405 to other methods and 500 in one sentence when the source fails', async () => {
     const errors: unknown[] = [];
     const handler = createSitemapHandler({
