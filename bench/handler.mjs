@@ -4,7 +4,8 @@
 // gzipped buffer cached). Each server runs in its own process; one undici client drives both,
 // gzip accepted, no conditional headers (so a 304 cannot win). Cold: every request generates
 // (a new version for the handler; no cached buffer for the README route). Warm: cached.
-// Prints requests per second (median of RUNS), the ratio, and each server's peak RSS.
+// Prints requests per second (median of RUNS), the ratio, the server's CPU per request (from
+// /proc), and each server's peak RSS. A third row runs the handler under node:http alone.
 //   npm run build && node bench/handler.mjs [URLS] [RUNS]      (default 50,000; 3)
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -39,15 +40,20 @@ rmSync(dbPath, { force: true });
 }
 
 const SERVERS = {
-  sitemapkit: new URL('./serve/handler-server.mjs', import.meta.url).pathname,
-  'sitemap (README route)': new URL('./serve/sitemap-express.mjs', import.meta.url).pathname,
+  sitemapkit: { script: new URL('./serve/handler-server.mjs', import.meta.url).pathname },
+  'sitemap (README route)': { script: new URL('./serve/sitemap-express.mjs', import.meta.url).pathname },
+  // The handler without Express: what the framework costs.
+  'sitemapkit, node:http': {
+    script: new URL('./serve/handler-server.mjs', import.meta.url).pathname,
+    env: { PLAIN: '1' },
+  },
 };
 
-async function startServer(script, cold) {
+async function startServer({ script, env = {} }, cold) {
   const child = spawn(
     process.execPath,
     ['--import', new URL('./rss-hook.mjs', import.meta.url).href, script, dbPath],
-    { env: { ...process.env, COLD: cold ? '1' : '0' }, stdio: ['pipe', 'pipe', 'pipe'] },
+    { env: { ...process.env, ...env, COLD: cold ? '1' : '0' }, stdio: ['pipe', 'pipe', 'pipe'] },
   );
   let stderr = '';
   child.stderr.on('data', (d) => {
@@ -121,9 +127,9 @@ async function load(pool, server, { seconds, requests }) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const results = {};
 for (let run = 0; run < RUNS; run++) {
-  for (const [who, script] of Object.entries(SERVERS)) {
+  for (const [who, spec] of Object.entries(SERVERS)) {
     for (const mode of ['cold', 'warm']) {
-      const server = await startServer(script, mode === 'cold');
+      const server = await startServer(spec, mode === 'cold');
       const pool = new Pool(server.origin, { connections: CONCURRENCY });
       const first = await fetchOnce(pool, true);
       const urls = gunzipSync(first).toString().match(/<url>/g)?.length;

@@ -1,5 +1,6 @@
-// sitemapkit's handler in an Express app, over a SQLite table through a paged source (keyset
-// reads of 5,000 rows). COLD=1 gives every request a new version (generated each time).
+// sitemapkit's handler in an Express app (PLAIN=1: node:http alone), over a SQLite table through a
+// paged source (keyset reads of 5,000 rows). COLD=1 gives every request a new version (generated
+// each time).
 // Prints the port, and exits when stdin ends.
 import { createServer } from 'node:http';
 import Database from 'better-sqlite3';
@@ -31,8 +32,12 @@ const handler = createNodeSitemapHandler({
 });
 const app = express();
 app.use(toNodeListener(handler));
-const server = createServer(app).listen(0, '127.0.0.1', () => {
-  process.stdout.write(`${server.address().port}\n`);
-});
+const server = createServer(process.env.PLAIN === '1' ? toNodeListener(handler) : app).listen(
+  0,
+  '127.0.0.1',
+  () => {
+    process.stdout.write(`${server.address().port}\n`);
+  },
+);
 process.stdin.on('end', () => server.close(() => process.exit(0)));
 process.stdin.resume();

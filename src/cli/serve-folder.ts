@@ -52,14 +52,12 @@ function plain(res: ServerResponse, status: number, text: string, extra: Record<
   res.end(`${text}\n`);
 }
 
-/** A web Request's view of the headers the HTTP helpers read. */
-function headersOf(req: IncomingMessage): Request {
-  const h = new Headers();
-  for (const name of ['accept-encoding', 'if-none-match', 'if-modified-since']) {
+/** A request header by lower-case name, as the handler's HTTP helpers read it. */
+function headerOf(req: IncomingMessage): (name: string) => string | null {
+  return (name) => {
     const v = req.headers[name];
-    if (typeof v === 'string') h.set(name, v);
-  }
-  return new Request('http://localhost/', { headers: h });
+    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+  };
 }
 
 /** The HTML view of a sitemap file, as text chunks (read with the parser; streamed). */
@@ -104,7 +102,7 @@ export async function serveFolder(req: IncomingMessage, res: ServerResponse, o: 
     plain(res, 404, `${path} is outside the served folder`);
     return;
   }
-  const request = headersOf(req);
+  const header = headerOf(req);
   let stats = await fileAt(file);
   let source: string | undefined;
   if (stats === undefined && path.endsWith('.html')) {
@@ -126,8 +124,7 @@ export async function serveFolder(req: IncomingMessage, res: ServerResponse, o: 
   const type =
     source !== undefined ? CONTENT_TYPES['html']! : (TYPES[extname(file)] ?? 'application/octet-stream');
   // Stored gzip files are sent as they are; everything else is compressed on the way out.
-  const encoding =
-    extname(file) === '.gz' ? 'identity' : chooseEncoding(request.headers.get('accept-encoding'), true);
+  const encoding = extname(file) === '.gz' ? 'identity' : chooseEncoding(header('accept-encoding'), true);
   const headers: Record<string, string> = {
     'content-type': type,
     'cache-control': o.cacheControl,
@@ -136,7 +133,7 @@ export async function serveFolder(req: IncomingMessage, res: ServerResponse, o: 
     'last-modified': lastModified.toUTCString(),
     'x-content-type-options': 'nosniff',
   };
-  if (notModified(request, etag, lastModified)) {
+  if (notModified(header, etag, lastModified)) {
     res.writeHead(304, {
       etag,
       'last-modified': headers['last-modified']!,

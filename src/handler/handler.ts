@@ -9,11 +9,11 @@
 import { isSitemapkitError } from '../core/errors.js';
 import { hash64 } from '../core/hash.js';
 import { updateRobotsText } from '../writer/robots-line.js';
-import { withBody } from './body.js';
+import { type Answer, type PlainRequest, setAnswerer, textAnswer, toResponse } from './body.js';
 import { normalizer } from './entries.js';
 import { type Child, type Format, pass, textStream } from './generate.js';
 import { htmlIndex } from './html-view.js';
-import { CONTENT_TYPES, chooseEncoding, type Encoding, notModified, textAnswer } from './http.js';
+import { CONTENT_TYPES, chooseEncoding, type Encoding, notModified } from './http.js';
 import { computeLayout, indexText } from './layout.js';
 import { resolveHandlerOptions } from './options.js';
 import type { Compressor, SitemapHandler, SitemapHandlerOptions, SourceVersion } from './types.js';
@@ -172,7 +172,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     return h;
   };
 
-  const serveFile = async (request: Request, r: { name: string; format: Format }): Promise<Response> => {
+  const serveFile = async (request: PlainRequest, r: { name: string; format: Format }): Promise<Answer> => {
     const head = request.method === 'HEAD';
     const state = await versionState();
     const children = await layoutOf(state);
@@ -189,20 +189,20 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
             : `${r.name}.${r.format} is not a file of this sitemap set (any more): start from sitemap.xml`;
       return textAnswer(404, why);
     }
-    const encoding = chooseEncoding(request.headers.get('accept-encoding'), brotli !== undefined);
+    const encoding = chooseEncoding(request.header('accept-encoding'), brotli !== undefined);
     const headers = headersFor(state, CONTENT_TYPES[r.format]!, encoding);
-    if (notModified(request, state.etag, state.lastModified)) {
+    if (notModified(request.header, state.etag, state.lastModified)) {
       delete headers['content-encoding'];
       delete headers['content-type'];
-      return new Response(null, { status: 304, headers });
+      return { status: 304, headers, body: null };
     }
     const key = `${state.etag}|${r.name}.${r.format}|${encoding}`;
     const cached = await o.cache?.get(key);
     if (cached !== undefined) {
       headers['content-length'] = String(cached.byteLength);
-      return withBody(cached, { status: 200, headers }, head);
+      return { status: 200, headers, body: head ? null : cached };
     }
-    if (head) return new Response(null, { status: 200, headers });
+    if (head) return { status: 200, headers, body: null };
     let body = produce(children, r.name, r.format)!;
     if (encoding !== 'identity') body = body.pipeThrough(encoding === 'br' ? brotli!() : gzip());
     const cache = o.cache;
@@ -214,40 +214,42 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
         }),
       );
     }
-    return new Response(body, { status: 200, headers });
+    return { status: 200, headers, body };
   };
 
-  const handler = async (request: Request): Promise<Response> => {
-    const url = new URL(request.url);
-    const r = route(url.pathname);
-    if (r === undefined) return textAnswer(404, `${url.pathname} is not a sitemap route`);
+  const answer = async (request: PlainRequest): Promise<Answer> => {
+    const path = request.pathname;
+    const r = route(path);
+    if (r === undefined) return textAnswer(404, `${path} is not a sitemap route`);
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return textAnswer(405, `${request.method} is not allowed here: use GET or HEAD`, {
         allow: 'GET, HEAD',
       });
-    const head = request.method === 'HEAD';
     try {
       if (r.kind === 'file') return await serveFile(request, r);
       const text =
         r.kind === 'xsl' ? BUNDLED_XSL : updateRobotsText(o.robots!, [`${o.prefix}sitemap.xml`], []);
       const bytes = new TextEncoder().encode(text);
-      return withBody(
-        bytes,
-        {
-          status: 200,
-          headers: {
-            'content-type': r.kind === 'xsl' ? CONTENT_TYPES['xsl']! : CONTENT_TYPES['txt']!,
-            'content-length': String(bytes.byteLength),
-            'cache-control': o.cacheControl,
-          },
-        },
-        head,
-      );
+      const headers = {
+        'content-type': r.kind === 'xsl' ? CONTENT_TYPES['xsl']! : CONTENT_TYPES['txt']!,
+        'content-length': String(bytes.byteLength),
+        'cache-control': o.cacheControl,
+      };
+      return { status: 200, headers, body: request.method === 'HEAD' ? null : bytes };
     } catch (error) {
       o.onError?.(error);
       const what = isSitemapkitError(error) ? error.message : 'the sitemap source failed';
-      return textAnswer(500, `${url.pathname} could not be generated: ${what}`);
+      return textAnswer(500, `${path} could not be generated: ${what}`);
     }
   };
-  return Object.assign(handler, { matches: (pathname: string) => route(pathname) !== undefined });
+
+  const handler = async (request: Request): Promise<Response> => {
+    const { pathname } = new URL(request.url);
+    return toResponse(
+      await answer({ method: request.method, pathname, header: (name) => request.headers.get(name) }),
+    );
+  };
+  const out = Object.assign(handler, { matches: (pathname: string) => route(pathname) !== undefined });
+  setAnswerer(out, answer);
+  return out;
 }

@@ -31,15 +31,19 @@ export function chooseEncoding(header: string | null, brotli: boolean): Encoding
 }
 
 /** Whether the client's copy is current: `If-None-Match` first, `If-Modified-Since` only without it. */
-export function notModified(request: Request, etag: string, lastModified: Date): boolean {
-  const inm = request.headers.get('if-none-match');
+export function notModified(
+  header: (name: string) => string | null,
+  etag: string,
+  lastModified: Date,
+): boolean {
+  const inm = header('if-none-match');
   if (inm !== null) {
     if (inm.trim() === '*') return true;
     // Weak comparison (RFC 9110 §13.1.2): W/ is ignored on both sides.
     const bare = etag.replace(/^W\//, '');
     return inm.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
   }
-  const ims = request.headers.get('if-modified-since');
+  const ims = header('if-modified-since');
   if (ims === null) return false;
   const since = Date.parse(ims);
   return Number.isFinite(since) && Math.floor(lastModified.getTime() / 1000) * 1000 <= since;
@@ -51,11 +55,3 @@ export const CONTENT_TYPES: Readonly<Record<string, string>> = {
   html: 'text/html; charset=utf-8',
   xsl: 'text/xsl; charset=utf-8',
 };
-
-/** A short plain-text answer (404, 405, 500). */
-export function textAnswer(status: number, text: string, extra: Record<string, string> = {}): Response {
-  return new Response(`${text}\n`, {
-    status,
-    headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...extra },
-  });
-}

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Duplex, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { constants, createBrotliCompress, createGzip } from 'node:zlib';
-import { bodyOf } from './body.js';
+import { type Answer, answererOf } from './body.js';
 import { createSitemapHandler } from './handler.js';
 import type { Compressor, SitemapHandler, SitemapHandlerOptions } from './types.js';
 
@@ -35,16 +35,27 @@ export function toWebRequest(req: IncomingMessage & { originalUrl?: string }): R
 
 /** Writes a web Response to a Node response; a client that goes away cancels the generation. */
 export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
-  res.statusCode = response.status;
-  response.headers.forEach((value, name) => {
-    res.setHeader(name, value);
+  await sendAnswer(res, {
+    status: response.status,
+    headers: Object.fromEntries(response.headers),
+    body: response.body,
   });
-  const bytes = bodyOf(response);
-  if (bytes !== undefined || response.body === null) {
-    res.end(bytes);
+}
+
+async function sendAnswer(res: ServerResponse, a: Answer): Promise<void> {
+  res.writeHead(a.status, a.headers);
+  if (a.body === null || a.body instanceof Uint8Array) {
+    res.end(a.body ?? undefined);
     return;
   }
-  await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), res);
+  await pipeline(Readable.fromWeb(a.body as import('node:stream/web').ReadableStream), res);
+}
+
+function headerOf(req: IncomingMessage): (name: string) => string | null {
+  return (name) => {
+    const v = req.headers[name];
+    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+  };
 }
 
 /**
@@ -60,21 +71,38 @@ export function toNodeListener(
       next();
       return;
     }
-    let request: Request;
-    try {
-      request = toWebRequest(req);
-    } catch {
-      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('malformed request\n');
-      return;
+    const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+    // A handler of createSitemapHandler is answered without a web Request or Response (a cached
+    // file is one write); any other web handler goes through them.
+    const answerer = answererOf(handler);
+    let answered: Promise<void>;
+    if (answerer !== undefined) {
+      let pathname: string;
+      try {
+        pathname = new URL(url, 'http://localhost').pathname;
+      } catch {
+        res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('malformed request\n');
+        return;
+      }
+      answered = answerer({ method: req.method ?? 'GET', pathname, header: headerOf(req) }).then((a) =>
+        sendAnswer(res, a),
+      );
+    } else {
+      let request: Request;
+      try {
+        request = toWebRequest(req);
+      } catch {
+        res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('malformed request\n');
+        return;
+      }
+      answered = handler(request).then((response) => sendWebResponse(res, response));
     }
-    handler(request)
-      .then((response) => sendWebResponse(res, response))
-      .catch((error: unknown) => {
-        // The client went away mid-stream, or the source failed after the headers were sent:
-        // all that is left is to end the connection.
-        if (!res.headersSent) res.writeHead(500).end();
-        else res.destroy(error instanceof Error ? error : undefined);
-      });
+    answered.catch((error: unknown) => {
+      // The client went away mid-stream, or the source failed after the headers were sent:
+      // all that is left is to end the connection.
+      if (!res.headersSent) res.writeHead(500).end();
+      else res.destroy(error instanceof Error ? error : undefined);
+    });
   };
 }
 
