@@ -6,7 +6,7 @@
 import type { SitemapEntry } from '../core/entry.js';
 import { HashedStringSet } from '../core/hash.js';
 import { SitemapEngine } from '../writer/engine.js';
-import { textLine } from '../writer/serialize.js';
+import { textLine, URLSET_CLOSE, urlsetOpen } from '../writer/serialize.js';
 import { each, type Normalizer, withoutSection } from './entries.js';
 import { htmlUrlRow, htmlUrlsetFoot, htmlUrlsetHead } from './html-view.js';
 import type { ResolvedHandlerOptions } from './options.js';
@@ -126,6 +126,11 @@ export async function* pass(
     if (done) break;
   }
   if (!done) engine.finish();
+  // A page that came back empty (rows deleted since count() was read) is still a whole document.
+  if (single && opened === 0) {
+    if (format === 'xml') push(urlsetOpen(new Set(o.extensions), o.xslHref) + URLSET_CLOSE);
+    else if (format === 'html') push(htmlUrlsetHead(ctx.o, ctx.publicName) + htmlUrlsetFoot());
+  }
   if (size > 0) yield parts.join('');
   return handles.map((h) => ({ name: h.name, lastmod: h.lastmod }));
 }

@@ -165,6 +165,52 @@ describe('createSitemapHandler', () => {
   });
 });
 
+describe('a client that goes away', () => {
+  it('stops the generation: the source is closed and nothing is cached', async () => {
+    let closed!: () => void;
+    const sourceClosed = new Promise<void>((r) => {
+      closed = r;
+    });
+    let reads = 0;
+    const source: PagedSource = {
+      count: () => 50_000,
+      async *page(index, size) {
+        reads++;
+        try {
+          for (let i = index * size; i < (index + 1) * size; i++) yield entry(i);
+        } finally {
+          closed();
+        }
+      },
+    };
+    const server = createServer(toNodeListener(createNodeSitemapHandler({ baseUrl: BASE, source })));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sitemap.xml`;
+    try {
+      const res = await request(url);
+      for await (const _ of res.body) break; // the first chunk, then the connection is dropped
+      await sourceClosed;
+      const again = await request(url);
+      await again.body.dump();
+      expect(reads).toBe(2);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('serves an empty page as a whole, empty urlset', async () => {
+    const handler = createSitemapHandler({
+      baseUrl: BASE,
+      maxUrlsPerFile: 2,
+      source: { count: () => 3, page: (index) => (index === 0 ? [entry(0), entry(1)] : []) },
+    });
+    expect(await (await handler(at('sitemap-00002.xml'))).text()).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n</urlset>\n',
+    );
+  });
+});
+
 describe('a 50,000-URL child', () => {
   it('streams to the client while its page is still being read, and is whole and valid at the end', async () => {
     let yielded = 0;
