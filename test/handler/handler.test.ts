@@ -116,6 +116,28 @@ describe('createSitemapHandler', () => {
     expect((await handler(at('pages.xml'))).status).toBe(404);
   });
 
+  it('keeps generated files in any cache of the HandlerCache shape (async too), or in none with cache: false', async () => {
+    const store = new Map<string, Uint8Array>();
+    const cache = {
+      get: async (key: string) => store.get(key),
+      set: async (key: string, bytes: Uint8Array) => {
+        store.set(key, bytes);
+      },
+    };
+    const withCache = pagedSource({ '': 3 });
+    const cached = createSitemapHandler({ baseUrl: BASE, source: withCache, cache });
+    const first = await (await cached(at('sitemap.xml', { 'accept-encoding': 'gzip' }))).arrayBuffer();
+    const second = await cached(at('sitemap.xml', { 'accept-encoding': 'gzip' }));
+    expect(new Uint8Array(await second.arrayBuffer())).toEqual(new Uint8Array(first));
+    expect(second.headers.get('content-length')).toBe(String(first.byteLength));
+    expect(withCache.pages).toEqual([':0']);
+    expect([...store.keys()].length).toBe(1);
+    const without = pagedSource({ '': 3 });
+    const uncached = createSitemapHandler({ baseUrl: BASE, source: without, cache: false });
+    for (let i = 0; i < 2; i++) await (await uncached(at('sitemap.xml'))).text();
+    expect(without.pages).toEqual([':0', ':0']);
+  });
+
   it('answers 405 to other methods and 500 in one sentence when the source fails', async () => {
     const errors: unknown[] = [];
     const handler = createSitemapHandler({
@@ -162,6 +184,26 @@ describe('createSitemapHandler', () => {
     expect(chooseEncoding('br;q=0.5, gzip', true)).toBe('gzip');
     expect(chooseEncoding('*', true)).toBe('br');
     expect(chooseEncoding('gzip;q=0, identity', true)).toBe('identity');
+  });
+});
+
+describe('toNodeListener', () => {
+  it('also runs any web handler with a matches(), through a web Request and Response', async () => {
+    const web = Object.assign(
+      async (r: Request) =>
+        new Response(`${r.method} ${new URL(r.url).pathname} ${r.headers.get('x-test')}`, { status: 201 }),
+      { matches: (path: string) => path === '/hello' },
+    );
+    const server = createServer(toNodeListener(web)).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const res = await request(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hello?x=1`, {
+        headers: { 'x-test': 'yes' },
+      });
+      expect([res.statusCode, await res.body.text()]).toEqual([201, 'GET /hello yes']);
+    } finally {
+      server.close();
+    }
   });
 });
 
