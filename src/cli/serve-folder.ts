@@ -62,6 +62,7 @@ function headerOf(req: IncomingMessage): (name: string) => string | null {
 
 /** The HTML view of a sitemap file, as text chunks (read with the parser; streamed). */
 async function* view(file: string, name: string): AsyncGenerator<string> {
+  const xmlSuffix = file.endsWith('.gz') ? '.xml.gz' : '.xml';
   const children: Array<{ name: string; lastmod: string | undefined }> = [];
   let site = '';
   let started = false;
@@ -74,12 +75,12 @@ async function* view(file: string, name: string): AsyncGenerator<string> {
     if (!started) {
       site = new URL(item.loc).host;
       started = true;
-      yield htmlUrlsetHead({ siteName: site }, name);
+      yield htmlUrlsetHead({ siteName: site, xmlSuffix }, name);
     }
     yield htmlUrlRow(item);
   }
   if (started) yield htmlUrlsetFoot();
-  else yield htmlIndex({ siteName: site === '' ? 'this site' : site }, children);
+  else yield htmlIndex({ siteName: site === '' ? 'this site' : site, xmlSuffix }, children);
 }
 
 /** Answers one request from the folder. */

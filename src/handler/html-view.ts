@@ -10,6 +10,8 @@ import type { SitemapEntry } from '../core/entry.js';
  */
 export interface ViewSite {
   siteName: string;
+  /** What the XML files' names end with: `.xml`, or `.xml.gz` for a gzipped set. @default '.xml' */
+  xmlSuffix?: string;
 }
 
 const ESCAPES: Readonly<Record<string, string>> = {
@@ -41,7 +43,7 @@ function head(o: ViewSite, title: string, intro: string): string {
 
 /** The page's start for a urlset: its title, a link to the XML itself, and the table's head. */
 export function htmlUrlsetHead(o: ViewSite, name: string): string {
-  const xml = `${name}.xml`;
+  const xml = `${name}${o.xmlSuffix ?? '.xml'}`;
   return (
     head(
       o,
@@ -67,14 +69,15 @@ export function htmlIndex(
   o: ViewSite,
   children: ReadonlyArray<{ name: string; lastmod: string | undefined }>,
 ): string {
+  const suffix = esc(o.xmlSuffix ?? '.xml');
   let s = head(
     o,
-    'Sitemap index sitemap.xml',
-    `The ${children.length} sitemaps of ${esc(o.siteName)} listed by <a href="sitemap.xml">sitemap.xml</a>.`,
+    `Sitemap index sitemap${suffix}`,
+    `The ${children.length} sitemaps of ${esc(o.siteName)} listed by <a href="sitemap${suffix}">sitemap${suffix}</a>.`,
   );
   s += '<table><thead><tr><th>Sitemap</th><th>XML</th><th>Last modified</th></tr></thead><tbody>\n';
   for (const c of children) {
-    s += `<tr><td><a href="${esc(c.name)}.html">${esc(c.name)}</a></td><td><a href="${esc(c.name)}.xml">${esc(c.name)}.xml</a></td><td class="n">${c.lastmod === undefined ? '' : esc(c.lastmod)}</td></tr>\n`;
+    s += `<tr><td><a href="${esc(c.name)}.html">${esc(c.name)}</a></td><td><a href="${esc(c.name + suffix)}">${esc(c.name + suffix)}</a></td><td class="n">${c.lastmod === undefined ? '' : esc(c.lastmod)}</td></tr>\n`;
   }
   return `${s}</tbody></table></body></html>\n`;
 }

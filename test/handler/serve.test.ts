@@ -90,6 +90,33 @@ describe('sitemapkit serve', () => {
     expect(stderr).toBe('');
   });
 
+  it('serves a gzipped set as stored, and its views link to the .xml.gz files', async () => {
+    const gz = tempDir('sk-serve-gz');
+    await writeSitemaps(
+      Array.from({ length: 5 }, (_, i) => entry(i)),
+      { baseUrl: BASE, outDir: gz, maxUrlsPerFile: 2, gzip: true },
+    );
+    const other = spawn(process.execPath, [BIN, 'serve', gz, '--port', '0', '--json'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    try {
+      const [line] = (await once(other.stdout!, 'data')) as [Buffer];
+      const at = (JSON.parse(String(line)) as { url: string }).url.replace(/\/$/, '');
+      const file = await get(at, '/sitemap-00001.xml.gz', { 'accept-encoding': 'gzip' });
+      expect(file.headers['content-type']).toBe('application/gzip');
+      expect(file.headers['content-encoding']).toBeUndefined();
+      expect(file.raw.equals(readFileSync(join(gz, 'sitemap-00001.xml.gz')))).toBe(true);
+      const index = await get(at, '/sitemap.html');
+      expect(index.text).toContain(
+        '<a href="sitemap-00002.html">sitemap-00002</a></td><td><a href="sitemap-00002.xml.gz">',
+      );
+      const child = await get(at, '/sitemap-00002.html');
+      expect(child.text).toContain(`<a href="${BASE}page-3">`);
+    } finally {
+      other.kill('SIGKILL');
+    }
+  });
+
   it('refuses a folder that does not exist in one line, exit 2', async () => {
     const r = await runBin(['serve', join(dir, 'missing')]);
     expect(r.code).toBe(2);
