@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
 // The JavaScript examples of docs/serving.md run here verbatim: the Express one over a site.db it
 // expects, the Fastify one, and the web-standard one imported as a module. They live under
@@ -15,9 +15,13 @@ const DOC = readFileSync(join(ROOT, 'docs/serving.md'), 'utf8');
 const examples = [...DOC.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!);
 
 let running: ChildProcess | undefined;
+const dirs: string[] = [];
 afterEach(() => {
   running?.kill('SIGKILL');
   running = undefined;
+});
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 function workDir(name: string): string {
@@ -26,6 +30,7 @@ function workDir(name: string): string {
   writeFileSync(join(base, '.gitignore'), '*\n');
   const dir = join(base, `${name}-${process.pid}`);
   mkdirSync(dir, { recursive: true });
+  dirs.push(dir);
   return dir;
 }
 
