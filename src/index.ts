@@ -37,6 +37,14 @@ export {
   crawl,
   type PageEvent,
 } from './crawler/index.js';
+// Serving from an app.
+export {
+  createSitemapHandler,
+  type HandlerSource,
+  type PagedSource,
+  type SitemapHandler,
+  type SitemapHandlerOptions,
+} from './handler/index.js';
 // The HTML site map and pages.
 export { HtmlSitemapBuilder, type HtmlSitemapOptions } from './html/index.js';
 // HTTP: one client for every request, and the address policy.

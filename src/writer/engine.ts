@@ -12,6 +12,7 @@
 import type { SitemapEntry } from '../core/entry.js';
 import { MAX_BYTES, MAX_NEWS_PER_FILE, MAX_URLS } from '../core/limits.js';
 import type { EntryProblem } from '../core/normalize.js';
+import { utf8Length } from '../core/utf8.js';
 import { type Extension, textLine, URLSET_CLOSE, urlsetOpen, urlXml } from './serialize.js';
 
 export interface EngineOptions {
@@ -123,7 +124,7 @@ export class SitemapEngine<H> {
     if (this.#started) throw new Error('SitemapEngine.declare() must come before the first entry');
     this.#declared = new Set(extensions);
     this.#open = this.#xml ? urlsetOpen(this.#declared, this.#xsl) : '';
-    this.#openBytes = Buffer.byteLength(this.#open);
+    this.#openBytes = utf8Length(this.#open);
   }
 
   /** Bytes of a file that holds nothing but its header and footer. */
@@ -134,7 +135,7 @@ export class SitemapEngine<H> {
   /** Checks that an entry fits in a file at all, without writing it. */
   check(e: SitemapEntry): EntryProblem | undefined {
     const s = this.#xml ? urlXml(e, this.#declared) : textLine(e);
-    return this.#tooLarge(Buffer.byteLength(s));
+    return this.#tooLarge(utf8Length(s));
   }
 
   /**
@@ -146,7 +147,7 @@ export class SitemapEngine<H> {
     if (this.#finished) throw new Error('SitemapEngine.add() after finish()');
     this.#started = true;
     const s = this.#xml ? urlXml(e, this.#declared) : textLine(e);
-    const len = Buffer.byteLength(s);
+    const len = utf8Length(s);
     const large = this.#tooLarge(len);
     if (large !== undefined) return large;
     const news = e.news !== undefined;

@@ -3,6 +3,7 @@
  * children; more than one index's worth goes into `sitemap-index-2.xml`, … (an index never lists
  * an index: robots.txt names each root).
  */
+import { utf8Length } from '../core/utf8.js';
 import { INDEX_CLOSE, indexItem, indexOpen } from './serialize.js';
 
 export interface IndexChild {
@@ -32,7 +33,7 @@ export interface IndexOptions {
 
 export function buildIndexes(children: readonly IndexChild[], o: IndexOptions): IndexFile[] {
   const head = indexOpen(o.xslHref);
-  const headBytes = Buffer.byteLength(head);
+  const headBytes = utf8Length(head);
   const out: IndexFile[] = [];
   let parts: string[] = [];
   let bytes = 0;
@@ -48,7 +49,7 @@ export function buildIndexes(children: readonly IndexChild[], o: IndexOptions): 
   };
   for (const c of children) {
     const item = indexItem(o.baseUrl + c.name, c.lastmod);
-    const len = Buffer.byteLength(item);
+    const len = utf8Length(item);
     if (
       parts.length > 0 &&
       (parts.length >= o.maxSitemapsPerIndex || bytes + len + INDEX_CLOSE.length > o.maxBytesPerFile)

@@ -14,6 +14,8 @@ const SUBPATHS = [
   '/validate',
   '/crawler',
   '/store',
+  '/handler',
+  '/handler/node',
 ] as const;
 
 /** The errors and findings belong to every concept: the root is their home. */

@@ -1,0 +1,128 @@
+/**
+ * `sitemapkit/handler/node`: the web handler under `node:http`, Express and Fastify, a few lines
+ * each, and Node's zlib as its Brotli (Node 20's `CompressionStream` has none).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Duplex, Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { constants, createBrotliCompress, createGzip } from 'node:zlib';
+import { type Answer, answererOf } from './body.js';
+import { createSitemapHandler } from './handler.js';
+import type { Compressor, SitemapHandler, SitemapHandlerOptions } from './types.js';
+
+type Pair = { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> };
+
+/** Brotli through node:zlib, at quality 5 (fast enough to stream; a cached file pays it once). */
+export const nodeBrotli: Compressor = () =>
+  Duplex.toWeb(createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })) as unknown as Pair;
+
+/** gzip through node:zlib (level 6, as `CompressionStream`, with less overhead per chunk). */
+export const nodeGzip: Compressor = () => Duplex.toWeb(createGzip()) as unknown as Pair;
+
+/** `createSitemapHandler` with Node's compressors (Brotli and gzip through node:zlib). */
+export function createNodeSitemapHandler(options: SitemapHandlerOptions): SitemapHandler {
+  return createSitemapHandler({ brotli: nodeBrotli, gzip: nodeGzip, ...options });
+}
+
+/** The web Request of a Node request (GET and HEAD only carry no body, which is all the handler answers). */
+export function toWebRequest(req: IncomingMessage & { originalUrl?: string }): Request {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  const url = `http://${req.headers.host ?? 'localhost'}${req.originalUrl ?? req.url ?? '/'}`;
+  return new Request(url, { method: req.method ?? 'GET', headers });
+}
+
+/** Writes a web Response to a Node response; a client that goes away cancels the generation. */
+export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
+  await sendAnswer(res, {
+    status: response.status,
+    headers: Object.fromEntries(response.headers),
+    body: response.body,
+  });
+}
+
+async function sendAnswer(res: ServerResponse, a: Answer): Promise<void> {
+  res.writeHead(a.status, a.headers);
+  if (a.body === null || a.body instanceof Uint8Array) {
+    res.end(a.body ?? undefined);
+    return;
+  }
+  await pipeline(Readable.fromWeb(a.body as import('node:stream/web').ReadableStream), res);
+}
+
+function headerOf(req: IncomingMessage): (name: string) => string | null {
+  return (name) => {
+    const v = req.headers[name];
+    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+  };
+}
+
+/**
+ * A `node:http` request listener that is also Express middleware: requests for the handler's
+ * routes are answered, others go to `next` (or get a 404 without it).
+ */
+export function toNodeListener(
+  handler: SitemapHandler,
+): (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void {
+  return (req, res, next) => {
+    const path = ((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/').split('?')[0]!;
+    if (next !== undefined && !handler.matches(path)) {
+      next();
+      return;
+    }
+    const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+    // A handler of createSitemapHandler is answered without a web Request or Response (a cached
+    // file is one write); any other web handler goes through them.
+    const answerer = answererOf(handler);
+    let answered: Promise<void>;
+    if (answerer !== undefined) {
+      let pathname: string;
+      try {
+        pathname = new URL(url, 'http://localhost').pathname;
+      } catch {
+        res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('malformed request\n');
+        return;
+      }
+      answered = answerer({ method: req.method ?? 'GET', pathname, header: headerOf(req) }).then((a) =>
+        sendAnswer(res, a),
+      );
+    } else {
+      let request: Request;
+      try {
+        request = toWebRequest(req);
+      } catch {
+        res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('malformed request\n');
+        return;
+      }
+      answered = handler(request).then((response) => sendWebResponse(res, response));
+    }
+    answered.catch((error: unknown) => {
+      // The client went away mid-stream, or the source failed after the headers were sent:
+      // all that is left is to end the connection.
+      if (!res.headersSent) res.writeHead(500).end();
+      else res.destroy(error instanceof Error ? error : undefined);
+    });
+  };
+}
+
+/** What {@link addFastifyRoutes} needs of a Fastify instance. */
+export interface FastifyLike {
+  addHook(
+    name: 'onRequest',
+    hook: (
+      request: { raw: IncomingMessage; url: string },
+      reply: { raw: ServerResponse; hijack(): void },
+    ) => Promise<void>,
+  ): unknown;
+}
+
+/** Answers the handler's routes in a Fastify app (`addFastifyRoutes(app, handler)` before `listen`). */
+export function addFastifyRoutes(app: FastifyLike, handler: SitemapHandler): void {
+  const listener = toNodeListener(handler);
+  app.addHook('onRequest', async (request, reply) => {
+    if (!handler.matches(request.url.split('?')[0]!)) return;
+    reply.hijack();
+    listener(request.raw, reply.raw);
+  });
+}
