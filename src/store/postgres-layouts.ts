@@ -34,7 +34,7 @@ export class PostgresLayouts implements LayoutStore {
 
   async pendingEntries(since: number, limit: number): Promise<PendingEntry[]> {
     return this.#q(
-      'SELECT id, file, fragment, loc, coalesce(input_lastmod, changed_at) AS lastmod, len, news, CASE WHEN news = 1 THEN entry END AS entry FROM urls WHERE changed > $1 ORDER BY id LIMIT $2',
+      'SELECT id, file, fragment, loc, coalesce(input_lastmod, changed_at) AS lastmod, len, news, CASE WHEN news = 1 THEN entry END AS entry FROM urls WHERE changed > $1 ORDER BY changed, id LIMIT $2',
       [since, limit],
     );
   }

@@ -43,7 +43,6 @@ export async function loadPending(backend: StoreBackend, since: number): Promise
   if (rows.length > SPLICE_LIMIT) return undefined;
   const ids = new Set<number>();
   const byFile = new Map<number, FragmentRow[]>();
-  // By id, so each file's list is in file order.
   for (const { file, ...r } of rows) {
     ids.add(r.id);
     if (file === null) continue;
@@ -51,6 +50,8 @@ export async function loadPending(backend: StoreBackend, since: number): Promise
     if (list === undefined) byFile.set(file, [r]);
     else list.push(r);
   }
+  // By id: the file's order. (Read by generation, then id: the order of the index that finds them.)
+  for (const list of byFile.values()) list.sort((a, b) => a.id - b.id);
   return { ids, byFile };
 }
 
@@ -182,33 +183,39 @@ async function splice(
 ): Promise<void> {
   const fh = await open(source.path, 'r');
   try {
-    let runStart = 0;
-    let runEnd = 0;
+    // The previous file is read once, in order, a megabyte at a time (one read, not one per run of
+    // unchanged entries); each read into a fresh buffer, since the sink keeps the slices it gets.
+    let buf = Buffer.alloc(0);
+    let bufStart = 0;
+    let runStart = c.headBytes;
+    let runEnd = runStart;
     const flush = async (): Promise<void> => {
-      for (let pos = runStart; pos < runEnd; ) {
-        const n = Math.min(runEnd - pos, COPY);
-        // A fresh buffer a read: the sink keeps what it is given.
-        const buf = Buffer.allocUnsafe(n);
-        for (let got = 0; got < n; ) {
-          const { bytesRead } = await fh.read(buf, got, n - got, pos + got);
-          if (bytesRead === 0) {
+      while (runStart < runEnd) {
+        if (runStart >= bufStart + buf.length) {
+          bufStart = runStart;
+          buf = Buffer.allocUnsafe(COPY);
+          let got = 0;
+          while (got < COPY) {
+            const { bytesRead } = await fh.read(buf, got, COPY - got, bufStart + got);
+            if (bytesRead === 0) break;
+            got += bytesRead;
+          }
+          buf = buf.subarray(0, got);
+          if (runStart >= bufStart + got) {
             throw new SitemapkitError('ERR_OUTPUT', 'a sitemap file changed while this build read it', {
               where: source.path,
               hint: 'run the build again (one process at a time writes an output folder)',
             });
           }
-          got += bytesRead;
         }
-        const wait = w.writeBytes(buf);
+        const to = Math.min(runEnd, bufStart + buf.length);
+        const wait = w.writeBytes(buf.subarray(runStart - bufStart, to - bufStart));
         if (wait !== undefined) await wait;
-        pos += n;
+        runStart = to;
       }
-      runStart = runEnd;
     };
     const { ids, lens } = source.layout;
     let j = 0;
-    let offset = c.headBytes;
-    runStart = runEnd = offset;
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i]!;
       const len = lens[i]!;
@@ -216,15 +223,12 @@ async function splice(
         await flush();
         while (j < here.length && here[j]!.id <= id) await put(here[j++]!);
       }
-      offset += len;
       if (pending.ids.has(id)) {
         // Changed, moved out or removed: its bytes are skipped (a changed one was put above).
         await flush();
-        runStart = runEnd = offset;
-      } else {
-        layout.push(id, len);
-        runEnd = offset;
-      }
+        runStart = runEnd + len;
+      } else layout.push(id, len);
+      runEnd += len;
     }
     await flush();
     while (j < here.length) await put(here[j++]!);

@@ -27,7 +27,7 @@ export class SqliteLayouts implements LayoutStore {
     this.#dropFile = db.prepare('DELETE FROM layouts WHERE file = ?');
     this.#dropOf = db.prepare('DELETE FROM layouts WHERE file = (SELECT file FROM urls WHERE id = ?)');
     this.#pending = db.prepare(
-      'SELECT id, file, fragment, loc, coalesce(input_lastmod, changed_at) AS lastmod, len, news, CASE WHEN news = 1 THEN entry END AS entry FROM urls WHERE changed > ? ORDER BY id LIMIT ?',
+      'SELECT id, file, fragment, loc, coalesce(input_lastmod, changed_at) AS lastmod, len, news, CASE WHEN news = 1 THEN entry END AS entry FROM urls WHERE changed > ? ORDER BY changed, id LIMIT ?',
     );
     this.#get = db.prepare('SELECT path, file, stamp, data FROM layouts WHERE path = ?');
     this.#save = db.prepare(
