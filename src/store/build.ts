@@ -25,7 +25,7 @@ import { checkFeedTarget, previousFeeds } from '../writer/run-extras.js';
 import { type Extension, textLine, URLSET_CLOSE, urlsetOpen, urlXml } from '../writer/serialize.js';
 import type { CommitFile, CommitPlan } from '../writer/sink.js';
 import type { FileRow, LayoutRow, PublishedRow, StoreBackend } from './backend.js';
-import { gateMessage, indexOrder, measured, stampOf, trusted } from './build-files.js';
+import { Flushing, gateMessage, indexOrder, measured, stampOf, trusted } from './build-files.js';
 import { countChanges, writeChangeSet } from './change-set.js';
 import { resolveStoreFeed, type StoreFeedOptions, storeFeed } from './feed.js';
 import { judgeStoreLastmods, resolveStorePolicy } from './lastmods.js';
@@ -224,7 +224,11 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
       plain,
       pending: splicing ? await loadPending(c.backend, c.published) : undefined,
     };
-    for (const f of files) {
+    // Files flush to disk while the next is written (recorded by position: the index's order;
+    // their steps chained, in that order too).
+    const flushing = new Flushing();
+    let stepped = Promise.resolve();
+    for (const [i, f] of files.entries()) {
       const name = single ? `sitemap.${ext}` : childName(f, ext);
       const prev = previous.get(name);
       const row = prev === undefined ? undefined : await c.backend.layouts.get(name);
@@ -239,7 +243,7 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
         window.crossed(due[f.id]);
       const kind = xml ? 'urlset' : 'text';
       if (!dirty && (await trusted(sink.locate(name), prev, row)) && (await sink.adopt(name))) {
-        built.push({
+        built[i] = {
           path: name,
           url: baseUrl + name,
           kind,
@@ -247,41 +251,39 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
           bytes: prev.bytes,
           change: 'kept',
           lastmod: prev.lastmod,
-        });
-        record.push(prev);
-        layouts.push(row ?? { path: name, file: f.id, stamp: '', data: null });
+        };
+        record[i] = prev;
+        layouts[i] = row ?? { path: name, file: f.id, stamp: '', data: null };
         if (due[f.id] !== undefined) nextDue[f.id] = due[f.id]!;
-        moves.push({ name, as: name, sha256: prev.sha256 });
-        await c.step(`build:kept:${name}`);
+        moves[i] = { name, as: name, sha256: prev.sha256 };
+        stepped = stepped.then(() => c.step(`build:kept:${name}`));
+        await flushing.add(stepped);
         continue;
       }
       const source = dirty ? await spliceSource(cw, f, sink.locate(name), prev, row) : undefined;
-      const totals = await writeChild(cw, f, name, source);
-      if (totals.due !== undefined) nextDue[f.id] = totals.due;
-      layouts.push({ path: name, file: f.id, stamp: '', data: totals.layout });
-      const same = prev !== undefined && prev.sha256 === totals.sha256;
-      const lastmod = same ? prev.lastmod : builtAt;
-      built.push({
-        path: name,
-        url: baseUrl + name,
-        kind,
-        urls: f.urls,
-        bytes: totals.bytes,
-        change: same ? 'kept' : prev === undefined ? 'added' : 'rewritten',
-        lastmod,
+      const child = await writeChild(cw, f, name, source);
+      if (child.due !== undefined) nextDue[f.id] = child.due;
+      const done = child.closed.then(({ layout, ...totals }) => {
+        layouts[i] = { path: name, file: f.id, stamp: '', data: layout };
+        const same = prev !== undefined && prev.sha256 === totals.sha256;
+        const lastmod = same ? prev.lastmod : builtAt;
+        built[i] = {
+          path: name,
+          url: baseUrl + name,
+          kind,
+          urls: f.urls,
+          bytes: totals.bytes,
+          change: same ? 'kept' : prev === undefined ? 'added' : 'rewritten',
+          lastmod,
+        };
+        record[i] = { path: name, ...totals, urls: f.urls, lastmod };
+        moves[i] = { name, as: name, sha256: totals.sha256 };
       });
-      record.push({
-        path: name,
-        sha256: totals.sha256,
-        size: totals.size,
-        disk: totals.disk,
-        bytes: totals.bytes,
-        urls: f.urls,
-        lastmod,
-      });
-      moves.push({ name, as: name, sha256: totals.sha256 });
-      await c.step(`build:${totals.spliced ? 'spliced' : 'written'}:${name}`);
+      const how = child.spliced ? 'spliced' : 'written';
+      stepped = Promise.all([stepped, done]).then(() => c.step(`build:${how}:${name}`));
+      await flushing.add(stepped);
     }
+    await flushing.all();
     await c.step('build:children-written');
 
     const roots: string[] = [];

@@ -77,18 +77,23 @@ export interface SpliceSource {
   layout: Layout;
 }
 
+/** A child whose bytes are all handed to the sink; `closed` settles once they are on disk. */
 export interface WrittenChild {
+  /** When its next news block falls out of the window. */
+  due: number | undefined;
+  spliced: boolean;
+  closed: Promise<ClosedChild>;
+}
+
+export interface ClosedChild {
   /** Uncompressed bytes and their SHA-256. */
   bytes: number;
   sha256: string;
   /** Bytes on disk and their SHA-256. */
   size: number;
   disk: string;
-  /** When its next news block falls out of the window. */
-  due: number | undefined;
   /** Its layout; null for a gzipped file. */
   layout: Uint8Array | null;
-  spliced: boolean;
 }
 
 /** The previous file `name` when the child `f` can be spliced from it, else undefined. */
@@ -126,7 +131,11 @@ function entryText(c: ChildWriting, r: FragmentRow): { text: string; len: number
   return out;
 }
 
-/** Writes the child `f` as `name` into the build's sink, spliced from `source` when given. */
+/**
+ * Writes the child `f` as `name` into the build's sink, spliced from `source` when given. Returns
+ * once every byte is handed on, without waiting for the file to reach the disk (`closed`): the
+ * caller writes the next file meanwhile (flushing a file to disk is most of its cost).
+ */
 export async function writeChild(
   c: ChildWriting,
   f: FileRow,
@@ -158,17 +167,19 @@ export async function writeChild(
     wait = w.write(URLSET_CLOSE, URLSET_CLOSE.length);
     if (wait !== undefined) await wait;
   }
-  const totals = await w.close();
-  const done = disk.done();
-  return {
-    bytes: totals.bytes,
-    sha256: totals.sha256,
-    size: done.size,
-    disk: done.disk ?? totals.sha256,
-    due: c.window.end(),
-    layout: layout?.finish() ?? null,
-    spliced: source !== undefined,
-  };
+  const closed = w.close().then((totals): ClosedChild => {
+    const done = disk.done();
+    return {
+      bytes: totals.bytes,
+      sha256: totals.sha256,
+      size: done.size,
+      disk: done.disk ?? totals.sha256,
+      layout: layout?.finish() ?? null,
+    };
+  });
+  // Awaited by the caller later; a failure meanwhile must not count as unhandled.
+  closed.catch(() => undefined);
+  return { due: c.window.end(), spliced: source !== undefined, closed };
 }
 
 /** The entries of the previous file in order, runs of unchanged ones copied, changed rows put in their place. */
