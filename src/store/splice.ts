@@ -33,7 +33,8 @@ const COPY = 1 << 20;
 
 /** The rows changed since the published build: every id, and the live ones by the file they are in. */
 export interface Pending {
-  ids: Set<number>;
+  /** Ascending (a file's layout is too: the two are walked side by side). */
+  ids: number[];
   byFile: Map<number, FragmentRow[]>;
 }
 
@@ -41,16 +42,17 @@ export interface Pending {
 export async function loadPending(backend: StoreBackend, since: number): Promise<Pending | undefined> {
   const rows = await backend.layouts.pendingEntries(since, SPLICE_LIMIT + 1);
   if (rows.length > SPLICE_LIMIT) return undefined;
-  const ids = new Set<number>();
+  const ids: number[] = [];
   const byFile = new Map<number, FragmentRow[]>();
   for (const { file, ...r } of rows) {
-    ids.add(r.id);
+    ids.push(r.id);
     if (file === null) continue;
     const list = byFile.get(file);
     if (list === undefined) byFile.set(file, [r]);
     else list.push(r);
   }
   // By id: the file's order. (Read by generation, then id: the order of the index that finds them.)
+  ids.sort((a, b) => a - b);
   for (const list of byFile.values()) list.sort((a, b) => a.id - b.id);
   return { ids, byFile };
 }
@@ -110,10 +112,13 @@ export async function spliceSource(
   const layout = readLayout(row.data);
   if (layout === undefined || layout.ids.length !== prev.urls) return undefined;
   let kept = 0;
+  let k = 0;
   let bytes = c.headBytes + (c.xml ? URLSET_CLOSE.length : 0);
   for (let i = 0; i < layout.ids.length; i++) {
     bytes += layout.lens[i]!;
-    if (!pending.ids.has(layout.ids[i]!)) kept++;
+    const id = layout.ids[i]!;
+    while (k < pending.ids.length && pending.ids[k]! < id) k++;
+    if (pending.ids[k] !== id) kept++;
   }
   // The file it describes, and the rows the store now has in the file: else written in full.
   if (bytes !== prev.bytes || bytes !== prev.size) return undefined;
@@ -227,6 +232,7 @@ async function splice(
     };
     const { ids, lens } = source.layout;
     let j = 0;
+    let k = 0;
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i]!;
       const len = lens[i]!;
@@ -234,7 +240,8 @@ async function splice(
         await flush();
         while (j < here.length && here[j]!.id <= id) await put(here[j++]!);
       }
-      if (pending.ids.has(id)) {
+      while (k < pending.ids.length && pending.ids[k]! < id) k++;
+      if (pending.ids[k] === id) {
         // Changed, moved out or removed: its bytes are skipped (a changed one was put above).
         await flush();
         runStart = runEnd + len;
