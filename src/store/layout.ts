@@ -41,34 +41,37 @@ export class LayoutWriter {
 
 /** A decoded layout: ids ascending, and each entry's byte length. */
 export interface Layout {
-  ids: number[];
-  lens: number[];
+  ids: Float64Array;
+  lens: Float64Array;
 }
 
-/** Decodes a layout; undefined when the blob is not a whole one (then the file is written in full). */
-export function readLayout(data: Uint8Array): Layout | undefined {
-  const ids: number[] = [];
-  const lens: number[] = [];
+/**
+ * Decodes a layout of `count` entries; undefined when the blob is not a whole layout of that many
+ * (then the file is written in full).
+ */
+export function readLayout(data: Uint8Array, count: number): Layout | undefined {
+  const ids = new Float64Array(count);
+  const lens = new Float64Array(count);
   let i = 0;
   let id = 0;
-  const next = (): number | undefined => {
+  const next = (): number => {
     let v = 0;
     let scale = 1;
     for (;;) {
       const b = data[i++];
-      if (b === undefined) return undefined;
+      if (b === undefined) return -1;
       v += (b & 0x7f) * scale;
       if (b < 0x80) return v;
       scale *= 0x80;
     }
   };
-  while (i < data.length) {
+  for (let n = 0; n < count; n++) {
     const gap = next();
     const len = next();
-    if (gap === undefined || len === undefined || gap === 0) return undefined;
+    if (gap <= 0 || len < 0) return undefined;
     id += gap;
-    ids.push(id);
-    lens.push(len);
+    ids[n] = id;
+    lens[n] = len;
   }
-  return { ids, lens };
+  return i === data.length ? { ids, lens } : undefined;
 }

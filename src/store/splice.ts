@@ -109,8 +109,8 @@ export async function spliceSource(
   const pending = c.pending;
   if (pending === undefined || prev === undefined || row?.data == null || row.file !== f.id || f.news > 0)
     return undefined;
-  const layout = readLayout(row.data);
-  if (layout === undefined || layout.ids.length !== prev.urls) return undefined;
+  const layout = readLayout(row.data, prev.urls);
+  if (layout === undefined) return undefined;
   let kept = 0;
   let k = 0;
   let bytes = c.headBytes + (c.xml ? URLSET_CLOSE.length : 0);
