@@ -61,18 +61,21 @@ for (let i = 0; i < (N > 0 ? RUNS : 0); i++) {
     await run(['first', String(N), join(base, 'site.db'), join(base, 'out')]),
   );
 }
+// delta-full: the same as delta with the files' layouts deleted first, so every touched file is
+// serialised in full from the store (what a rebuild cost before splicing: the baseline of this run).
 for (const how of N > 0 ? ['spread', 'cluster'] : []) {
-  for (const mode of ['delta', 'resync']) {
+  for (const mode of how === 'spread' ? ['delta', 'delta-full', 'resync'] : ['delta', 'resync']) {
     for (let i = 0; i < RUNS; i++) {
       const work = join(dir, `${mode}-${how}`);
       rmSync(work, { recursive: true, force: true });
       cpSync(base, work, { recursive: true });
       const r = await run([mode, String(N), join(work, 'site.db'), join(work, 'out'), how]);
       const { rewritten, files, spliced } = JSON.parse(r.stdout.trim().split('\n').at(-1));
-      const label =
-        mode === 'delta'
-          ? `store: 3,000 changes ${how}, store add/remove + build`
-          : `store: 3,000 changes ${how}, full-set sync + build`;
+      const label = {
+        delta: `store: 3,000 changes ${how}, store add/remove + build`,
+        'delta-full': `store: 3,000 changes ${how}, the same, written in full (no layouts)`,
+        resync: `store: 3,000 changes ${how}, full-set sync + build`,
+      }[mode];
       add(label, r, { files: `${rewritten} of ${files} (${spliced} spliced)` });
       rmSync(work, { recursive: true, force: true });
     }

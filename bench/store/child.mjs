@@ -4,9 +4,11 @@
 //   import N STORE              a new store: sync N URLs, no build
 //   build STORE OUT             build from the store alone (STORE in the place of N)
 //   delta N STORE OUT spread|cluster   1,000 added, 1,000 removed, 1,000 changed, then a build
+//   delta-full …                the same, the files' layouts deleted first (written in full)
 //   resync N STORE OUT          the whole set again with those 3,000 changes, synced and built
 // SK_GZIP=1 builds a gzipped set. delta and resync print how many files were written (spliced: how
 // many of those were spliced from their previous bytes).
+import Database from 'better-sqlite3';
 import { openStore } from '../../dist/store/index.js';
 import { writeSitemaps } from '../../dist/writer/index.js';
 
@@ -64,7 +66,13 @@ if (mode === 'plain') {
   const s = await openStore(nText);
   await s.build({ outDir: rest[0] });
   await s.close();
-} else if (mode === 'delta') {
+} else if (mode === 'delta' || mode === 'delta-full') {
+  if (mode === 'delta-full') {
+    // The layouts gone: every touched file is serialised in full (the baseline of splicing).
+    const db = new Database(rest[0]);
+    db.exec('DELETE FROM layouts');
+    db.close();
+  }
   const d = delta(n, rest[2]);
   const s = await openStore(rest[0], { onStep });
   await s.add(d.added);
