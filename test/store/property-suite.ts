@@ -25,7 +25,10 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 );
 // With some ops, someone also edits a published child in place (same size): the build must not
 // trust it, neither to keep it nor to splice from it.
-const stepArb = fc.tuple(opArb, fc.option(fc.nat(), { freq: 3, nil: undefined }));
+// And with some, the build is first run once into the output folder and killed after the folder
+// commit, before the store's (the crash window, hit on purpose): the folder holds files the store
+// never recorded, which the next build must not trust either.
+const stepArb = fc.tuple(opArb, fc.option(fc.nat(), { freq: 3, nil: undefined }), fc.boolean());
 
 /** A build that publishes its files and then fails, so the store stays as it was (`probe`). */
 class Probe extends Error {}
@@ -51,6 +54,7 @@ export function propertySuite(target: StoreTarget): void {
       let builds = 0;
       let spliced = 0;
       let tampered = 0;
+      let crashed = 0;
       await fc.assert(
         fc.asyncProperty(
           fc.integer({ min: 3, max: 7 }),
@@ -75,7 +79,7 @@ export function propertySuite(target: StoreTarget): void {
             // The model: live ids and their priority.
             const live = new Map<number, number | undefined>();
             try {
-              for (const [op, tamper] of ops) {
+              for (const [op, tamper, crash] of ops) {
                 c.tick();
                 pristine = snapshot(out);
                 if (tamper !== undefined) {
@@ -109,6 +113,12 @@ export function propertySuite(target: StoreTarget): void {
                 if (live.size === 0) continue;
                 const before = pristine;
                 const lastmodsBefore = indexChildren(out);
+                if (crash) {
+                  probe = true;
+                  await expect(s.build({ outDir: out, force: true })).rejects.toBeInstanceOf(Probe);
+                  probe = false;
+                  crashed++;
+                }
                 const r = await s.build({ outDir: out, force: true });
                 builds++;
                 const after = snapshot(out);
@@ -174,6 +184,7 @@ export function propertySuite(target: StoreTarget): void {
       expect(builds).toBeGreaterThan(150);
       expect(spliced).toBeGreaterThan(100);
       expect(tampered).toBeGreaterThan(20);
+      expect(crashed).toBeGreaterThan(50);
     }, 240_000);
   });
 }
