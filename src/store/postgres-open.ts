@@ -197,7 +197,8 @@ export async function openPostgresBackend(target: PostgresTarget): Promise<Postg
       ]);
       await client.query('COMMIT');
     }
-    await client.query(LAYOUTS);
+    const layouts = await client.query("SELECT to_regclass('layouts') IS NOT NULL AS ok");
+    if (!(layouts.rows[0] as { ok: boolean }).ok) await client.query(LAYOUTS);
   } catch (cause) {
     await client.end().catch(() => undefined);
     if (cause instanceof SitemapkitError) throw cause;
