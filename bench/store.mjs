@@ -5,7 +5,8 @@
 // files, published by a build from the store (what a CMS hook does: store add/remove, then
 // generate --store), and the same changes as a full-set sync (generate INPUT --store). With
 // --big N (default 10,000,000; 0 to skip): N URLs imported, then built from the store alone, for
-// peak RSS. Prints medians of --runs (default 3), ratios and peak RSS (the worst run). Then the
+// peak RSS. Prints medians of --runs (default 3), ratios, CPU seconds (user + system: steadier
+// than the wall clock on a loaded machine) and peak RSS (the worst run). Then the
 // same first build and clustered rebuild over a PostgreSQL store (a throwaway cluster of the test
 // harness, on this machine; --no-pg to skip), beside the SQLite figures of the same run; the peak
 // RSS is sitemapkit's process alone, not the server's.
@@ -43,8 +44,9 @@ async function run(args) {
 
 const rows = {};
 const add = (name, r, extra = {}) => {
-  rows[name] ??= { secs: [], rss: [], ...extra };
+  rows[name] ??= { secs: [], cpu: [], rss: [], ...extra };
   rows[name].secs.push(r.secs);
+  rows[name].cpu.push(r.cpuSecs);
   rows[name].rss.push(r.rssMiB);
   Object.assign(rows[name], extra);
 };
@@ -84,6 +86,7 @@ for (const how of N > 0 ? ['spread', 'cluster'] : []) {
 if (N > 0) {
   const plain = median(rows['plain writeSitemaps (baseline)'].secs);
   const first = median(rows['store: first build (sync + build)'].secs);
+  const firstCpu = median(rows['store: first build (sync + build)'].cpu);
   console.log(
     `\n${N.toLocaleString('en-US')} URLs${argv.includes('--gzip') ? ', gzipped store builds' : ''}, median of ${RUNS} runs (files: written of all, index included)\n`,
   );
@@ -93,16 +96,28 @@ if (N > 0) {
       's (median)': fmt.s(median(r.secs)),
       'vs plain': `${(median(r.secs) / plain).toFixed(2)}x`,
       'vs first build': `${((median(r.secs) / first) * 100).toFixed(1)}%`,
+      'CPU s': fmt.s(median(r.cpu)),
+      'CPU vs first': `${((median(r.cpu) / firstCpu) * 100).toFixed(1)}%`,
       'files written': r.files ?? '',
       'peak RSS MiB': fmt.mb(Math.max(...r.rss)),
     })),
-    ['contender', 's (median)', 'vs plain', 'vs first build', 'files written', 'peak RSS MiB'],
+    [
+      'contender',
+      's (median)',
+      'vs plain',
+      'vs first build',
+      'CPU s',
+      'CPU vs first',
+      'files written',
+      'peak RSS MiB',
+    ],
   );
   // Issue 12's target: the rebuild after scattered changes within 10% of the first build.
   for (const how of ['spread', 'cluster']) {
     const share = median(rows[`store: 3,000 changes ${how}, store add/remove + build`].secs) / first;
+    const cpu = median(rows[`store: 3,000 changes ${how}, store add/remove + build`].cpu) / firstCpu;
     console.log(
-      `3,000 changes ${how}, store add/remove + build: ${(share * 100).toFixed(1)}% of the first build (target: at most 10%)`,
+      `3,000 changes ${how}, store add/remove + build: ${(share * 100).toFixed(1)}% of the first build (target: at most 10%); CPU time ${(cpu * 100).toFixed(1)}%`,
     );
   }
 }
