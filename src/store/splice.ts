@@ -98,7 +98,7 @@ export interface ClosedChild {
   layout: Uint8Array | null;
 }
 
-/** The previous file `name` when the child `f` can be spliced from it, else undefined. */
+/** The previous file at `path` when the child `f` can be spliced from it, else undefined. */
 export async function spliceSource(
   c: ChildWriting,
   f: FileRow,
