@@ -128,7 +128,12 @@ export async function spliceSource(
 
 /** One entry's text as this build publishes it (the news window, the lastmod policy). */
 function entryText(c: ChildWriting, r: FragmentRow): { text: string; len: number } {
-  const out = c.window.text(r, r.fragment ?? c.plain(r.loc, c.noLastmods ? null : r.lastmod));
+  if (r.fragment === null && c.noLastmods) {
+    // A plain entry without its lastmod: the stored length counts the lastmod.
+    const text = c.plain(r.loc, null);
+    return { text, len: Buffer.byteLength(text) };
+  }
+  const out = c.window.text(r, r.fragment ?? c.plain(r.loc, r.lastmod));
   if (c.noLastmods && out.text.includes('<lastmod>')) {
     const bare = stripLastmods(out.text);
     return { text: bare, len: Buffer.byteLength(bare) };

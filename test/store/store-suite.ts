@@ -2,6 +2,7 @@ import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync }
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isSitemapkitError } from '../../src/core/errors.js';
+import type { BuildOptions } from '../../src/store/build.js';
 import { openStore, type SiteStore } from '../../src/store/store.js';
 import { tempDir } from '../support/tmp.js';
 import { assertXmllint, readSitemapText, xmllint } from '../support/xmllint.js';
@@ -233,11 +234,11 @@ export function storeSuite(target: StoreTarget): void {
         },
       });
       /** The children a build into an empty folder writes (in full), beside those of `out`. */
-      const scratch = async (out: string): Promise<void> => {
+      const scratch = async (out: string, options: Partial<BuildOptions> = {}): Promise<void> => {
         const dirOut = join(dir, 'scratch');
         rmSync(dirOut, { recursive: true, force: true });
         flag.probe = true;
-        await expect(s.build({ outDir: dirOut })).rejects.toThrow('probe');
+        await expect(s.build({ ...options, outDir: dirOut })).rejects.toThrow('probe');
         flag.probe = false;
         const fresh = snapshot(dirOut);
         const mine = snapshot(out);
@@ -336,6 +337,25 @@ export function storeSuite(target: StoreTarget): void {
       await s.build({ outDir: out });
       expect(took('written')).toEqual(['sitemap-00001.xml']);
       expect(publishedUrls(out).sort()).toEqual(urls(0, 20).map((u) => u.loc));
+    });
+
+    it('--lastmod-policy drop: touched files are spliced too, and every file reports its own size', async () => {
+      const dir = tempDir('sk-store');
+      const out = join(dir, 'out');
+      const c = clock();
+      const { s, took, reset, scratch } = await recorded(dir, { now: c.now });
+      const o = { outDir: out, lastmodPolicy: 'drop' as const, onDiagnostic: () => undefined };
+      // Twenty and more input lastmods of one value: the policy drops them all.
+      await s.sync(urls(0, 25).map((u) => ({ ...u, lastmod: '2024-01-01' })));
+      await s.build(o);
+      reset();
+      c.tick();
+      await s.add([3, 13].map((i) => ({ ...urls(i, 1)[0]!, lastmod: '2024-01-01', priority: 0.5 })));
+      const r = await s.build(o);
+      expect(took('spliced')).toEqual(['sitemap-00001.xml', 'sitemap-00002.xml']);
+      for (const f of r.files) expect(f.bytes, f.path).toBe(statSync(join(out, f.path)).size);
+      expect(readFileSync(join(out, 'sitemap-00001.xml'), 'utf8')).not.toContain('<lastmod>');
+      await scratch(out, o);
     });
 
     it('writes every touched file in full with --gzip (a gzip stream cannot be cut at entry boundaries)', async () => {
