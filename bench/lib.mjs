@@ -35,7 +35,11 @@ export function runNode(args, { env = {}, stdin } = {}) {
       const secs = Number(process.hrtime.bigint() - t0) / 1e9;
       const m = /SK_MAXRSS=(\d+)/.exec(stderr);
       const rss = m ? Number(m[1]) / 1024 : Number.NaN;
-      resolve({ code, secs, rssMiB: rss, stderr: stderr.replace(/SK_MAXRSS=\d+\n?/, ''), stdout });
+      // CPU seconds too: on a loaded machine they move far less than the wall clock.
+      const cpu = /SK_CPU=(\d+)/.exec(stderr);
+      const cpuSecs = cpu ? Number(cpu[1]) / 1e6 : Number.NaN;
+      stderr = stderr.replace(/SK_MAXRSS=\d+\n?/, '').replace(/SK_CPU=\d+\n?/, '');
+      resolve({ code, secs, cpuSecs, rssMiB: rss, stderr, stdout });
     });
   });
 }

@@ -22,6 +22,7 @@ import type {
   UrlRow,
 } from './backend.js';
 import { SqliteInserter } from './sqlite-insert.js';
+import { LAYOUTS, SqliteLayouts } from './sqlite-layouts.js';
 
 type Db = BetterSqlite3.Database;
 type Statement = BetterSqlite3.Statement;
@@ -158,6 +159,7 @@ export async function openSqliteBackend(path: string): Promise<SqliteBackend> {
         STORE_VERSION,
       );
     }
+    db.exec(LAYOUTS);
   } catch (cause) {
     db.close();
     if (cause instanceof SitemapkitError) throw cause;
@@ -185,10 +187,12 @@ export class SqliteBackend implements StoreBackend {
   #lookupBatch: Statement | undefined;
   #compareBatch: Statement | undefined;
   readonly #inserter: SqliteInserter;
+  readonly layouts: SqliteLayouts;
 
   constructor(db: Db) {
     this.#db = db;
     this.#inserter = new SqliteInserter(db);
+    this.layouts = new SqliteLayouts(db);
     const p = (sql: string): Statement => db.prepare(sql);
     this.#s = {
       getMeta: p('SELECT value FROM meta WHERE key = ?'),
@@ -387,6 +391,7 @@ export class SqliteBackend implements StoreBackend {
   }
 
   async move(ids: readonly number[], file: number): Promise<void> {
+    this.layouts.moving(ids, file);
     const st = this.#s['move']!;
     for (const id of ids) st.run(file, id);
   }
