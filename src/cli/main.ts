@@ -24,6 +24,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   submit: async () => (await import('./commands/submit.js')).registerSubmit,
   status: async () => (await import('./commands/status.js')).registerStatus,
   store: async () => (await import('./commands/store.js')).registerStore,
+  audit: async () => (await import('./commands/audit.js')).registerAudit,
 };
 
 /**
