@@ -90,10 +90,19 @@ export async function audit(options: AuditOptions): Promise<AuditResult> {
   };
   let roots = options.sitemaps === undefined ? undefined : [...options.sitemaps];
   if (roots === undefined) {
-    roots = (await discoverSitemaps(options.start, http)).map((s) => s.url);
+    // Discovery says why it found none (robots.txt unreachable, no Sitemap: line, …): that is the message.
+    let why = `${options.start} publishes no sitemap`;
+    const found = await discoverSitemaps(options.start, {
+      ...http,
+      onDiagnostic: (d) => {
+        if (d.code === 'discover-none') why = d.message;
+        else options.onDiagnostic?.(d);
+      },
+    });
+    roots = found.map((s) => s.url);
     if (roots.length === 0) {
-      throw new SitemapkitError('ERR_INPUT', `${options.start} publishes no sitemap`, {
-        hint: 'robots.txt names none and no well-known path (/sitemap.xml, …) answers with one; give the sitemap with --sitemap URL',
+      throw new SitemapkitError('ERR_INPUT', why, {
+        hint: 'nothing was audited; give the published sitemap with --sitemap URL (library: sitemaps)',
       });
     }
   }

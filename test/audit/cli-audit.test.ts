@@ -75,7 +75,7 @@ describe('sitemapkit audit URL', () => {
       expect(JSON.parse(r.stdout).findings).toEqual([]);
       const none = await cli(['audit', s.url]);
       expect(none.code).toBe(2);
-      expect(none.stderr).toMatch(/publishes no sitemap.*--sitemap URL/s);
+      expect(none.stderr).toMatch(/robots\.txt lists no sitemap .* answers with one.*--sitemap URL/s);
     } finally {
       await s.close();
     }
