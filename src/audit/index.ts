@@ -8,4 +8,5 @@ export {
   type AuditRules,
   auditFindings,
 } from './audit-core.js';
+export { type AuditFormat, type AuditReportInput, auditHtml, formatAudit } from './report.js';
 export { type AuditCrawlOptions, type AuditOptions, type AuditResult, audit } from './run.js';

@@ -14,6 +14,7 @@ const SUBPATHS = [
   '/validate',
   '/crawler',
   '/store',
+  '/audit',
 ] as const;
 
 /** The errors and findings belong to every concept: the root is their home. */
