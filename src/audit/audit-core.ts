@@ -4,6 +4,7 @@
  * reads the sitemaps, this judges them, so every rule here is tested on plain data.
  */
 import type { Severity } from '../core/diagnostics.js';
+import type { ImageEntry } from '../core/entry.js';
 import type { Verdict } from '../crawler/records.js';
 import { RULES } from '../validate/rules.js';
 
@@ -35,6 +36,8 @@ export interface AuditEntry {
   sitemap: string;
   lastmod?: string;
   alternates?: ReadonlyArray<{ hreflang: string; href: string }>;
+  /** The entry's images, as the sitemap lists them (kept in a corrected set where the page shows them). */
+  images?: readonly ImageEntry[];
 }
 
 /** The audit's findings' codes (each in the rule table, docs/rules.md). */
@@ -126,9 +129,6 @@ export function auditFindings(
   rules: AuditRules = {},
 ): { findings: AuditFinding[]; counts: AuditCounts } {
   const maxDepth = rules.maxDepth ?? 5;
-  const inflatedMs = (rules.inflatedAfterDays ?? 365) * DAY_MS;
-  const staleMs = (rules.staleAfterDays ?? 1) * DAY_MS;
-  const now = rules.now ?? Date.now();
   const byUrl = new Map<string, AuditPage>();
   for (const p of pages) byUrl.set(p.url, p);
   // A URL listed twice (in two sitemaps) is judged once, with the first sitemap that lists it.
@@ -167,7 +167,7 @@ export function auditFindings(
     }
     if (page.verdict !== 'listed') continue;
     healthy.push(page);
-    lastmodFindings(e, page, { staleMs, inflatedMs, now }, add);
+    lastmodFindings(e, page, rules, add);
     if (page.reached && page.depth > maxDepth) {
       add('audit-deep', url, `${page.depth} clicks from the start page (more than ${maxDepth})`, where);
     }
@@ -221,37 +221,45 @@ function lastmodMs(value: string): number {
   return Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
 }
 
-function lastmodFindings(
-  e: AuditEntry,
-  page: AuditPage,
-  t: { staleMs: number; inflatedMs: number; now: number },
-  add: Add,
-): void {
+/** How a sitemap's lastmod stands against the page's own last change (`shown`, null: the page shows none). */
+export type LastmodJudgement =
+  | { kind: 'ok' | 'unknown' }
+  | { kind: 'future' }
+  | { kind: 'stale' | 'inflated'; days: number };
+
+/** Judges a listed lastmod against what the page or server shows, by the margins of {@link AuditRules}. */
+export function judgeLastmod(listed: string, shown: string | null, rules: AuditRules = {}): LastmodJudgement {
+  const listedAt = lastmodMs(listed);
+  if (Number.isNaN(listedAt)) return { kind: 'unknown' };
+  if (listedAt > (rules.now ?? Date.now()) + DAY_MS) return { kind: 'future' };
+  if (shown === null) return { kind: 'unknown' };
+  const changedAt = lastmodMs(shown);
+  if (Number.isNaN(changedAt)) return { kind: 'unknown' };
+  const days = Math.round(Math.abs(listedAt - changedAt) / DAY_MS);
+  if (changedAt - listedAt > (rules.staleAfterDays ?? 1) * DAY_MS) return { kind: 'stale', days };
+  if (listedAt - changedAt > (rules.inflatedAfterDays ?? 365) * DAY_MS) return { kind: 'inflated', days };
+  return { kind: 'ok' };
+}
+
+function lastmodFindings(e: AuditEntry, page: AuditPage, rules: AuditRules, add: Add): void {
   if (e.lastmod === undefined) return;
-  const listedAt = lastmodMs(e.lastmod);
-  if (Number.isNaN(listedAt)) return;
+  const j = judgeLastmod(e.lastmod, page.lastmod, rules);
   const where = { sitemap: e.sitemap };
-  if (listedAt > t.now + DAY_MS) {
+  const more = page.lastmod === null ? where : { ...where, target: page.lastmod };
+  if (j.kind === 'future') {
     add('audit-lastmod-inflated', e.url, `lastmod ${e.lastmod} in ${e.sitemap} lies in the future`, where);
-    return;
-  }
-  if (page.lastmod === null) return;
-  const changedAt = lastmodMs(page.lastmod);
-  if (Number.isNaN(changedAt)) return;
-  const more = { ...where, target: page.lastmod };
-  if (changedAt - listedAt > t.staleMs) {
+  } else if (j.kind === 'stale') {
     add(
       'audit-lastmod-stale',
       e.url,
       `lastmod ${e.lastmod} in ${e.sitemap} is older than the page's last change, ${page.lastmod}`,
       more,
     );
-  } else if (listedAt - changedAt > t.inflatedMs) {
-    const days = Math.round((listedAt - changedAt) / DAY_MS);
+  } else if (j.kind === 'inflated') {
     add(
       'audit-lastmod-inflated',
       e.url,
-      `lastmod ${e.lastmod} in ${e.sitemap} is ${days} days newer than anything the page or server shows (${page.lastmod})`,
+      `lastmod ${e.lastmod} in ${e.sitemap} is ${j.days} days newer than anything the page or server shows (${page.lastmod})`,
       more,
     );
   }

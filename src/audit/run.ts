@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DiagnosticHandler } from '../core/diagnostics.js';
+import type { EntryInput } from '../core/entry.js';
 import { isSitemapkitError, SitemapkitError } from '../core/errors.js';
 import { type CrawlResult, crawl } from '../crawler/crawl.js';
 import { normalizeCrawlUrl } from '../crawler/normalize-url.js';
@@ -23,6 +24,7 @@ import {
   type AuditPage,
   type AuditRules,
   auditFindings,
+  judgeLastmod,
 } from './audit-core.js';
 
 /** The crawl options an audit passes on (where the crawl writes is the audit's own business). */
@@ -117,6 +119,7 @@ export async function audit(options: AuditOptions): Promise<AuditResult> {
     if (url === undefined) continue;
     const entry: AuditEntry = { url, sitemap: e.sitemap };
     if (e.lastmod !== undefined) entry.lastmod = e.lastmod;
+    if (e.images !== undefined && e.images.length > 0) entry.images = e.images;
     if (e.alternates !== undefined && e.alternates.length > 0) {
       entry.alternates = e.alternates.flatMap((a) => {
         const href = normalizeCrawlUrl(a.href);
@@ -139,7 +142,9 @@ export async function audit(options: AuditOptions): Promise<AuditResult> {
     const site = await crawlKept({
       ...common,
       state: join(dir, 'site.db'),
-      ...(options.outDir === undefined ? {} : { outDir: options.outDir }),
+      ...(options.outDir === undefined
+        ? {}
+        : { outDir: options.outDir, adjustEntry: keepAgreeing(entries, options) }),
     });
     const pages = await readPages(join(dir, 'site.db'), true);
     const origins = new Set([...pages.keys()].map((u) => new URL(u).origin));
@@ -167,6 +172,31 @@ export async function audit(options: AuditOptions): Promise<AuditResult> {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The corrected set keeps what the published sitemap says where the page agrees: its lastmod when
+ * the page shows none or one within the margins (not stale, not inflated, not in the future), and
+ * its image details for the images the page shows.
+ */
+function keepAgreeing(entries: readonly AuditEntry[], rules: AuditRules): (e: EntryInput) => EntryInput {
+  const byUrl = new Map<string, AuditEntry>();
+  for (const e of entries) if (!byUrl.has(e.url)) byUrl.set(e.url, e);
+  return (entry) => {
+    const listed = byUrl.get(entry.loc);
+    if (listed === undefined) return entry;
+    const out: EntryInput = { ...entry };
+    if (listed.lastmod !== undefined) {
+      const shown = typeof entry.lastmod === 'string' ? entry.lastmod : null;
+      const j = judgeLastmod(listed.lastmod, shown, rules);
+      if (j.kind === 'ok' || (j.kind === 'unknown' && shown === null)) out.lastmod = listed.lastmod;
+    }
+    if (listed.images !== undefined && entry.images !== undefined) {
+      const details = new Map(listed.images.map((i) => [i.loc, i]));
+      out.images = entry.images.map((i) => (typeof i === 'string' ? (details.get(i) ?? i) : i));
+    }
+    return out;
+  };
 }
 
 /** A crawl whose state is kept for reading: one that lists no page is still read (undefined). */

@@ -91,6 +91,12 @@ describe('sitemapkit audit URL', () => {
     for (const bad of ['/noindex', '/canon', '/old', '/gone', '/private/x', '/file.json', '/orphan']) {
       expect(locs).not.toContain(bad);
     }
+    // The sitemap's lastmod stays where the page agrees (it shows none), the page's own where it does not.
+    const lastmod = (path: string): string | undefined =>
+      new RegExp(`<loc>${site.origin}${path}</loc><lastmod>([^<]*)</lastmod>`).exec(xml)?.[1];
+    expect(lastmod('/a')).toBe('2025-03-01');
+    expect(lastmod('/stale')).toBe('2025-06-01');
+    expect(lastmod('/inflated')).toBe('2019-01-01T00:00:00Z');
   });
 
   it('--report writes an HTML report that opens in Chromium without console errors, and its filters work', async () => {

@@ -53,7 +53,7 @@ const LINKED = [
 
 const IN_SITEMAP: ReadonlyArray<[string, string?]> = [
   ['/'],
-  ['/a'],
+  ['/a', '2025-03-01'],
   ['/b'],
   ['/de'],
   ['/l1'],
