@@ -99,6 +99,12 @@ export interface AuditRules {
   staleAfterDays?: number;
   /** Now, in ms since the epoch (a lastmod after it is in the future). @default Date.now() */
   now?: number;
+  /**
+   * Whether the site's robots.txt disallows a URL for the crawler's agent. The crawl's own verdict
+   * says so for what it did not fetch; this also judges what it fetched anyway (`robots: false`).
+   * @default the crawl's verdicts only
+   */
+  isDisallowed?: (url: string) => boolean;
 }
 
 const DAY_MS = 86_400_000;
@@ -156,6 +162,13 @@ export function auditFindings(
         ...status,
       });
     }
+    // Fetched although robots.txt disallows it (the crawl ignored robots.txt): still a listed problem.
+    if (page.verdict !== 'robots' && rules.isDisallowed?.(url) === true) {
+      add('audit-listed-disallowed', url, `listed in ${e.sitemap} but robots.txt disallows it`, {
+        ...where,
+        ...status,
+      });
+    }
     const code = LISTED[page.verdict];
     if (code !== undefined) {
       add(code, url, listedMessage(code, page, e.sitemap), {
@@ -174,7 +187,12 @@ export function auditFindings(
   }
 
   for (const page of byUrl.values()) {
-    if (page.reached && page.verdict === 'listed' && !listed.has(page.url)) {
+    if (
+      page.reached &&
+      page.verdict === 'listed' &&
+      !listed.has(page.url) &&
+      rules.isDisallowed?.(page.url) !== true
+    ) {
       add('audit-missing', page.url, 'indexable and its own canonical, but in no published sitemap', {
         ...(page.status === null ? {} : { status: page.status }),
       });

@@ -13,10 +13,12 @@ import type { EntryInput } from '../core/entry.js';
 import { isSitemapkitError, SitemapkitError } from '../core/errors.js';
 import { type CrawlResult, crawl } from '../crawler/crawl.js';
 import { normalizeCrawlUrl } from '../crawler/normalize-url.js';
-import type { CrawlOptions } from '../crawler/options.js';
+import { type CrawlOptions, resolveCrawlOptions } from '../crawler/options.js';
 import { CrawlState } from '../crawler/state.js';
 import { discoverSitemaps } from '../parser/discover.js';
 import { parseSitemapTree } from '../parser/tree.js';
+import { fetchRobotsTxt, type RobotsFetchOptions } from '../robots/fetch.js';
+import type { RobotsTxt } from '../robots/robots-txt.js';
 import {
   type AuditCounts,
   type AuditEntry,
@@ -165,7 +167,12 @@ export async function audit(options: AuditOptions): Promise<AuditResult> {
         if (!pages.has(url)) pages.set(url, page);
       }
     }
-    const { findings, counts } = auditFindings(pages.values(), entries, options);
+    // With robots.txt ignored (robots: false), the crawl's verdicts do not say what it disallows.
+    const rules: AuditRules =
+      crawlOptions.robots === false
+        ? { ...options, isDisallowed: await disallowedBy([...origins], options.start, crawlOptions, http) }
+        : options;
+    const { findings, counts } = auditFindings(pages.values(), entries, rules);
     const result: AuditResult = { findings, counts, sitemaps: roots };
     if (options.outDir !== undefined && site?.sitemaps !== undefined) result.out = site.sitemaps.entry.path;
     return result;
@@ -196,6 +203,22 @@ function keepAgreeing(entries: readonly AuditEntry[], rules: AuditRules): (e: En
       out.images = entry.images.map((i) => (typeof i === 'string' ? (details.get(i) ?? i) : i));
     }
     return out;
+  };
+}
+
+/** What the origins' robots.txt files disallow for the crawl's robots agent (fetched once each). */
+async function disallowedBy(
+  origins: readonly string[],
+  start: string,
+  crawlOptions: AuditCrawlOptions,
+  http: Omit<RobotsFetchOptions, 'httpClient'>,
+): Promise<(url: string) => boolean> {
+  const agent = resolveCrawlOptions({ ...crawlOptions, start, outDir: '.' }).robotsAgent;
+  const byOrigin = new Map<string, RobotsTxt>();
+  for (const origin of origins) byOrigin.set(origin, (await fetchRobotsTxt(`${origin}/`, http)).robots);
+  return (url) => {
+    const robots = byOrigin.get(new URL(url).origin);
+    return robots !== undefined && !robots.isAllowed(url, agent);
   };
 }
 

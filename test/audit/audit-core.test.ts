@@ -126,4 +126,15 @@ describe('auditFindings', () => {
     expect(percentile([1, 2, 3, 4], 0.5)).toBe(2);
     expect(percentile([1, 2, 3, 4], 0.99)).toBe(4);
   });
+
+  it('reports a listed URL robots.txt disallows even when the crawl fetched it, and never as missing', () => {
+    const isDisallowed = (u: string): boolean => u.includes('/private/');
+    const pages = [page('https://e.com/private/a'), page('https://e.com/private/b')];
+    const { findings } = auditFindings(pages, [{ url: 'https://e.com/private/a', sitemap: 's' }], {
+      isDisallowed,
+    });
+    expect(findings.map((f) => [f.code, f.url])).toEqual([
+      ['audit-listed-disallowed', 'https://e.com/private/a'],
+    ]);
+  });
 });

@@ -28,4 +28,10 @@ describe('audit() over a loopback site with planted problems', () => {
     expect(r.counts.error).toBe(6);
     expect(r.counts.responseMs.p50).not.toBeNull();
   });
+
+  it('with robots.txt ignored (robots: false) still reports the disallowed URL the crawl fetched', async () => {
+    const r = await audit({ start: site.url, crawl: { retryBaseMs: 1, retries: 0, robots: false } });
+    const got = r.findings.map((f) => [f.code, new URL(f.url).pathname]);
+    expect(got.sort()).toEqual([...PLANTED].map(([c, p]) => [c, p]).sort());
+  });
 });

@@ -11,6 +11,9 @@ import { EXIT_FINDINGS, EXIT_OK } from '../exit.js';
 import { collect, wholeNumberArg } from '../flags.js';
 import { type SiteCrawlFlags, siteCrawlFlags, siteCrawlOptions } from '../site-crawl-flags.js';
 
+/** Diagnostics of the crawl printed per code; the rest are counted. */
+const PER_CODE = 20;
+
 interface AuditFlags extends SiteCrawlFlags {
   sitemap: string[];
   maxClicks?: number;
@@ -79,8 +82,18 @@ async function runAudit(url: string, flags: AuditFlags, ctx: CliContext): Promis
   const format: AuditFormat = flags.json === true ? 'json' : flags.format;
   const crawl = siteCrawlOptions(flags);
   crawl.sitemaps = { html: false };
+  // The crawl's and the sitemap reader's own diagnostics: a few per code, then a count.
+  const shown = new Map<string, number>();
   const onDiagnostic = (d: Diagnostic): void => {
-    if (flags.quiet !== true) ctx.stderr.write(`${diagnosticLine(d)}\n`);
+    if (flags.quiet === true) return;
+    const n = (shown.get(d.code) ?? 0) + 1;
+    shown.set(d.code, n);
+    if (n <= PER_CODE) ctx.stderr.write(`${diagnosticLine(d)}\n`);
+  };
+  const printHidden = (): void => {
+    for (const [code, n] of shown) {
+      if (n > PER_CODE) ctx.stderr.write(`... and ${(n - PER_CODE).toLocaleString('en-US')} more ${code}\n`);
+    }
   };
   const made = flags.report === undefined ? [] : await ensureDir(flags.report, 'create the report folder');
   let result: Awaited<ReturnType<typeof audit>>;
@@ -96,10 +109,12 @@ async function runAudit(url: string, flags: AuditFlags, ctx: CliContext): Promis
       onDiagnostic,
     });
   } catch (error) {
+    printHidden();
     // A report folder made above and left empty by an audit that could not run goes again.
     await removeCreated(made);
     throw error;
   }
+  printHidden();
   const input = {
     start: url,
     sitemaps: result.sitemaps,
