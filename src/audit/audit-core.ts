@@ -152,7 +152,14 @@ export function auditFindings(
     const where = { sitemap: e.sitemap };
     const status = page?.status == null ? {} : { status: page.status };
     if (page === undefined || page.verdict === null) {
-      add('audit-listed-unchecked', url, `listed in ${e.sitemap} but not fetched by the audit`, where);
+      add(
+        'audit-listed-unchecked',
+        url,
+        page === undefined
+          ? `listed in ${e.sitemap} but not fetched: not on a host the audit crawls (--host)`
+          : `listed in ${e.sitemap} but not fetched: the crawl stopped at --max-pages first`,
+        where,
+      );
       continue;
     }
     if (!page.reached) {

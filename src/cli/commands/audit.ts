@@ -6,9 +6,10 @@ import type { Diagnostic } from '../../core/diagnostics.js';
 import { ensureDir, removeCreated, writeFileAtomic } from '../../writer/atomic.js';
 import type { CliContext } from '../context.js';
 import { num, shortPath } from '../crawl-flags.js';
-import { diagnosticLine } from '../crawl-lines.js';
+import { diagnosticLine, progressText } from '../crawl-lines.js';
 import { EXIT_FINDINGS, EXIT_OK } from '../exit.js';
 import { collect, wholeNumberArg } from '../flags.js';
+import { Progress, RateWindow } from '../progress.js';
 import { type SiteCrawlFlags, siteCrawlFlags, siteCrawlOptions } from '../site-crawl-flags.js';
 
 /** Diagnostics of the crawl printed per code; the rest are counted. */
@@ -82,15 +83,29 @@ async function runAudit(url: string, flags: AuditFlags, ctx: CliContext): Promis
   const format: AuditFormat = flags.json === true ? 'json' : flags.format;
   const crawl = siteCrawlOptions(flags);
   crawl.sitemaps = { html: false };
+  // On a terminal, the crawl's progress line (as `crawl` draws it); nothing in logs or pipes.
+  const stderr = ctx.stderr as NodeJS.WriteStream;
+  const progress = new Progress('audit:', {
+    stream: stderr,
+    enabled: stderr.isTTY === true && flags.quiet !== true,
+  });
+  const rates = new RateWindow();
+  crawl.onProgress = (p) => {
+    rates.add({ at: p.elapsedMs, done: p.done });
+    progress.show(progressText(p, rates.estimate(p.queued), 'tty'));
+  };
   // The crawl's and the sitemap reader's own diagnostics: a few per code, then a count.
   const shown = new Map<string, number>();
   const onDiagnostic = (d: Diagnostic): void => {
     if (flags.quiet === true) return;
     const n = (shown.get(d.code) ?? 0) + 1;
     shown.set(d.code, n);
-    if (n <= PER_CODE) ctx.stderr.write(`${diagnosticLine(d)}\n`);
+    if (n > PER_CODE) return;
+    progress.stop();
+    ctx.stderr.write(`${diagnosticLine(d)}\n`);
   };
   const printHidden = (): void => {
+    progress.stop();
     for (const [code, n] of shown) {
       if (n > PER_CODE) ctx.stderr.write(`... and ${(n - PER_CODE).toLocaleString('en-US')} more ${code}\n`);
     }
