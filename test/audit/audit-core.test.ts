@@ -137,4 +137,11 @@ describe('auditFindings', () => {
       ['audit-listed-disallowed', 'https://e.com/private/a'],
     ]);
   });
+
+  it('notes a listed URL the crawl never reached (another host) as unchecked, nothing more', () => {
+    const { findings, counts } = auditFindings([], [{ url: 'https://other.example/x', sitemap: 's' }]);
+    expect(findings.map((f) => f.code)).toEqual(['audit-listed-unchecked']);
+    expect(findings[0]!.message).toMatch(/not on a host the audit crawls \(--host\)/);
+    expect(counts.info).toBe(1);
+  });
 });

@@ -46,6 +46,8 @@ describe('sitemapkit audit URL', () => {
     expect(text.stdout).toContain(
       `${site.origin}/old: listed in ${site.origin}/sitemap.xml but redirects to ${site.origin}/b`,
     );
+    const deeper = await cli(['audit', site.url, '--json', '--max-clicks', '6', '--retries', '0']);
+    expect(JSON.parse(deeper.stdout).counts.byCode['audit-deep']).toBeUndefined();
     const csv = await cli(['audit', site.url, '--format', 'csv', '--retries', '0']);
     const lines = csv.stdout.trim().split('\r\n');
     expect(lines[0]).toBe('severity,code,url,sitemap,status,target,message,fix');
