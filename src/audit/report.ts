@@ -36,10 +36,6 @@ function byCode(findings: readonly AuditFinding[]): Map<AuditCode, AuditFinding[
   return out;
 }
 
-function detail(f: AuditFinding): string {
-  return f.message;
-}
-
 /** The report in the chosen format. */
 export function formatAudit(r: AuditReportInput, format: AuditFormat): string {
   switch (format) {
@@ -68,7 +64,7 @@ export function auditText(r: AuditReportInput): string {
   for (const [code, list] of byCode(r.findings)) {
     const rule = RULES[code]!;
     lines.push('', `${code} (${rule.severity}): ${list.length} — ${rule.summary}`, `  fix: ${rule.fix}`);
-    for (const f of list.slice(0, TEXT_PER_CODE)) lines.push(`  ${f.url}: ${detail(f)}`);
+    for (const f of list.slice(0, TEXT_PER_CODE)) lines.push(`  ${f.url}: ${f.message}`);
     if (list.length > TEXT_PER_CODE)
       lines.push(`  … and ${list.length - TEXT_PER_CODE} more (--format csv or json lists them all)`);
   }
@@ -104,7 +100,7 @@ export function auditJunit(r: AuditReportInput): string {
     const rule = RULES[code]!;
     const name = escapeXml(`${code}: ${rule.summary}`);
     if (list.length === 0) return `    <testcase classname="audit" name="${name}"/>`;
-    const text = escapeXml(list.map((f) => `${f.url}: ${detail(f)}`).join('\n'));
+    const text = escapeXml(list.map((f) => `${f.url}: ${f.message}`).join('\n'));
     if (rule.severity === 'error') {
       failures++;
       return `    <testcase classname="audit" name="${name}">\n      <failure message="${list.length} URL${list.length === 1 ? '' : 's'}: ${escapeXml(rule.fix)}">${text}</failure>\n    </testcase>`;
