@@ -25,6 +25,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   status: async () => (await import('./commands/status.js')).registerStatus,
   store: async () => (await import('./commands/store.js')).registerStore,
   serve: async () => (await import('./commands/serve.js')).registerServe,
+  audit: async () => (await import('./commands/audit.js')).registerAudit,
 };
 
 /**

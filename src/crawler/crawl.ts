@@ -381,7 +381,7 @@ async function crawlWith(
         generatedAt: new Date(o.now()),
       });
     }
-    const named = namedByPage(oneLastmodForm(sitemapEntries(state, o)));
+    const named = namedByPage(oneLastmodForm(adjusted(sitemapEntries(state, o), o.adjustEntry)));
     if (store !== undefined) {
       // The store's change set is the one change set: what it published, file by file.
       const built = await publishToStore(store.store, store.target, named.entries, {
@@ -417,6 +417,14 @@ async function crawlWith(
   } finally {
     state.close();
   }
+}
+
+/** The entries as the caller's `adjustEntry` rewrites them. */
+function* adjusted(
+  entries: Iterable<EntryInput>,
+  adjust: ((e: EntryInput) => EntryInput) | undefined,
+): Generator<EntryInput> {
+  for (const e of entries) yield adjust === undefined ? e : adjust(e);
 }
 
 /** A state written by an earlier release may hold lastmods in other forms: one form on output too. */

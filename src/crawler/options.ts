@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import type { Dispatcher } from 'undici';
 import { headerRecord } from '../core/checks.js';
 import type { DiagnosticHandler } from '../core/diagnostics.js';
-import type { Changefreq } from '../core/entry.js';
+import type { Changefreq, EntryInput } from '../core/entry.js';
 import { SitemapkitError } from '../core/errors.js';
 import { CHANGEFREQS } from '../core/limits.js';
 import type { AddressPolicy } from '../http/address.js';
@@ -159,6 +159,12 @@ export interface CrawlOptions {
    */
   sitemaps?: CrawlSitemapOptions;
   /**
+   * Rewrites each listed page's entry just before it is written (after `publicOrigin`): `audit
+   * --out` keeps a published sitemap's lastmod where the page agrees. Return the entry to write.
+   * @default none
+   */
+  adjustEntry?: (entry: EntryInput) => EntryInput;
+  /**
    * Publish through the site store (docs/crawl.md, "Publishing through the store"): the crawl's
    * entries are the whole set, synchronised into the store at this path and built as one unit
    * (stable shards, only changed files rewritten, the publish gate); `changes` is then the store's
@@ -251,6 +257,7 @@ export interface ResolvedCrawlOptions {
   onDiagnostic: DiagnosticHandler | undefined;
   onProgress: ((progress: CrawlProgress) => void) | undefined;
   onPage: ((event: PageEvent) => void) | undefined;
+  adjustEntry: ((entry: EntryInput) => EntryInput) | undefined;
 }
 
 export const DEFAULT_PRIORITY_MAP: readonly number[] = [1, 0.8, 0.5, 0.3];
@@ -461,5 +468,6 @@ export function resolveCrawlOptions(o: CrawlOptions, cwd: string = process.cwd()
     onDiagnostic: o.onDiagnostic,
     onProgress: o.onProgress,
     onPage: o.onPage,
+    adjustEntry: o.adjustEntry,
   };
 }

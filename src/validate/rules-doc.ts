@@ -15,6 +15,7 @@ const SOURCES: Readonly<Record<Rule['source'], string>> = {
   robots: 'robots',
   writer: 'generate',
   crawler: 'crawl',
+  audit: 'audit',
 };
 
 /** The whole of docs/rules.md. */

@@ -4,7 +4,7 @@ import { PARSER_RULES, type ParserRuleCode } from '../parser/rules.js';
 import { ROBOTS_RULES } from '../robots/rules.js';
 
 /** The part of sitemapkit that reports a code. */
-export type RuleSource = 'parser' | 'validator' | 'live' | 'robots' | 'writer' | 'crawler';
+export type RuleSource = 'parser' | 'validator' | 'live' | 'robots' | 'writer' | 'crawler' | 'audit';
 
 /** Sections of the rule table. */
 export type RuleGroup =
@@ -17,6 +17,7 @@ export type RuleGroup =
   | 'live'
   | 'writer'
   | 'crawler'
+  | 'audit'
   | 'robots-lint';
 
 /** One rule: its validator severity, meaning and fix, and where it comes from. */
@@ -43,6 +44,7 @@ export const RULE_GROUPS: Readonly<Record<RuleGroup, string>> = {
   live: 'Live checks (`--live`): each listed page as a crawler sees it',
   writer: 'Writer input (`generate`, `writeSitemaps`)',
   crawler: 'Crawler (`crawl`)',
+  audit: 'Audit (`audit`): the published sitemap against the crawled site',
   'robots-lint': 'robots.txt lint (`robots lint`)',
 };
 

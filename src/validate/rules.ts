@@ -5,6 +5,7 @@
  * drift. Codes are public API: never renamed or reused.
  */
 import { ROBOTS_RULES } from '../robots/rules.js';
+import { AUDIT_RULES } from './rules-audit.js';
 import { own, parser, type Rule, robots } from './rules-model.js';
 import { SITE_RULES } from './rules-site.js';
 import { TOOL_RULES } from './rules-tools.js';
@@ -169,6 +170,7 @@ const ENTRIES: Array<[string, Rule]> = [
 
   ...SITE_RULES,
   ...TOOL_RULES,
+  ...AUDIT_RULES,
   // ---- robots lint ----------------------------------------------------------------------------
   ...Object.keys(ROBOTS_RULES)
     .filter((code) => code !== 'robots-sitemap-disallowed')

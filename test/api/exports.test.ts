@@ -16,6 +16,7 @@ const SUBPATHS = [
   '/store',
   '/handler',
   '/handler/node',
+  '/audit',
 ] as const;
 
 /** The errors and findings belong to every concept: the root is their home. */

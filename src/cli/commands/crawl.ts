@@ -9,25 +9,17 @@ import { type CrawlResult, crawl } from '../../crawler/crawl.js';
 import type { CrawlOptions, CrawlProgress } from '../../crawler/options.js';
 import { ensureDir, removeCreated } from '../../writer/atomic.js';
 import type { CliContext } from '../context.js';
-import { defaultState, list, num, priorities, shortPath } from '../crawl-flags.js';
+import { defaultState, priorities, shortPath } from '../crawl-flags.js';
 import { changesLine, diagnosticLine, progressText, resumeCommand, storeLines } from '../crawl-lines.js';
 import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, UsageError } from '../exit.js';
 import { type CrawlExtrasFlags, crawlExtras, extrasCrawlOptions } from '../extras-flags.js';
-import {
-  type AddressFlags,
-  ALLOW_PRIVATE_HELP,
-  addressPolicyOf,
-  collect,
-  durationArg,
-  parseHeaders,
-  STRICT_ADDRESSES_HELP,
-  wholeNumberArg,
-} from '../flags.js';
+import { wholeNumberArg } from '../flags.js';
 import { appendArg, type ImageFlags, imageFilterOptions, shareArg } from '../input-flags.js';
 import { Progress, RateWindow } from '../progress.js';
+import { type SiteCrawlFlags, siteCrawlFlags, siteCrawlOptions } from '../site-crawl-flags.js';
 import { maxDropArg, storeName } from '../store-build.js';
 
-interface CrawlFlags extends AddressFlags, ImageFlags, CrawlExtrasFlags {
+interface CrawlFlags extends SiteCrawlFlags, ImageFlags, CrawlExtrasFlags {
   out: string;
   baseUrl?: string;
   publicOrigin?: string;
@@ -40,32 +32,6 @@ interface CrawlFlags extends AddressFlags, ImageFlags, CrawlExtrasFlags {
   maxDrop?: string;
   force?: boolean;
   report: string | false;
-  concurrency?: number;
-  hostConcurrency?: number;
-  rate?: number;
-  robots: boolean;
-  /** Milliseconds (the flag reads a duration; a bare number is seconds). */
-  maxCrawlDelay?: number;
-  userAgent?: string;
-  robotsAgent?: string;
-  metaAgent: string[];
-  header: string[];
-  timeout?: number;
-  retries?: number;
-  maxPageBytes?: number;
-  host: string[];
-  subdomains?: boolean;
-  pathPrefix?: string;
-  include: string[];
-  exclude: string[];
-  maxDepth?: number;
-  maxPages?: number;
-  keepParams?: string[];
-  dropParams?: string[];
-  keepTracking?: boolean;
-  trapGuards: boolean;
-  maxPerPattern?: number;
-  followNofollow?: boolean;
   includePdf?: boolean;
   seedSitemaps?: boolean;
   priority: 'none' | 'depth';
@@ -89,119 +55,47 @@ const PER_CODE = 20;
 const LOG_EVERY_MS = 5000;
 
 export function registerCrawl(program: Command, ctx: CliContext): void {
-  const cmd = program
-    .command('crawl')
-    .description('Crawl a website politely and write its sitemaps, HTML site map and a crawl report')
-    .argument('<url...>', 'start URL(s); user:password@ in a URL becomes basic auth for that origin only')
-    .requiredOption('--out <dir>', 'folder for the sitemaps (only files of its own manifest are replaced)')
-    .option('--base-url <url>', 'public URL of --out (default: --public-origin or the start origin, plus /)')
-    .option(
-      '--public-origin <url>',
-      'rewrite crawled URLs to this origin or base URL before writing, e.g. https://example.com/docs/15/ (crawl staging, publish for production)',
-    )
-    .option('--state <file>', 'crawl state database (default: ./.sitemapkit/crawl-HOST.db)')
-    .option(
-      '--resume',
-      'continue an interrupted crawl from its state (a finished one is not fetched again: its output is rewritten with the options given now)',
-    )
-    .option(
-      '--fresh',
-      "delete an unfinished crawl's state and start over (a finished one starts over by itself)",
-    )
-    .option(
-      '--recrawl',
-      'bring a finished crawl up to date: conditional requests, changes found on the main text (an interrupted recrawl goes on)',
-    )
-    .option('--changes <file>', 'write what was added, changed and removed as JSON Lines (for submit)')
-    .option(
-      '--store <file|url>',
-      'publish through the site store (an SQLite file, or postgres://…): stable shards, only changed files rewritten, the publish gate (no HTML site map)',
-    )
-    .option(
-      '--max-drop <limit>',
-      'with --store: refuse to publish a crawl that drops more URLs (default 10%)',
-      maxDropArg,
-    )
-    .option('--force', 'with --store: publish even past --max-drop')
-    .option('--report <dir>', 'crawl report folder, never inside --out', 'sitemapkit-report')
-    .option('--no-report', 'write no crawl report')
-    .option('--concurrency <n>', 'requests in flight at once (default 4)', wholeNumberArg('--concurrency', 1))
-    .option(
-      '--host-concurrency <n>',
-      'requests in flight at once per host (default: --concurrency)',
-      wholeNumberArg('--host-concurrency', 1),
-    )
-    .option(
-      '--rate <n>',
-      'requests per second per host, 0 for no limit (a longer robots.txt Crawl-delay wins)',
-      num('--rate'),
-    )
-    .option('--no-robots', 'ignore robots.txt (only for sites you own, such as a staging build)')
-    .option(
-      '--max-crawl-delay <duration>',
-      'longest robots.txt Crawl-delay obeyed, such as 30s or 2m; a bare number is seconds (default 30s)',
-      durationArg('--max-crawl-delay', 's'),
-    )
-    .option('--user-agent <ua>', 'User-Agent header')
-    .option('--allow-private-addresses', ALLOW_PRIVATE_HELP)
-    .option('--strict-addresses', STRICT_ADDRESSES_HELP)
-    .option(
-      '--robots-agent <token>',
-      'product token matched in robots.txt (default: from the User-Agent, "sitemapkit")',
-    )
-    .option(
-      '--meta-agent <name>',
-      'also obey <meta name=NAME> and X-Robots-Tag NAME: (repeatable; default googlebot, bingbot)',
-      collect,
-      [],
-    )
-    .option(
-      '--header <name:value>',
-      'extra request header, sent to the start origins only (repeatable)',
-      collect,
-      [],
-    )
-    .option(
-      '--timeout <duration>',
-      'per request, body included, such as 30s or 500ms; a bare number is milliseconds (default 30s)',
-      durationArg('--timeout', 'ms', 1),
-    )
-    .option(
-      '--retries <n>',
-      'further attempts after a timeout, network error, 429 or 5xx (default 2)',
-      wholeNumberArg('--retries'),
-    )
-    .option(
-      '--max-page-bytes <n>',
-      'bytes of a page read at most (default 10485760)',
-      wholeNumberArg('--max-page-bytes', 1024),
-    )
-    .option('--host <host>', 'another host to crawl (repeatable)', collect, [])
-    .option('--subdomains', 'also crawl subdomains of the start hosts')
-    .option('--path-prefix <path>', 'only crawl paths starting with this, e.g. /docs/')
-    .option('--include <glob>', 'only crawl URLs whose path?query matches (repeatable)', collect, [])
-    .option(
-      '--exclude <glob>',
-      'neither fetch nor list URLs whose path?query matches (repeatable)',
-      collect,
-      [],
-    )
-    .option('--max-depth <n>', 'link hops from a start URL', wholeNumberArg('--max-depth'))
-    .option(
-      '--max-pages <n>',
-      'URLs fetched at most (resume with a larger value to go on)',
-      wholeNumberArg('--max-pages', 1),
-    )
-    .option('--keep-params <names>', 'keep only these query parameters (comma-separated)', list)
-    .option('--drop-params <names>', 'remove these query parameters (comma-separated)', list)
-    .option('--keep-tracking', 'keep session-ID and tracking parameters (utm_*, gclid, PHPSESSID, …)')
-    .option('--no-trap-guards', 'turn off the repeating-segment and calendar trap guards')
-    .option(
-      '--max-per-pattern <n>',
-      'URLs per path and query-parameter names, 0 for no cap (default 1000)',
-      wholeNumberArg('--max-per-pattern'),
-    )
-    .option('--follow-nofollow', 'follow links marked rel=nofollow')
+  const cmd = siteCrawlFlags(
+    program
+      .command('crawl')
+      .description('Crawl a website politely and write its sitemaps, HTML site map and a crawl report')
+      .argument('<url...>', 'start URL(s); user:password@ in a URL becomes basic auth for that origin only')
+      .requiredOption('--out <dir>', 'folder for the sitemaps (only files of its own manifest are replaced)')
+      .option(
+        '--base-url <url>',
+        'public URL of --out (default: --public-origin or the start origin, plus /)',
+      )
+      .option(
+        '--public-origin <url>',
+        'rewrite crawled URLs to this origin or base URL before writing, e.g. https://example.com/docs/15/ (crawl staging, publish for production)',
+      )
+      .option('--state <file>', 'crawl state database (default: ./.sitemapkit/crawl-HOST.db)')
+      .option(
+        '--resume',
+        'continue an interrupted crawl from its state (a finished one is not fetched again: its output is rewritten with the options given now)',
+      )
+      .option(
+        '--fresh',
+        "delete an unfinished crawl's state and start over (a finished one starts over by itself)",
+      )
+      .option(
+        '--recrawl',
+        'bring a finished crawl up to date: conditional requests, changes found on the main text (an interrupted recrawl goes on)',
+      )
+      .option('--changes <file>', 'write what was added, changed and removed as JSON Lines (for submit)')
+      .option(
+        '--store <file|url>',
+        'publish through the site store (an SQLite file, or postgres://…): stable shards, only changed files rewritten, the publish gate (no HTML site map)',
+      )
+      .option(
+        '--max-drop <limit>',
+        'with --store: refuse to publish a crawl that drops more URLs (default 10%)',
+        maxDropArg,
+      )
+      .option('--force', 'with --store: publish even past --max-drop')
+      .option('--report <dir>', 'crawl report folder, never inside --out', 'sitemapkit-report')
+      .option('--no-report', 'write no crawl report'),
+  )
     .option('--include-pdf', 'list PDFs too')
     .option('--seed-sitemaps', "also start from the URLs of the site's existing sitemaps")
     .addOption(
@@ -266,18 +160,12 @@ the command that resumes).`,
 
 function toOptions(urls: string[], flags: CrawlFlags): CrawlOptions {
   const o: CrawlOptions = {
+    ...siteCrawlOptions(flags),
     start: urls,
     outDir: flags.out,
     report: flags.report,
-    robots: flags.robots,
-    hosts: flags.host,
-    include: flags.include,
-    exclude: flags.exclude,
-    trapGuards: flags.trapGuards,
     // The CLI writes the HTML site map unless --no-html; the library leaves it to the writer's default.
     sitemaps: { html: flags.html && flags.store === undefined },
-    stripTracking: flags.keepTracking !== true,
-    headers: parseHeaders(flags.header),
   };
   if (flags.baseUrl !== undefined) o.baseUrl = flags.baseUrl;
   if (flags.publicOrigin !== undefined) o.publicOrigin = flags.publicOrigin;
@@ -292,24 +180,6 @@ function toOptions(urls: string[], flags: CrawlFlags): CrawlOptions {
     o.store = { path: flags.store, force: flags.force === true };
     if (flags.maxDrop !== undefined) o.store.maxDrop = flags.maxDrop;
   }
-  if (flags.concurrency !== undefined) o.concurrency = flags.concurrency;
-  if (flags.hostConcurrency !== undefined) o.hostConcurrency = flags.hostConcurrency;
-  if (flags.rate !== undefined) o.rate = flags.rate;
-  if (flags.maxCrawlDelay !== undefined) o.maxCrawlDelayMs = flags.maxCrawlDelay;
-  if (flags.userAgent !== undefined) o.userAgent = flags.userAgent;
-  if (flags.robotsAgent !== undefined) o.robotsAgent = flags.robotsAgent;
-  if (flags.metaAgent.length > 0) o.metaAgents = flags.metaAgent;
-  if (flags.timeout !== undefined) o.timeoutMs = flags.timeout;
-  if (flags.retries !== undefined) o.retries = flags.retries;
-  if (flags.maxPageBytes !== undefined) o.maxPageBytes = flags.maxPageBytes;
-  if (flags.subdomains === true) o.subdomains = true;
-  if (flags.pathPrefix !== undefined) o.pathPrefix = flags.pathPrefix;
-  if (flags.maxDepth !== undefined) o.maxDepth = flags.maxDepth;
-  if (flags.maxPages !== undefined) o.maxPages = flags.maxPages;
-  if (flags.keepParams !== undefined) o.keepParams = flags.keepParams;
-  if (flags.dropParams !== undefined) o.dropParams = flags.dropParams;
-  if (flags.maxPerPattern !== undefined) o.maxPerPattern = flags.maxPerPattern;
-  if (flags.followNofollow === true) o.followNofollow = true;
   if (flags.includePdf === true) o.includePdf = true;
   if (flags.seedSitemaps === true) o.seedSitemaps = true;
   if (flags.priority === 'depth') o.priority = 'depth';
@@ -323,8 +193,6 @@ function toOptions(urls: string[], flags: CrawlFlags): CrawlOptions {
   if (flags.maxUrls !== undefined) sitemaps.maxUrlsPerFile = flags.maxUrls;
   if (flags.maxBytes !== undefined) sitemaps.maxBytesPerFile = flags.maxBytes;
   Object.assign(sitemaps, crawlExtras(flags));
-  const addressPolicy = addressPolicyOf(flags);
-  if (addressPolicy !== undefined) o.addressPolicy = addressPolicy;
   return o;
 }
 
@@ -338,9 +206,6 @@ async function runCrawl(
   ctx: CliContext,
   argv: readonly string[],
 ): Promise<number> {
-  if (flags.keepParams !== undefined && flags.dropParams !== undefined) {
-    throw new UsageError('--keep-params and --drop-params exclude each other');
-  }
   if (flags.store === undefined && (flags.maxDrop !== undefined || flags.force === true))
     throw new UsageError(
       `${flags.force === true ? '--force' : '--max-drop'} needs --store (the publish gate is the store's)`,
