@@ -31,6 +31,7 @@ import { resolveStoreFeed, type StoreFeedOptions, storeFeed } from './feed.js';
 import { judgeStoreLastmods, resolveStorePolicy } from './lastmods.js';
 import { type NewsDue, parseDue, StoreNewsWindow } from './news.js';
 import { HEADER_RESERVE, type MaxDrop, resolveMaxDrop, type StoreSettings } from './options.js';
+import type { BuildSpool } from './spool.js';
 
 const PAGE = 5000;
 
@@ -121,6 +122,8 @@ export interface BuildContext {
   publishedUrls: number;
   now: string;
   step: (name: string) => Promise<void>;
+  /** The texts of a first import in the same unit, to write its files from. */
+  spool?: BuildSpool | undefined;
 }
 
 function pad(n: number): string {
@@ -253,10 +256,17 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
       const w = new FileWriter(gzipper === undefined ? disk : gzipper(disk));
       let wait = w.write(head, headBytes);
       if (wait !== undefined) await wait;
+      // A first build writes the texts its import kept (store/spool.ts), the same bytes it would
+      // read back (a news block's window and dropped lastmods are decided here, so not those).
+      const spooled = noLastmods || f.news > 0 ? undefined : c.spool?.texts(f);
+      for (const text of spooled ?? []) {
+        wait = w.write(text, Buffer.byteLength(text));
+        if (wait !== undefined) await wait;
+      }
       let after = 0;
       window.begin();
       for (;;) {
-        const page = await c.backend.fragments(f.id, after, PAGE);
+        const page = spooled !== undefined ? [] : await c.backend.fragments(f.id, after, PAGE);
         if (page.length === 0) break;
         for (const r of page) {
           const { text, len } = window.text(r, r.fragment ?? plain(r.loc, noLastmods ? null : r.lastmod));

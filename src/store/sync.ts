@@ -19,6 +19,7 @@ import type { EntrySource } from '../writer/write-sitemaps.js';
 import type { CompareRow, KnownRow, LightRow, NewUrlRow, StoreBackend, UrlRow } from './backend.js';
 import type { ImportOptions, StoreSettings } from './options.js';
 import type { Shards } from './shards.js';
+import type { BuildSpool } from './spool.js';
 
 const BATCH = 1000;
 const PAGE = 5000;
@@ -46,6 +47,8 @@ export interface ImportContext {
   /** The time of this import (UTC, seconds, Z). */
   now: string;
   step: (name: string) => Promise<void>;
+  /** Where a first import keeps its texts for the build that follows (`syncAndBuild`). */
+  spool?: BuildSpool | undefined;
 }
 
 /** A growable bit set over row ids: which live rows an import saw. */
@@ -156,11 +159,11 @@ export class Importer implements IntakeTarget {
     e: SitemapEntry,
     lastmod: string | null,
     json: string | null,
-  ): { fragment: string | null; len: number } {
+  ): { text: string; fragment: string | null; len: number } {
     const withLastmod: SitemapEntry = lastmod === null ? withoutLastmod(e) : { ...e, lastmod };
     const text =
       this.#c.settings.format === 'xml' ? urlXml(withLastmod, this.#declared) : textLine(withLastmod);
-    return { fragment: json === null ? null : text, len: Buffer.byteLength(text) };
+    return { text, fragment: json === null ? null : text, len: Buffer.byteLength(text) };
   }
 
   async #flush(): Promise<void> {
@@ -203,12 +206,15 @@ export class Importer implements IntakeTarget {
       const news = e.news === undefined ? 0 : 1;
       if (row === undefined) {
         const json = entryJson(e);
-        const { fragment, len } = this.#fragment(e, inputLastmod, json);
+        const { text, fragment, len } = this.#fragment(e, inputLastmod, json);
+        const file = c.shards.place(section, len, news).id;
+        // A first import: the text as the build would write it (its published lastmod is the input's).
+        if (this.#fresh) c.spool?.add(file, text, len);
         // Never the time it was first seen: a first import does not claim every URL changed today.
         inserts.push({
           loc: e.loc,
           section,
-          file: c.shards.place(section, len, news).id,
+          file,
           hash,
           inputLastmod,
           changedAt: null,
@@ -316,6 +322,7 @@ export async function compact(c: ImportContext): Promise<void> {
       const victim = c.shards.mergeCandidate(section);
       if (victim === undefined) break;
       const except = new Set([victim.id]);
+      c.spool?.forget(victim.id);
       let after = 0;
       for (;;) {
         const page = await c.backend.fragments(victim.id, after, PAGE);
@@ -328,7 +335,10 @@ export async function compact(c: ImportContext): Promise<void> {
           if (ids === undefined) moves.set(target.id, [r.id]);
           else ids.push(r.id);
         }
-        for (const [file, ids] of moves) await c.backend.move(ids, file);
+        for (const [file, ids] of moves) {
+          c.spool?.forget(file);
+          await c.backend.move(ids, file);
+        }
         after = page.at(-1)!.id;
       }
       c.shards.drop(victim);
