@@ -49,17 +49,16 @@ export class BuildSpool {
 
   /**
    * A spool for the store at `store`: beside an SQLite file (the disk the store is written to
-   * anyway), in the temp folder for a PostgreSQL store. Spools of dead runs of the same store go.
+   * anyway), in the temp folder for a PostgreSQL store. Spools of dead runs go.
    */
   static create(store: string, local: boolean): BuildSpool {
     const dir = local ? dirname(store) : tmpdir();
     const prefix = `.${local ? basename(store) : 'sitemapkit-store'}.spool-`;
-    if (local) {
-      for (const name of readdirSync(dir)) {
-        if (!name.startsWith(prefix)) continue;
-        const pid = Number(name.slice(prefix.length).split('-')[0]);
-        if (!isAlive(pid) || pid === process.pid) rmSync(join(dir, name), { force: true });
-      }
+    for (const name of readdirSync(dir)) {
+      if (!name.startsWith(prefix)) continue;
+      // The store is locked for this process, but the temp folder is shared by every store.
+      const pid = Number(name.slice(prefix.length).split('-')[0]);
+      if (!isAlive(pid)) rmSync(join(dir, name), { force: true });
     }
     const spool = new BuildSpool(join(dir, `${prefix}${process.pid}-${randomBytes(4).toString('hex')}.tmp`));
     spool.#fd = openSync(spool.path, 'wx+');

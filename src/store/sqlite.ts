@@ -106,6 +106,7 @@ export async function openSqliteBackend(path: string): Promise<SqliteBackend> {
   const Database = await loadSqlite();
   await ensureDir(dirname(path), 'create the folder of the site store');
   let db: Db;
+  let fresh = false;
   try {
     db = new Database(path, { timeout: 200 });
   } catch (cause) {
@@ -150,6 +151,11 @@ export async function openSqliteBackend(path: string): Promise<SqliteBackend> {
           hint: 'pass --store with another file (a new one is created)',
         });
       }
+      // A new store fills under a rollback journal until its first write ends: the new pages of a
+      // first import go straight into the file, where a WAL takes them twice (into the log, then
+      // back into the file), and a crash still rolls the store back to what it was (empty).
+      db.pragma('journal_mode = DELETE');
+      fresh = true;
       db.exec(`BEGIN; ${SCHEMA} ${INDEXES} COMMIT;`);
       db.prepare('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?)').run(
         'format',
@@ -175,7 +181,7 @@ export async function openSqliteBackend(path: string): Promise<SqliteBackend> {
       },
     );
   }
-  return new SqliteBackend(db);
+  return new SqliteBackend(db, fresh);
 }
 
 export class SqliteBackend implements StoreBackend {
@@ -185,9 +191,12 @@ export class SqliteBackend implements StoreBackend {
   #lookupBatch: Statement | undefined;
   #compareBatch: Statement | undefined;
   readonly #inserter: SqliteInserter;
+  /** A new store, under a rollback journal until its first write transaction ends (then WAL). */
+  #fresh: boolean;
 
-  constructor(db: Db) {
+  constructor(db: Db, fresh = false) {
     this.#db = db;
+    this.#fresh = fresh;
     this.#inserter = new SqliteInserter(db);
     const p = (sql: string): Statement => db.prepare(sql);
     this.#s = {
@@ -274,6 +283,10 @@ export class SqliteBackend implements StoreBackend {
       throw error;
     } finally {
       this.#depth--;
+      if (this.#fresh) {
+        this.#fresh = false;
+        this.#db.pragma('journal_mode = WAL');
+      }
     }
   }
 
