@@ -69,13 +69,24 @@ class IdSet {
   }
 }
 
+// The helpers below copy an entry only when they must: a million-URL import calls each once a URL,
+// and an entry with no lastmod (or only loc, lastmod and section) needs no copy.
 function withoutLastmod(e: SitemapEntry): SitemapEntry {
+  if (e.lastmod === undefined) return e;
   const { lastmod: _l, ...rest } = e;
   return rest;
 }
 
 /** The entry as JSON when it holds more than the columns already do (loc, lastmod, section). */
 function entryJson(e: SitemapEntry): string | null {
+  let more = false;
+  for (const key in e) {
+    if (key !== 'loc' && key !== 'lastmod' && key !== 'section') {
+      more = true;
+      break;
+    }
+  }
+  if (!more) return null;
   const { loc: _loc, lastmod: _l, section: _s, ...rest } = e;
   return Object.keys(rest).length === 0 ? null : JSON.stringify(rest);
 }
@@ -160,7 +171,8 @@ export class Importer implements IntakeTarget {
     lastmod: string | null,
     json: string | null,
   ): { text: string; fragment: string | null; len: number } {
-    const withLastmod: SitemapEntry = lastmod === null ? withoutLastmod(e) : { ...e, lastmod };
+    const withLastmod: SitemapEntry =
+      lastmod === null ? withoutLastmod(e) : lastmod === e.lastmod ? e : { ...e, lastmod };
     const text =
       this.#c.settings.format === 'xml' ? urlXml(withLastmod, this.#declared) : textLine(withLastmod);
     return { text, fragment: json === null ? null : text, len: Buffer.byteLength(text) };
