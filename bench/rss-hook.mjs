@@ -1,4 +1,6 @@
-// Preloaded into each contender: prints its own peak RSS (KiB) on exit, for bench/lib.mjs.
+// Preloaded into each contender: prints its own peak RSS (KiB) and CPU time (user + system, in
+// microseconds, every thread of the process) on exit, for bench/lib.mjs.
 process.on('exit', () => {
-  process.stderr.write(`SK_MAXRSS=${process.resourceUsage().maxRSS}\n`);
+  const u = process.resourceUsage();
+  process.stderr.write(`SK_MAXRSS=${u.maxRSS}\nSK_CPU=${u.userCPUTime + u.systemCPUTime}\n`);
 });

@@ -5,7 +5,8 @@
 // files, published by a build from the store (what a CMS hook does: store add/remove, then
 // generate --store), and the same changes as a full-set sync (generate INPUT --store). With
 // --big N (default 10,000,000; 0 to skip): N URLs imported, then built from the store alone, for
-// peak RSS. Prints medians of --runs (default 3), ratios and peak RSS (the worst run). Then the
+// peak RSS. Prints medians of --runs (default 3), ratios, peak RSS (the worst run) and CPU seconds
+// (every thread; a loaded machine stretches them far less than wall time). Then the
 // same first build and clustered rebuild over a PostgreSQL store (a throwaway cluster of the test
 // harness, on this machine; --no-pg to skip), beside the SQLite figures of the same run; the peak
 // RSS is sitemapkit's process alone, not the server's.
@@ -41,9 +42,10 @@ async function run(args) {
 
 const rows = {};
 const add = (name, r, extra = {}) => {
-  rows[name] ??= { secs: [], rss: [], ...extra };
+  rows[name] ??= { secs: [], rss: [], cpu: [], ...extra };
   rows[name].secs.push(r.secs);
   rows[name].rss.push(r.rssMiB);
+  rows[name].cpu.push(r.cpuSecs);
   Object.assign(rows[name], extra);
 };
 
@@ -90,8 +92,23 @@ if (N > 0) {
       'vs first build': `${((median(r.secs) / first) * 100).toFixed(1)}%`,
       'files written': r.files ?? '',
       'peak RSS MiB': fmt.mb(Math.max(...r.rss)),
+      'CPU s (median)': fmt.s(median(r.cpu)),
+      'CPU vs plain': `${(median(r.cpu) / median(rows['plain writeSitemaps (baseline)'].cpu)).toFixed(2)}x`,
     })),
-    ['contender', 's (median)', 'vs plain', 'vs first build', 'files written', 'peak RSS MiB'],
+    [
+      'contender',
+      's (median)',
+      'vs plain',
+      'vs first build',
+      'files written',
+      'peak RSS MiB',
+      'CPU s (median)',
+      'CPU vs plain',
+    ],
+  );
+  const runs = (name) => rows[name].secs.map((x) => x.toFixed(2)).join(', ');
+  console.log(
+    `\nfirst build through the store: ${(first / plain).toFixed(2)}x plain writeSitemaps (issue 12's target: at most 1.5x); runs: store ${runs('store: first build (sync + build)')} s, plain ${runs('plain writeSitemaps (baseline)')} s`,
   );
 }
 
