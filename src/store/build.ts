@@ -256,17 +256,12 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
       const w = new FileWriter(gzipper === undefined ? disk : gzipper(disk));
       let wait = w.write(head, headBytes);
       if (wait !== undefined) await wait;
-      // A first build writes the texts its import kept (store/spool.ts), the same bytes it would
-      // read back (a news block's window and dropped lastmods are decided here, so not those).
-      const spooled = noLastmods || f.news > 0 ? undefined : c.spool?.texts(f);
-      for (const text of spooled ?? []) {
-        wait = w.write(text, Buffer.byteLength(text));
-        if (wait !== undefined) await wait;
-      }
+      // A first build writes what its import kept (spool.ts), the bytes it would read back.
+      const spooled = (await c.spool?.writeTo(w, f, noLastmods)) === true;
       let after = 0;
       window.begin();
       for (;;) {
-        const page = spooled !== undefined ? [] : await c.backend.fragments(f.id, after, PAGE);
+        const page = spooled ? [] : await c.backend.fragments(f.id, after, PAGE);
         if (page.length === 0) break;
         for (const r of page) {
           const { text, len } = window.text(r, r.fragment ?? plain(r.loc, noLastmods ? null : r.lastmod));

@@ -7,13 +7,14 @@
  * crash leaves at most a stray file, which the next spool of the same store removes.
  *
  * A file is served from the spool only when the spool holds exactly its rows (same count, same
- * bytes, none moved by a merge), and the build checks that the texts are the ones it would write
- * (no news block, whose window is decided at build time; lastmods not dropped).
+ * bytes, none moved by a merge) and their texts are the ones the build would write (no news block,
+ * whose window is decided at build time; lastmods not dropped).
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import type { FileWriter } from '../writer/file-writer.js';
 import type { FileRow } from './backend.js';
 
 /** Texts of a file held before they go to the scratch file together. */
@@ -123,6 +124,25 @@ export class BuildSpool {
         yield buf.toString('utf8', 0, len);
       }
     })();
+  }
+
+  /**
+   * Writes the entries of `file` to `w` when the spool holds exactly them and they are the text a
+   * build writes: not when the file has news blocks (their window is decided at build time) or the
+   * build drops lastmods. Returns whether it did.
+   */
+  async writeTo(
+    w: FileWriter,
+    file: Pick<FileRow, 'id' | 'urls' | 'bytes' | 'news'>,
+    noLastmods: boolean,
+  ): Promise<boolean> {
+    const texts = noLastmods || file.news > 0 ? undefined : this.texts(file);
+    if (texts === undefined) return false;
+    for (const text of texts) {
+      const wait = w.write(text, Buffer.byteLength(text));
+      if (wait !== undefined) await wait;
+    }
+    return true;
   }
 
   /** Closes and removes the scratch file. */
