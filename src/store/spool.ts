@@ -43,6 +43,7 @@ export class BuildSpool {
   #fd: number | undefined;
   #end = 0;
   readonly #files = new Map<number, Spooled | null>();
+  #disabled = false;
 
   private constructor(path: string) {
     this.path = path;
@@ -50,24 +51,38 @@ export class BuildSpool {
 
   /**
    * A spool for the store at `store`: beside an SQLite file (the disk the store is written to
-   * anyway), in the temp folder for a PostgreSQL store. Spools of dead runs go.
+   * anyway), in the temp folder for a PostgreSQL store. Spools of dead runs go. The spool only
+   * saves time: when it cannot be made or written (a full disk), the build reads the store.
    */
   static create(store: string, local: boolean): BuildSpool {
     const dir = local ? dirname(store) : tmpdir();
     const prefix = `.${local ? basename(store) : 'sitemapkit-store'}.spool-`;
-    for (const name of readdirSync(dir)) {
-      if (!name.startsWith(prefix)) continue;
-      // The store is locked for this process, but the temp folder is shared by every store.
-      const pid = Number(name.slice(prefix.length).split('-')[0]);
-      if (!isAlive(pid)) rmSync(join(dir, name), { force: true });
-    }
     const spool = new BuildSpool(join(dir, `${prefix}${process.pid}-${randomBytes(4).toString('hex')}.tmp`));
-    spool.#fd = openSync(spool.path, 'wx+');
+    try {
+      for (const name of readdirSync(dir)) {
+        if (!name.startsWith(prefix)) continue;
+        // The store is locked for this process, but the temp folder is shared by every store.
+        const pid = Number(name.slice(prefix.length).split('-')[0]);
+        if (!isAlive(pid)) rmSync(join(dir, name), { force: true });
+      }
+      spool.#fd = openSync(spool.path, 'wx+');
+    } catch {
+      spool.#off();
+    }
     return spool;
+  }
+
+  /** Stops spooling: every file is read from the store. */
+  #off(): void {
+    this.#disabled = true;
+    this.#files.clear();
+    if (this.#fd !== undefined) closeSync(this.#fd);
+    this.#fd = undefined;
   }
 
   /** Appends the text of a new entry of `file` (its UTF-8 length `len`). */
   add(file: number, text: string, len: number): void {
+    if (this.#disabled) return;
     let f = this.#files.get(file);
     if (f === null) return;
     if (f === undefined) {
@@ -89,8 +104,13 @@ export class BuildSpool {
   #flush(f: Spooled): void {
     if (f.pending.length === 0 || this.#fd === undefined) return;
     const buf = Buffer.from(f.pending.join(''), 'utf8');
-    let done = 0;
-    while (done < buf.length) done += writeSync(this.#fd, buf, done, buf.length - done, this.#end + done);
+    try {
+      let done = 0;
+      while (done < buf.length) done += writeSync(this.#fd, buf, done, buf.length - done, this.#end + done);
+    } catch {
+      this.#off();
+      return;
+    }
     f.chunks.push(this.#end, buf.length);
     this.#end += buf.length;
     f.pending = [];

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SitemapEntryInput } from '../../src/core/entry.js';
+import { BuildSpool } from '../../src/store/spool.js';
 import { SqliteBackend } from '../../src/store/sqlite.js';
 import { openStore } from '../../src/store/store.js';
 import { tempDir } from '../support/tmp.js';
@@ -126,6 +127,13 @@ describe('the first build from the spool', () => {
     );
     expect(fragments).toHaveBeenCalledTimes(2);
     await s.close();
+  });
+
+  it('stands aside when it cannot be made: nothing kept, every file read from the store', () => {
+    const spool = BuildSpool.create(join(tempDir('sk-spool'), 'missing', 'site.db'), true);
+    spool.add(1, '<url><loc>x</loc></url>\n', 24);
+    expect(spool.texts({ id: 1, urls: 1, bytes: 24 })).toBeUndefined();
+    spool.dispose();
   });
 
   it('leaves no spool behind when the build fails, and removes those of dead runs', async () => {
