@@ -129,6 +129,32 @@ describe('the first build from the spool', () => {
     await s.close();
   });
 
+  it("gives back each file's texts in order, whatever their sizes (past a chunk) and characters (property)", () => {
+    const textArb = fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: 40 }),
+      fc.integer({ min: 60_000, max: 140_000 }).map((n) => `<url>${'\u00e9x'.repeat(n / 2)}</url>\n`),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 1, max: 3 }), textArb), { maxLength: 60 }), (adds) => {
+        const spool = BuildSpool.create(join(tempDir('sk-spool'), 'site.db'), true);
+        try {
+          const want = new Map<number, string[]>();
+          for (const [file, text] of adds) {
+            spool.add(file, text, Buffer.byteLength(text));
+            want.set(file, [...(want.get(file) ?? []), text]);
+          }
+          for (const [id, texts] of want) {
+            const got = spool.texts({ id, urls: texts.length, bytes: Buffer.byteLength(texts.join('')) });
+            expect([...got!].join('')).toBe(texts.join(''));
+          }
+        } finally {
+          spool.dispose();
+        }
+      }),
+      { numRuns: 30 },
+    );
+  });
+
   it('stands aside when it cannot be made: nothing kept, every file read from the store', () => {
     const spool = BuildSpool.create(join(tempDir('sk-spool'), 'missing', 'site.db'), true);
     spool.add(1, '<url><loc>x</loc></url>\n', 24);
