@@ -8,8 +8,8 @@ export const OUT = fileURLToPath(new URL('./out/', import.meta.url));
 mkdirSync(OUT, { recursive: true });
 
 /**
- * Runs `node args…` and returns wall seconds, peak RSS (MiB) and CPU seconds, from /usr/bin/time's
- * sibling: the child reports its own `process.resourceUsage()` through a preload hook.
+ * Runs `node args…` and returns wall seconds and peak RSS (MiB), from /usr/bin/time's sibling:
+ * the child reports its own `process.resourceUsage().maxRSS` through a preload hook.
  */
 export function runNode(args, { env = {}, stdin } = {}) {
   return new Promise((resolve, reject) => {
@@ -35,17 +35,11 @@ export function runNode(args, { env = {}, stdin } = {}) {
       const secs = Number(process.hrtime.bigint() - t0) / 1e9;
       const m = /SK_MAXRSS=(\d+)/.exec(stderr);
       const rss = m ? Number(m[1]) / 1024 : Number.NaN;
-      // CPU seconds: a figure a loaded machine (other jobs on the same cores) stretches far less than wall time.
-      const c = /SK_CPU=(\d+)/.exec(stderr);
-      const cpuSecs = c ? Number(c[1]) / 1e6 : Number.NaN;
-      resolve({
-        code,
-        secs,
-        rssMiB: rss,
-        cpuSecs,
-        stderr: stderr.replace(/SK_MAXRSS=\d+\n?/, '').replace(/SK_CPU=\d+\n?/, ''),
-        stdout,
-      });
+      // CPU seconds too: on a loaded machine they move far less than the wall clock.
+      const cpu = /SK_CPU=(\d+)/.exec(stderr);
+      const cpuSecs = cpu ? Number(cpu[1]) / 1e6 : Number.NaN;
+      stderr = stderr.replace(/SK_MAXRSS=\d+\n?/, '').replace(/SK_CPU=\d+\n?/, '');
+      resolve({ code, secs, cpuSecs, rssMiB: rss, stderr, stdout });
     });
   });
 }

@@ -4,7 +4,11 @@
 //   import N STORE              a new store: sync N URLs, no build
 //   build STORE OUT             build from the store alone (STORE in the place of N)
 //   delta N STORE OUT spread|cluster   1,000 added, 1,000 removed, 1,000 changed, then a build
+//   delta-full …                the same, the files' layouts deleted first (written in full)
 //   resync N STORE OUT          the whole set again with those 3,000 changes, synced and built
+// SK_GZIP=1 builds a gzipped set. delta and resync print how many files were written (spliced: how
+// many of those were spliced from their previous bytes).
+import Database from 'better-sqlite3';
 import { openStore } from '../../dist/store/index.js';
 import { writeSitemaps } from '../../dist/writer/index.js';
 
@@ -35,11 +39,24 @@ function delta(n, how) {
 }
 
 const n = Number(nText);
+const gzip = process.env.SK_GZIP === '1';
+let spliced = 0;
+const onStep = (step) => {
+  if (step.startsWith('build:spliced:')) spliced++;
+};
+const report = (r) =>
+  console.log(
+    JSON.stringify({
+      rewritten: r.files.filter((f) => f.change !== 'kept').length,
+      files: r.files.length,
+      spliced,
+    }),
+  );
 if (mode === 'plain') {
   await writeSitemaps(urls(n), { outDir: rest[0], baseUrl: BASE, dedupe: true });
 } else if (mode === 'first') {
   const s = await openStore(rest[0], { baseUrl: BASE });
-  await s.syncAndBuild(urls(n), { outDir: rest[1] });
+  await s.syncAndBuild(urls(n), { outDir: rest[1], gzip });
   await s.close();
 } else if (mode === 'import') {
   const s = await openStore(rest[0], { baseUrl: BASE });
@@ -49,28 +66,28 @@ if (mode === 'plain') {
   const s = await openStore(nText);
   await s.build({ outDir: rest[0] });
   await s.close();
-} else if (mode === 'delta') {
+} else if (mode === 'delta' || mode === 'delta-full') {
+  if (mode === 'delta-full') {
+    // The layouts gone: every touched file is serialised in full (the baseline of splicing).
+    const db = new Database(rest[0]);
+    db.exec('DELETE FROM layouts');
+    db.close();
+  }
   const d = delta(n, rest[2]);
-  const s = await openStore(rest[0]);
+  const s = await openStore(rest[0], { onStep });
   await s.add(d.added);
   await s.remove([...d.removed].map((i) => `${BASE}products/item-${i}.html`));
   await s.add([...d.changed].map((i) => ({ loc: `${BASE}products/item-${i}.html`, priority: 0.9 })));
-  const r = await s.build({ outDir: rest[1] });
-  console.log(
-    JSON.stringify({ rewritten: r.files.filter((f) => f.change !== 'kept').length, files: r.files.length }),
-  );
+  report(await s.build({ outDir: rest[1], gzip }));
   await s.close();
 } else if (mode === 'resync') {
   const d = delta(n, rest[2]);
-  const s = await openStore(rest[0]);
+  const s = await openStore(rest[0], { onStep });
   const all = function* () {
     yield* urls(n, { skip: (i) => d.removed.has(i), changed: (i) => d.changed.has(i) });
     yield* d.added;
   };
-  const r = await s.syncAndBuild(all(), { outDir: rest[1] });
-  console.log(
-    JSON.stringify({ rewritten: r.files.filter((f) => f.change !== 'kept').length, files: r.files.length }),
-  );
+  report(await s.syncAndBuild(all(), { outDir: rest[1], gzip }));
   await s.close();
 } else {
   throw new Error(`unknown mode ${mode}`);

@@ -86,6 +86,34 @@ export interface PublishedRow {
   lastmod: string;
 }
 
+/**
+ * What a build keeps of a published child besides its row: how to trust it without hashing it,
+ * and its layout, to splice it (store/splice.ts). Moving rows between files drops the layouts of
+ * both files (`move`), since a moved row is not a change the layout could see.
+ */
+export interface LayoutRow {
+  /** Name in the output folder. */
+  path: string;
+  /** The file (shard) it was written from. */
+  file: number;
+  /** Device, inode, size and mtime of the file when published ('' when unknown). */
+  stamp: string;
+  /** Its entries' ids and byte lengths (store/layout.ts); null when not kept (gzip). */
+  data: Uint8Array | null;
+}
+
+/** A row changed since the published build (added, changed, or a tombstone: `file` null). */
+export type PendingEntry = FragmentRow & { file: number | null };
+
+/** The layouts of the published children, and the rows a splice reads. */
+export interface LayoutStore {
+  /** Up to `limit` rows changed after generation `since` (tombstones too), by id. */
+  pendingEntries(since: number, limit: number): Promise<PendingEntry[]>;
+  get(path: string): Promise<LayoutRow | undefined>;
+  /** Writes these layouts (by path) and deletes those of every path not in `keep`. */
+  save(rows: readonly LayoutRow[], keep: readonly string[]): Promise<void>;
+}
+
 /** What a full-set sync needs of every row to find those the input no longer lists. */
 export interface LightRow {
   id: number;
@@ -146,7 +174,10 @@ export interface StoreBackend {
   /** Replaces rows by id. */
   update(rows: readonly UrlRow[]): Promise<void>;
   deleteIds(ids: readonly number[]): Promise<void>;
-  /** Moves live rows into another file (not a change of the URL: the files record that). */
+  /**
+   * Moves live rows into another file (not a change of the URL: the files record that); drops the
+   * layouts of the files they leave and enter.
+   */
   move(ids: readonly number[], file: number): Promise<void>;
   /** Up to `limit` live rows after id `after`, by id. */
   liveRows(after: number, limit: number): Promise<UrlRow[]>;
@@ -185,5 +216,7 @@ export interface StoreBackend {
   saveFiles(rows: readonly FileRow[], deleted: readonly number[]): Promise<void>;
   published(): Promise<PublishedRow[]>;
   setPublished(rows: readonly PublishedRow[]): Promise<void>;
+  /** What splicing a child needs (store/splice.ts). */
+  readonly layouts: LayoutStore;
   close(): Promise<void>;
 }

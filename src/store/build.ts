@@ -18,22 +18,21 @@ import { FileWriter } from '../writer/file-writer.js';
 import { FolderSink } from '../writer/folder-sink.js';
 import { loadGzip } from '../writer/gzip.js';
 import { buildIndexes } from '../writer/index-builder.js';
-import { type LastmodPolicy, stripLastmods } from '../writer/lastmod-policy.js';
+import type { LastmodPolicy } from '../writer/lastmod-policy.js';
 import { MANIFEST_NAME, MANIFEST_OPEN, type ManifestFile, manifestTailLine } from '../writer/manifest.js';
 import { DEFAULT_NEWS_WINDOW_MS, resolveNewsWindow } from '../writer/news-window.js';
 import { checkOwnTargets, previousFeeds } from '../writer/run-extras.js';
 import { type Extension, textLine, URLSET_CLOSE, urlsetOpen, urlXml } from '../writer/serialize.js';
 import type { CommitFile, CommitPlan } from '../writer/sink.js';
-import type { FileRow, PublishedRow, StoreBackend } from './backend.js';
-import { gateMessage, measured, unchangedOnDisk } from './build-files.js';
+import type { FileRow, LayoutRow, PublishedRow, StoreBackend } from './backend.js';
+import { Flushing, gateMessage, indexOrder, measured, stampOf, trusted } from './build-files.js';
 import { countChanges, writeChangeSet } from './change-set.js';
 import { resolveStoreFeed, type StoreFeedOptions, storeFeed } from './feed.js';
 import { judgeStoreLastmods, resolveStorePolicy } from './lastmods.js';
 import { type NewsDue, parseDue, StoreNewsWindow } from './news.js';
 import { HEADER_RESERVE, type MaxDrop, resolveMaxDrop, type StoreSettings } from './options.js';
+import { type ChildWriting, loadPending, spliceSource, writeChild } from './splice.js';
 import type { BuildSpool } from './spool.js';
-
-const PAGE = 5000;
 
 /** Options of a store build: where and how the set is published, and the gate. */
 export interface BuildOptions {
@@ -157,18 +156,7 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
     }
   }
   const files = (await c.backend.files()).filter((f) => f.urls > 0);
-  // In the writer's index order: files without a section, then each section's, by number.
-  files.sort((a, b) =>
-    a.section === b.section
-      ? a.num - b.num
-      : a.section === ''
-        ? -1
-        : b.section === ''
-          ? 1
-          : a.section < b.section
-            ? -1
-            : 1,
-  );
+  files.sort(indexOrder);
   if (files.length === 0) {
     throw new SitemapkitError(
       'ERR_NO_URLS',
@@ -223,9 +211,30 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
     const built: BuiltFile[] = [];
     const record: PublishedRow[] = [];
     const moves: CommitFile[] = [];
-    for (const f of files) {
+    const layouts: LayoutRow[] = [];
+    // Few enough changes since a published build: touched files are spliced (splice.ts).
+    const splicing = !allDirty && gz === '' && c.published > 0;
+    const cw: ChildWriting = {
+      backend: c.backend,
+      sink,
+      xml,
+      head,
+      headBytes,
+      gzipper,
+      window,
+      noLastmods,
+      plain,
+      pending: splicing ? await loadPending(c.backend, c.published) : undefined,
+      spool: c.spool,
+    };
+    // Files flush to disk while the next is written (recorded by position: the index's order;
+    // their steps chained, in that order too).
+    const flushing = new Flushing();
+    let stepped = Promise.resolve();
+    for (const [i, f] of files.entries()) {
       const name = single ? `sitemap.${ext}` : childName(f, ext);
       const prev = previous.get(name);
+      const row = prev === undefined ? undefined : await c.backend.layouts.get(name);
       // The only child of a small site is published as sitemap.xml, the name an index had before:
       // it is always written (and still reported kept when its bytes come out the same).
       const dirty =
@@ -236,8 +245,8 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
         prev.urls !== f.urls ||
         window.crossed(due[f.id]);
       const kind = xml ? 'urlset' : 'text';
-      if (!dirty && (await unchangedOnDisk(sink.locate(name), prev)) && (await sink.adopt(name))) {
-        built.push({
+      if (!dirty && (await trusted(sink.locate(name), prev, row)) && (await sink.adopt(name))) {
+        built[i] = {
           path: name,
           url: baseUrl + name,
           kind,
@@ -245,63 +254,39 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
           bytes: prev.bytes,
           change: 'kept',
           lastmod: prev.lastmod,
-        });
-        record.push(prev);
+        };
+        record[i] = prev;
+        layouts[i] = row ?? { path: name, file: f.id, stamp: '', data: null };
         if (due[f.id] !== undefined) nextDue[f.id] = due[f.id]!;
-        moves.push({ name, as: name, sha256: prev.sha256 });
-        await c.step(`build:kept:${name}`);
+        moves[i] = { name, as: name, sha256: prev.sha256 };
+        stepped = stepped.then(() => c.step(`build:kept:${name}`));
+        await flushing.add(stepped);
         continue;
       }
-      const disk = measured(sink.create(name));
-      const w = new FileWriter(gzipper === undefined ? disk : gzipper(disk));
-      let wait = w.write(head, headBytes);
-      if (wait !== undefined) await wait;
-      // A first build writes what its import kept (spool.ts), the bytes it would read back.
-      const spooled = (await c.spool?.writeTo(w, f, noLastmods)) === true;
-      let after = 0;
-      window.begin();
-      for (;;) {
-        const page = spooled ? [] : await c.backend.fragments(f.id, after, PAGE);
-        if (page.length === 0) break;
-        for (const r of page) {
-          const { text, len } = window.text(r, r.fragment ?? plain(r.loc, noLastmods ? null : r.lastmod));
-          if (noLastmods && text.includes('<lastmod>')) {
-            const bare = stripLastmods(text);
-            wait = w.write(bare, Buffer.byteLength(bare));
-          } else wait = w.write(text, len);
-          if (wait !== undefined) await wait;
-        }
-        after = page.at(-1)!.id;
-      }
-      if (xml) {
-        wait = w.write(URLSET_CLOSE, URLSET_CLOSE.length);
-        if (wait !== undefined) await wait;
-      }
-      const totals = await w.close();
-      const fileDue = window.end();
-      if (fileDue !== undefined) nextDue[f.id] = fileDue;
-      const same = prev !== undefined && prev.sha256 === totals.sha256;
-      const lastmod = same ? prev.lastmod : builtAt;
-      built.push({
-        path: name,
-        url: baseUrl + name,
-        kind,
-        urls: f.urls,
-        bytes: totals.bytes,
-        change: same ? 'kept' : prev === undefined ? 'added' : 'rewritten',
-        lastmod,
+      const source = dirty ? await spliceSource(cw, f, sink.locate(name), prev, row) : undefined;
+      const child = await writeChild(cw, f, name, source);
+      if (child.due !== undefined) nextDue[f.id] = child.due;
+      const done = child.closed.then(({ layout, ...totals }) => {
+        layouts[i] = { path: name, file: f.id, stamp: '', data: layout };
+        const same = prev !== undefined && prev.sha256 === totals.sha256;
+        const lastmod = same ? prev.lastmod : builtAt;
+        built[i] = {
+          path: name,
+          url: baseUrl + name,
+          kind,
+          urls: f.urls,
+          bytes: totals.bytes,
+          change: same ? 'kept' : prev === undefined ? 'added' : 'rewritten',
+          lastmod,
+        };
+        record[i] = { path: name, ...totals, urls: f.urls, lastmod };
+        moves[i] = { name, as: name, sha256: totals.sha256 };
       });
-      record.push({
-        path: name,
-        sha256: totals.sha256,
-        ...disk.done(),
-        bytes: totals.bytes,
-        urls: f.urls,
-        lastmod,
-      });
-      moves.push({ name, as: name, sha256: totals.sha256 });
-      await c.step(`build:written:${name}`);
+      const how = child.spliced ? 'spliced' : 'written';
+      stepped = Promise.all([stepped, done]).then(() => c.step(`build:${how}:${name}`));
+      await flushing.add(stepped);
     }
+    await flushing.all();
     await c.step('build:children-written');
 
     const roots: string[] = [];
@@ -319,7 +304,7 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
       );
       const indexMoves: CommitFile[] = [];
       for (const index of indexes) {
-        const disk = measured(sink.create(index.name));
+        const disk = measured(sink.create(index.name), gzipper !== undefined);
         const w = new FileWriter(gzipper === undefined ? disk : gzipper(disk));
         const wait = w.write(index.text, index.bytes);
         if (wait !== undefined) await wait;
@@ -334,10 +319,12 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
           bytes: totals.bytes,
           change: same ? 'kept' : prev === undefined ? 'added' : 'rewritten',
         });
+        const done = disk.done();
         record.push({
           path: index.name,
           sha256: totals.sha256,
-          ...disk.done(),
+          size: done.size,
+          disk: done.disk ?? totals.sha256,
           bytes: totals.bytes,
           urls: index.urls,
           lastmod: builtAt,
@@ -459,6 +446,15 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
     await c.step('build:published');
     // The published state, in the caller's transaction: committed with it, or not at all.
     await c.backend.setPublished(record);
+    // Stamped in place (a rename keeps the inode and the time): the next build trusts them. A
+    // kept file's layout is written again only when its stamp moved.
+    const was = layouts.map((l) => l.stamp);
+    for (const l of layouts) l.stamp = await stampOf(sink.locate(l.path));
+    const fresh = layouts.filter((l, i) => l.stamp !== was[i]);
+    await c.backend.layouts.save(
+      fresh,
+      layouts.map((l) => l.path),
+    );
     await c.backend.setMeta('published', String(c.gen));
     await c.backend.setMeta('publishedUrls', String(urls));
     await c.backend.setMeta('signature', signature);

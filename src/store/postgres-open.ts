@@ -9,6 +9,7 @@ import { SitemapkitError } from '../core/errors.js';
 import { redactDatabaseUrl } from '../sources/sql-db.js';
 import { connectError, libpqUrl, shownOf } from '../sources/sql-postgres.js';
 import { failure, INDEXES, PostgresBackend } from './postgres.js';
+import { LAYOUTS } from './postgres-layouts.js';
 import { STORE_FORMAT, STORE_VERSION } from './sqlite.js';
 
 export const DEFAULT_SCHEMA = 'sitemapkit';
@@ -196,6 +197,8 @@ export async function openPostgresBackend(target: PostgresTarget): Promise<Postg
       ]);
       await client.query('COMMIT');
     }
+    const layouts = await client.query("SELECT to_regclass('layouts') IS NOT NULL AS ok");
+    if (!(layouts.rows[0] as { ok: boolean }).ok) await client.query(LAYOUTS);
   } catch (cause) {
     await client.end().catch(() => undefined);
     if (cause instanceof SitemapkitError) throw cause;

@@ -21,6 +21,7 @@ import type {
   StoreBackend,
   UrlRow,
 } from './backend.js';
+import { PostgresLayouts } from './postgres-layouts.js';
 
 // A hash index on the loc: equality is all a lookup needs, and it stays small for long URLs.
 export const INDEXES = `
@@ -112,6 +113,7 @@ export class PostgresBackend implements StoreBackend {
   #closed = false;
   /** An INSERT sent but not yet awaited (see `insert`); every later statement waits for it first. */
   #inflight: Promise<unknown> | undefined;
+  readonly layouts: PostgresLayouts = new PostgresLayouts((text, values) => this.#q(text, values));
 
   constructor(client: Client, shown: string) {
     this.#c = client;
@@ -276,6 +278,7 @@ export class PostgresBackend implements StoreBackend {
   }
 
   async move(ids: readonly number[], file: number): Promise<void> {
+    await this.layouts.moving(ids, file);
     if (ids.length > 0) await this.#q('UPDATE urls SET file = $2 WHERE id = ANY($1::bigint[])', [ids, file]);
   }
 

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { FileWriter } from '../writer/file-writer.js';
 import type { FileRow } from './backend.js';
+import type { LayoutWriter } from './layout.js';
 
 /**
  * Bytes of a file's texts held before they go to the scratch file together. They are encoded into
@@ -27,6 +28,9 @@ const CHUNK = 64 * 1024;
 interface Spooled {
   urls: number;
   bytes: number;
+  /** Row id and byte length of each entry, in order (the build records them as the file's layout). */
+  ids: Float64Array;
+  lens: Uint32Array;
   /** Encoded texts not yet written (undefined once the file is read). */
   buf: Buffer | undefined;
   used: number;
@@ -85,15 +89,33 @@ export class BuildSpool {
     this.#fd = undefined;
   }
 
-  /** Appends the text of a new entry of `file` (its UTF-8 length `len`). */
-  add(file: number, text: string, len: number): void {
+  /** Appends the text of a new entry `id` of `file` (its UTF-8 length `len`). */
+  add(file: number, id: number, text: string, len: number): void {
     if (this.#disabled) return;
     let f = this.#files.get(file);
     if (f === null) return;
     if (f === undefined) {
-      f = { urls: 0, bytes: 0, buf: undefined, used: 0, chunks: [] };
+      f = {
+        urls: 0,
+        bytes: 0,
+        ids: new Float64Array(1024),
+        lens: new Uint32Array(1024),
+        buf: undefined,
+        used: 0,
+        chunks: [],
+      };
       this.#files.set(file, f);
     }
+    if (f.urls === f.ids.length) {
+      const ids = new Float64Array(f.ids.length * 2);
+      ids.set(f.ids);
+      f.ids = ids;
+      const lens = new Uint32Array(f.lens.length * 2);
+      lens.set(f.lens);
+      f.lens = lens;
+    }
+    f.ids[f.urls] = id;
+    f.lens[f.urls] = len;
     f.urls++;
     f.bytes += len;
     if (len > CHUNK - f.used) this.#flush(f);
@@ -174,9 +196,12 @@ export class BuildSpool {
     w: FileWriter,
     file: Pick<FileRow, 'id' | 'urls' | 'bytes' | 'news'>,
     noLastmods: boolean,
+    layout?: LayoutWriter,
   ): Promise<boolean> {
     const texts = noLastmods || file.news > 0 ? undefined : this.texts(file);
     if (texts === undefined) return false;
+    const f = this.#files.get(file.id)!;
+    for (let i = 0; i < f.urls; i++) layout?.push(f.ids[i]!, f.lens[i]!);
     for (const text of texts) {
       const wait = w.write(text, Buffer.byteLength(text));
       if (wait !== undefined) await wait;

@@ -22,6 +22,7 @@ import type {
   UrlRow,
 } from './backend.js';
 import { SqliteInserter } from './sqlite-insert.js';
+import { LAYOUTS, SqliteLayouts } from './sqlite-layouts.js';
 
 type Db = BetterSqlite3.Database;
 type Statement = BetterSqlite3.Statement;
@@ -106,7 +107,6 @@ export async function openSqliteBackend(path: string): Promise<SqliteBackend> {
   const Database = await loadSqlite();
   await ensureDir(dirname(path), 'create the folder of the site store');
   let db: Db;
-  let fresh = false;
   try {
     db = new Database(path, { timeout: 200 });
   } catch (cause) {
@@ -151,11 +151,9 @@ export async function openSqliteBackend(path: string): Promise<SqliteBackend> {
           hint: 'pass --store with another file (a new one is created)',
         });
       }
-      // A new store fills under a rollback journal until its first write ends: the new pages of a
-      // first import go straight into the file, where a WAL takes them twice (into the log, then
-      // back into the file), and a crash still rolls the store back to what it was (empty).
+      // A new store's first write goes under a rollback journal: its pages go into the file once,
+      // not into a WAL and back, and a crash still rolls the store back to what it was (empty).
       db.pragma('journal_mode = DELETE');
-      fresh = true;
       db.exec(`BEGIN; ${SCHEMA} ${INDEXES} COMMIT;`);
       db.prepare('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?)').run(
         'format',
@@ -164,6 +162,7 @@ export async function openSqliteBackend(path: string): Promise<SqliteBackend> {
         STORE_VERSION,
       );
     }
+    db.exec(LAYOUTS);
   } catch (cause) {
     db.close();
     if (cause instanceof SitemapkitError) throw cause;
@@ -181,7 +180,7 @@ export async function openSqliteBackend(path: string): Promise<SqliteBackend> {
       },
     );
   }
-  return new SqliteBackend(db, fresh);
+  return new SqliteBackend(db);
 }
 
 export class SqliteBackend implements StoreBackend {
@@ -193,11 +192,13 @@ export class SqliteBackend implements StoreBackend {
   readonly #inserter: SqliteInserter;
   /** A new store, under a rollback journal until its first write transaction ends (then WAL). */
   #fresh: boolean;
+  readonly layouts: SqliteLayouts;
 
-  constructor(db: Db, fresh = false) {
+  constructor(db: Db) {
     this.#db = db;
-    this.#fresh = fresh;
+    this.#fresh = db.pragma('journal_mode', { simple: true }) === 'delete';
     this.#inserter = new SqliteInserter(db);
+    this.layouts = new SqliteLayouts(db);
     const p = (sql: string): Statement => db.prepare(sql);
     this.#s = {
       getMeta: p('SELECT value FROM meta WHERE key = ?'),
@@ -283,10 +284,8 @@ export class SqliteBackend implements StoreBackend {
       throw error;
     } finally {
       this.#depth--;
-      if (this.#fresh) {
-        this.#fresh = false;
-        this.#db.pragma('journal_mode = WAL');
-      }
+      if (this.#fresh) this.#db.pragma('journal_mode = WAL');
+      this.#fresh = false;
     }
   }
 
@@ -400,6 +399,7 @@ export class SqliteBackend implements StoreBackend {
   }
 
   async move(ids: readonly number[], file: number): Promise<void> {
+    this.layouts.moving(ids, file);
     const st = this.#s['move']!;
     for (const id of ids) st.run(file, id);
   }

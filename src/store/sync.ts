@@ -210,6 +210,8 @@ export class Importer implements IntakeTarget {
     }
     const found = wanted.length === 0 ? new Map<number, KnownRow>() : await c.backend.rows(wanted);
     const inserts: NewUrlRow[] = [];
+    // A first import's texts, by insert, for the build that follows (store/spool.ts).
+    const texts: string[] | undefined = this.#fresh && c.spool !== undefined ? [] : undefined;
     const updates: UrlRow[] = [];
     for (const { e, hash, id } of todo) {
       const row = id === undefined ? undefined : found.get(id);
@@ -221,7 +223,7 @@ export class Importer implements IntakeTarget {
         const { text, fragment, len } = this.#fragment(e, inputLastmod, json);
         const file = c.shards.place(section, len, news).id;
         // A first import: the text as the build would write it (its published lastmod is the input's).
-        if (this.#fresh) c.spool?.add(file, text, len);
+        texts?.push(text);
         // Never the time it was first seen: a first import does not claim every URL changed today.
         inserts.push({
           loc: e.loc,
@@ -290,6 +292,9 @@ export class Importer implements IntakeTarget {
       updates.push(next);
     }
     const ids = await c.backend.insert(inserts);
+    if (texts !== undefined)
+      for (let k = 0; k < ids.length; k++)
+        c.spool!.add(inserts[k]!.file!, ids[k]!, texts[k]!, inserts[k]!.len);
     for (const id of ids) this.#seen.add(id);
     for (const u of updates) this.#seen.add(u.id);
     await c.backend.update(updates);

@@ -52,6 +52,23 @@ export class FileWriter {
     return undefined;
   }
 
+  /**
+   * Queues bytes as they are (the unchanged entries a store build copies from the previous file);
+   * `b` is the sink's to keep once passed on.
+   */
+  writeBytes(b: Buffer): Promise<void> | undefined {
+    this.#bytes += b.length;
+    if (b.length <= CHUNK - this.#used) {
+      this.#used += b.copy(this.#chunk, this.#used);
+      return undefined;
+    }
+    const wait = this.#flush();
+    this.#hash?.update(b);
+    const next = this.#target.write(b);
+    if (wait === undefined) return next;
+    return next === undefined ? wait : Promise.all([wait, next]).then(() => undefined);
+  }
+
   #flush(): Promise<void> | undefined {
     if (this.#used === 0) return undefined;
     const buf = this.#chunk.subarray(0, this.#used);

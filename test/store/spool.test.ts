@@ -101,10 +101,17 @@ describe('the first build from the spool', () => {
     );
     expect(r.files.filter((f) => f.kind === 'urlset')).toHaveLength(5);
     expect(fragments).not.toHaveBeenCalled();
-    // A later full-set sync of a store that holds rows reads the changed files back.
-    await s.syncAndBuild(
+    // The layouts it recorded let the next build splice the changed files from their bytes.
+    const next = await s.syncAndBuild(
       Array.from({ length: 46 }, (_, i) => ({ loc: `${BASE}p/${i}` })),
       { outDir: join(dir, 'out') },
+    );
+    expect(next.files.filter((f) => f.change === 'rewritten').length).toBeGreaterThan(0);
+    expect(fragments).not.toHaveBeenCalled();
+    // A gzipped set records no layouts: a later sync of a store that holds rows reads them back.
+    await s.syncAndBuild(
+      Array.from({ length: 45 }, (_, i) => ({ loc: `${BASE}p/${i}` })),
+      { outDir: join(dir, 'out'), gzip: true },
     );
     expect(fragments).toHaveBeenCalled();
     await s.close();
@@ -140,7 +147,7 @@ describe('the first build from the spool', () => {
         try {
           const want = new Map<number, string[]>();
           for (const [file, text] of adds) {
-            spool.add(file, text, Buffer.byteLength(text));
+            spool.add(file, 0, text, Buffer.byteLength(text));
             want.set(file, [...(want.get(file) ?? []), text]);
           }
           for (const [id, texts] of want) {
@@ -157,7 +164,7 @@ describe('the first build from the spool', () => {
 
   it('stands aside when it cannot be made: nothing kept, every file read from the store', () => {
     const spool = BuildSpool.create(join(tempDir('sk-spool'), 'missing', 'site.db'), true);
-    spool.add(1, '<url><loc>x</loc></url>\n', 24);
+    spool.add(1, 1, '<url><loc>x</loc></url>\n', 24);
     expect(spool.texts({ id: 1, urls: 1, bytes: 24 })).toBeUndefined();
     spool.dispose();
   });

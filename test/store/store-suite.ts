@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isSitemapkitError } from '../../src/core/errors.js';
+import type { BuildOptions } from '../../src/store/build.js';
 import { openStore, type SiteStore } from '../../src/store/store.js';
 import { tempDir } from '../support/tmp.js';
 import { assertXmllint, readSitemapText, xmllint } from '../support/xmllint.js';
@@ -216,6 +217,160 @@ export function storeSuite(target: StoreTarget): void {
         'sitemap-blog-00001.xml.gz',
         'sitemap.xml.gz',
       ]);
+    });
+  });
+
+  describe('splicing a touched file from its previous bytes', () => {
+    /** A store whose steps are recorded; `probe` makes a build publish and then fail (store untouched). */
+    async function recorded(dir: string, options: Parameters<typeof openStore>[1] = {}) {
+      const steps: string[] = [];
+      const flag = { probe: false };
+      const s = await store(target.fresh(dir), {
+        maxUrlsPerFile: 10,
+        ...options,
+        onStep: (step) => {
+          steps.push(step);
+          if (flag.probe && step === 'build:published') throw new Error('probe');
+        },
+      });
+      /** The children a build into an empty folder writes (in full), beside those of `out`. */
+      const scratch = async (out: string, options: Partial<BuildOptions> = {}): Promise<void> => {
+        const dirOut = join(dir, 'scratch');
+        rmSync(dirOut, { recursive: true, force: true });
+        flag.probe = true;
+        await expect(s.build({ ...options, outDir: dirOut })).rejects.toThrow('probe');
+        flag.probe = false;
+        const fresh = snapshot(dirOut);
+        const mine = snapshot(out);
+        for (const [name, bytes] of fresh)
+          if (name.startsWith('sitemap-')) expect(mine.get(name)?.equals(bytes), name).toBe(true);
+      };
+      const took = (kind: string) =>
+        steps.filter((x) => x.startsWith(`build:${kind}:`)).map((x) => x.slice(`build:${kind}:`.length));
+      const reset = (): void => {
+        steps.length = 0;
+      };
+      return { s, took, reset, scratch };
+    }
+
+    it('copies the unchanged entries and serialises only the changed ones: the same bytes as a full build', async () => {
+      const dir = tempDir('sk-store');
+      const out = join(dir, 'out');
+      const c = clock();
+      const { s, took, reset, scratch } = await recorded(dir, { now: c.now });
+      await s.sync(urls(0, 30));
+      await s.build({ outDir: out });
+      expect(took('written')).toHaveLength(3);
+      reset();
+      c.tick();
+      // A change in every file, a removal in the second, and a URL that fills the room it leaves.
+      await s.add([0, 14, 29].map((i) => ({ ...urls(i, 1)[0]!, priority: 0.8 })));
+      await s.remove([urls(15, 1)[0]!.loc]);
+      await s.add([{ loc: `${BASE}late-arrival` }]);
+      await s.build({ outDir: out });
+      expect(took('spliced')).toEqual(['sitemap-00001.xml', 'sitemap-00002.xml', 'sitemap-00003.xml']);
+      expect(locsOf(readSitemapText(join(out, 'sitemap-00002.xml')))).toEqual([
+        ...urls(10, 5).map((u) => u.loc),
+        ...urls(16, 4).map((u) => u.loc),
+        `${BASE}late-arrival`,
+      ]);
+      await scratch(out);
+      for (const name of ['sitemap-00001.xml', 'sitemap-00002.xml', 'sitemap-00003.xml'])
+        expect(xmllint(join(out, name)).ok, name).toBe(true);
+    });
+
+    it('writes a file in full when its previous bytes were edited on disk; a touched but intact file is still spliced', async () => {
+      const dir = tempDir('sk-store');
+      const out = join(dir, 'out');
+      const c = clock();
+      const { s, took, reset, scratch } = await recorded(dir, { now: c.now });
+      await s.sync(urls(0, 20));
+      await s.build({ outDir: out });
+      reset();
+      c.tick();
+      await s.add([3, 13].map((i) => ({ ...urls(i, 1)[0]!, priority: 0.5 })));
+      // The first file edited in place (same size: only its hash tells); the second one touched.
+      const first = join(out, 'sitemap-00001.xml');
+      writeFileSync(first, readFileSync(first, 'utf8').replace('/p/0001', '/P/0001'));
+      const later = new Date(Date.now() + 5000);
+      utimesSync(join(out, 'sitemap-00002.xml'), later, later);
+      await s.build({ outDir: out });
+      expect(took('written')).toEqual(['sitemap-00001.xml']);
+      expect(took('spliced')).toEqual(['sitemap-00002.xml']);
+      expect(publishedUrls(out).sort()).toEqual(urls(0, 20).map((u) => u.loc));
+      await scratch(out);
+    });
+
+    it('trusts a kept file by its stamp (device, inode, size, mtime) and hashes it only when that moved', async () => {
+      const dir = tempDir('sk-store');
+      const out = join(dir, 'out');
+      const c = clock();
+      const { s, took, reset } = await recorded(dir, { now: c.now });
+      await s.sync(urls(0, 20));
+      await s.build({ outDir: out });
+      reset();
+      const first = join(out, 'sitemap-00001.xml');
+      // A time of whole seconds, which utimes can set back exactly: the file is hashed once, found
+      // intact, kept, and its new stamp recorded.
+      const round = new Date(Date.UTC(2026, 0, 1));
+      utimesSync(first, round, round);
+      c.tick();
+      await s.add([{ ...urls(12, 1)[0]!, priority: 0.5 }]);
+      await s.build({ outDir: out });
+      expect(took('kept')).toEqual(['sitemap-00001.xml']);
+      reset();
+      // An edit that puts the time back is not seen (as rsync and make do not see it)…
+      const size = statSync(first).size;
+      writeFileSync(first, readFileSync(first, 'utf8').replace('/p/0001', '/P/0001'));
+      utimesSync(first, round, round);
+      expect(statSync(first).size).toBe(size);
+      c.tick();
+      await s.add([{ ...urls(13, 1)[0]!, priority: 0.5 }]);
+      await s.build({ outDir: out });
+      expect(took('kept')).toEqual(['sitemap-00001.xml']);
+      reset();
+      // …one that moves it is: the file is hashed, found changed, and written again.
+      const later = new Date(Date.now() + 5000);
+      utimesSync(first, later, later);
+      c.tick();
+      await s.add([{ ...urls(14, 1)[0]!, priority: 0.5 }]);
+      await s.build({ outDir: out });
+      expect(took('written')).toEqual(['sitemap-00001.xml']);
+      expect(publishedUrls(out).sort()).toEqual(urls(0, 20).map((u) => u.loc));
+    });
+
+    it('--lastmod-policy drop: touched files are spliced too, and every file reports its own size', async () => {
+      const dir = tempDir('sk-store');
+      const out = join(dir, 'out');
+      const c = clock();
+      const { s, took, reset, scratch } = await recorded(dir, { now: c.now });
+      const o = { outDir: out, lastmodPolicy: 'drop' as const, onDiagnostic: () => undefined };
+      // Twenty and more input lastmods of one value: the policy drops them all.
+      await s.sync(urls(0, 25).map((u) => ({ ...u, lastmod: '2024-01-01' })));
+      await s.build(o);
+      reset();
+      c.tick();
+      await s.add([3, 13].map((i) => ({ ...urls(i, 1)[0]!, lastmod: '2024-01-01', priority: 0.5 })));
+      const r = await s.build(o);
+      expect(took('spliced')).toEqual(['sitemap-00001.xml', 'sitemap-00002.xml']);
+      for (const f of r.files) expect(f.bytes, f.path).toBe(statSync(join(out, f.path)).size);
+      expect(readFileSync(join(out, 'sitemap-00001.xml'), 'utf8')).not.toContain('<lastmod>');
+      await scratch(out, o);
+    });
+
+    it('writes every touched file in full with --gzip (a gzip stream cannot be cut at entry boundaries)', async () => {
+      const dir = tempDir('sk-store');
+      const out = join(dir, 'out');
+      const c = clock();
+      const { s, took, reset } = await recorded(dir, { now: c.now });
+      await s.sync(urls(0, 20));
+      await s.build({ outDir: out, gzip: true });
+      reset();
+      c.tick();
+      await s.add([3, 13].map((i) => ({ ...urls(i, 1)[0]!, priority: 0.5 })));
+      await s.build({ outDir: out, gzip: true });
+      expect(took('written')).toEqual(['sitemap-00001.xml.gz', 'sitemap-00002.xml.gz']);
+      expect(took('spliced')).toEqual([]);
     });
   });
 
