@@ -32,6 +32,7 @@ import { judgeStoreLastmods, resolveStorePolicy } from './lastmods.js';
 import { type NewsDue, parseDue, StoreNewsWindow } from './news.js';
 import { HEADER_RESERVE, type MaxDrop, resolveMaxDrop, type StoreSettings } from './options.js';
 import { type ChildWriting, loadPending, spliceSource, writeChild } from './splice.js';
+import type { BuildSpool } from './spool.js';
 
 /** Options of a store build: where and how the set is published, and the gate. */
 export interface BuildOptions {
@@ -120,6 +121,8 @@ export interface BuildContext {
   publishedUrls: number;
   now: string;
   step: (name: string) => Promise<void>;
+  /** The texts of a first import in the same unit, to write its files from. */
+  spool?: BuildSpool | undefined;
 }
 
 function pad(n: number): string {
@@ -222,6 +225,7 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
       noLastmods,
       plain,
       pending: splicing ? await loadPending(c.backend, c.published) : undefined,
+      spool: c.spool,
     };
     // Files flush to disk while the next is written (recorded by position: the index's order;
     // their steps chained, in that order too).

@@ -24,6 +24,7 @@ import type { FileRow, FragmentRow, LayoutRow, PublishedRow, StoreBackend } from
 import { measured, trusted } from './build-files.js';
 import { type Layout, LayoutWriter, readLayout } from './layout.js';
 import type { StoreNewsWindow } from './news.js';
+import type { BuildSpool } from './spool.js';
 
 const PAGE = 5000;
 /** A rebuild with more changes than this writes every touched file in full (they are held in memory). */
@@ -71,6 +72,8 @@ export interface ChildWriting {
   plain: (loc: string, lastmod: string | null) => string;
   /** Undefined: no file of this build is spliced. */
   pending: Pending | undefined;
+  /** A first import's texts (spool.ts), the bytes a read-back would give. */
+  spool?: BuildSpool | undefined;
 }
 
 /** A previous file a child can be spliced from. */
@@ -165,9 +168,10 @@ export async function writeChild(
   if (wait !== undefined) await wait;
   c.window.begin();
   if (source === undefined) {
+    const spooled = (await c.spool?.writeTo(w, f, c.noLastmods, layout)) === true;
     let after = 0;
     for (;;) {
-      const page = await c.backend.fragments(f.id, after, PAGE);
+      const page = spooled ? [] : await c.backend.fragments(f.id, after, PAGE);
       if (page.length === 0) break;
       for (const r of page) await put(r);
       after = page.at(-1)!.id;

@@ -151,6 +151,9 @@ export async function openSqliteBackend(path: string): Promise<SqliteBackend> {
           hint: 'pass --store with another file (a new one is created)',
         });
       }
+      // A new store's first write goes under a rollback journal: its pages go into the file once,
+      // not into a WAL and back, and a crash still rolls the store back to what it was (empty).
+      db.pragma('journal_mode = DELETE');
       db.exec(`BEGIN; ${SCHEMA} ${INDEXES} COMMIT;`);
       db.prepare('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?)').run(
         'format',
@@ -187,10 +190,13 @@ export class SqliteBackend implements StoreBackend {
   #lookupBatch: Statement | undefined;
   #compareBatch: Statement | undefined;
   readonly #inserter: SqliteInserter;
+  /** A new store, under a rollback journal until its first write transaction ends (then WAL). */
+  #fresh: boolean;
   readonly layouts: SqliteLayouts;
 
   constructor(db: Db) {
     this.#db = db;
+    this.#fresh = db.pragma('journal_mode', { simple: true }) === 'delete';
     this.#inserter = new SqliteInserter(db);
     this.layouts = new SqliteLayouts(db);
     const p = (sql: string): Statement => db.prepare(sql);
@@ -278,6 +284,8 @@ export class SqliteBackend implements StoreBackend {
       throw error;
     } finally {
       this.#depth--;
+      if (this.#fresh) this.#db.pragma('journal_mode = WAL');
+      this.#fresh = false;
     }
   }
 

@@ -22,6 +22,7 @@ import {
 } from './options.js';
 import { openPostgresBackend, postgresTarget } from './postgres-open.js';
 import { Shards } from './shards.js';
+import { BuildSpool } from './spool.js';
 import { openSqliteBackend } from './sqlite.js';
 import { compact, type ImportContext, type ImportCounts, Importer, removeRows } from './sync.js';
 
@@ -62,6 +63,8 @@ export interface StoreStats {
   };
   settings: StoreSettings;
 }
+
+const POSTGRES = /^postgres(?:ql)?:\/\//i;
 
 const SETTING_KEYS = [
   'baseUrl',
@@ -136,7 +139,7 @@ export class SiteStore {
   }
 
   /** A write: a new generation, the shard planner, and the settings saved. */
-  async #write<T>(fn: (c: ImportContext) => Promise<T>): Promise<T> {
+  async #write<T>(fn: (c: ImportContext) => Promise<T>, spool?: BuildSpool): Promise<T> {
     const b = this.#b;
     const gen = Number((await b.getMeta('generation')) ?? '0') + 1;
     const s = this.#settings;
@@ -154,6 +157,7 @@ export class SiteStore {
       published: Number((await b.getMeta('published')) ?? '0'),
       now,
       step: (n) => this.#step(n),
+      spool,
     };
     const out = await fn(c);
     await compact(c);
@@ -187,13 +191,13 @@ export class SiteStore {
     return this.#b.transaction(() => this.#sync(entries, options));
   }
 
-  #sync(entries: EntrySource, options: ImportOptions): Promise<ImportCounts> {
+  #sync(entries: EntrySource, options: ImportOptions, spool?: BuildSpool): Promise<ImportCounts> {
     return this.#write(async (c) => {
       const im = new Importer(c, options);
       await im.read(entries);
       await im.removeUnseen();
       return im.counts;
-    });
+    }, spool);
   }
 
   /** Removes URLs (tombstones until the removal is published and `keepRemoved` has passed). */
@@ -249,13 +253,19 @@ export class SiteStore {
     options: BuildOptions & ImportOptions,
   ): Promise<BuildResult & { import: ImportCounts }> {
     this.#check();
-    return this.#publishing(options.outDir, async () => {
-      const counts = await this.#sync(entries, options);
-      return { ...(await this.#build(options)), import: counts };
-    });
+    // A first import keeps its texts for the build (store/spool.ts): beside an SQLite store.
+    const spool = BuildSpool.create(this.path, !POSTGRES.test(this.path));
+    try {
+      return await this.#publishing(options.outDir, async () => {
+        const counts = await this.#sync(entries, options, spool);
+        return { ...(await this.#build(options, spool)), import: counts };
+      });
+    } finally {
+      spool.dispose();
+    }
   }
 
-  async #build(options: BuildOptions): Promise<BuildResult> {
+  async #build(options: BuildOptions, spool?: BuildSpool): Promise<BuildResult> {
     const b = this.#b;
     const result = await buildStore(
       {
@@ -266,6 +276,7 @@ export class SiteStore {
         publishedUrls: Number((await b.getMeta('publishedUrls')) ?? '0'),
         now: this.#now(),
         step: (n) => this.#step(n),
+        spool,
       },
       options,
     );
@@ -350,7 +361,7 @@ export class SiteStore {
 export async function openStore(path: string, options: StoreOptions = {}): Promise<SiteStore> {
   if (typeof path !== 'string' || path === '')
     throw new SitemapkitError('ERR_OPTIONS', 'openStore needs the path of the store file');
-  const pg = /^postgres(?:ql)?:\/\//i.test(path) ? postgresTarget(path) : undefined;
+  const pg = POSTGRES.test(path) ? postgresTarget(path) : undefined;
   const asked = askedSettings(options);
   keepRemovedMs(options.keepRemoved);
   const backend = pg === undefined ? await openSqliteBackend(path) : await openPostgresBackend(pg);

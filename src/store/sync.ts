@@ -19,6 +19,7 @@ import type { EntrySource } from '../writer/write-sitemaps.js';
 import type { CompareRow, KnownRow, LightRow, NewUrlRow, StoreBackend, UrlRow } from './backend.js';
 import type { ImportOptions, StoreSettings } from './options.js';
 import type { Shards } from './shards.js';
+import type { BuildSpool } from './spool.js';
 
 const BATCH = 1000;
 const PAGE = 5000;
@@ -46,6 +47,8 @@ export interface ImportContext {
   /** The time of this import (UTC, seconds, Z). */
   now: string;
   step: (name: string) => Promise<void>;
+  /** Where a first import keeps its texts for the build that follows (`syncAndBuild`). */
+  spool?: BuildSpool | undefined;
 }
 
 /** A growable bit set over row ids: which live rows an import saw. */
@@ -66,13 +69,24 @@ class IdSet {
   }
 }
 
+// The helpers below copy an entry only when they must: a million-URL import calls each once a URL,
+// and an entry with no lastmod (or only loc, lastmod and section) needs no copy.
 function withoutLastmod(e: SitemapEntry): SitemapEntry {
+  if (e.lastmod === undefined) return e;
   const { lastmod: _l, ...rest } = e;
   return rest;
 }
 
 /** The entry as JSON when it holds more than the columns already do (loc, lastmod, section). */
 function entryJson(e: SitemapEntry): string | null {
+  let more = false;
+  for (const key in e) {
+    if (key !== 'loc' && key !== 'lastmod' && key !== 'section') {
+      more = true;
+      break;
+    }
+  }
+  if (!more) return null;
   const { loc: _loc, lastmod: _l, section: _s, ...rest } = e;
   return Object.keys(rest).length === 0 ? null : JSON.stringify(rest);
 }
@@ -156,11 +170,12 @@ export class Importer implements IntakeTarget {
     e: SitemapEntry,
     lastmod: string | null,
     json: string | null,
-  ): { fragment: string | null; len: number } {
-    const withLastmod: SitemapEntry = lastmod === null ? withoutLastmod(e) : { ...e, lastmod };
+  ): { text: string; fragment: string | null; len: number } {
+    const withLastmod: SitemapEntry =
+      lastmod === null ? withoutLastmod(e) : lastmod === e.lastmod ? e : { ...e, lastmod };
     const text =
       this.#c.settings.format === 'xml' ? urlXml(withLastmod, this.#declared) : textLine(withLastmod);
-    return { fragment: json === null ? null : text, len: Buffer.byteLength(text) };
+    return { text, fragment: json === null ? null : text, len: Buffer.byteLength(text) };
   }
 
   async #flush(): Promise<void> {
@@ -195,6 +210,8 @@ export class Importer implements IntakeTarget {
     }
     const found = wanted.length === 0 ? new Map<number, KnownRow>() : await c.backend.rows(wanted);
     const inserts: NewUrlRow[] = [];
+    // A first import's texts, by insert, for the build that follows (store/spool.ts).
+    const texts: string[] | undefined = this.#fresh && c.spool !== undefined ? [] : undefined;
     const updates: UrlRow[] = [];
     for (const { e, hash, id } of todo) {
       const row = id === undefined ? undefined : found.get(id);
@@ -203,12 +220,15 @@ export class Importer implements IntakeTarget {
       const news = e.news === undefined ? 0 : 1;
       if (row === undefined) {
         const json = entryJson(e);
-        const { fragment, len } = this.#fragment(e, inputLastmod, json);
+        const { text, fragment, len } = this.#fragment(e, inputLastmod, json);
+        const file = c.shards.place(section, len, news).id;
+        // A first import: the text as the build would write it (its published lastmod is the input's).
+        texts?.push(text);
         // Never the time it was first seen: a first import does not claim every URL changed today.
         inserts.push({
           loc: e.loc,
           section,
-          file: c.shards.place(section, len, news).id,
+          file,
           hash,
           inputLastmod,
           changedAt: null,
@@ -272,6 +292,9 @@ export class Importer implements IntakeTarget {
       updates.push(next);
     }
     const ids = await c.backend.insert(inserts);
+    if (texts !== undefined)
+      for (let k = 0; k < ids.length; k++)
+        c.spool!.add(inserts[k]!.file!, ids[k]!, texts[k]!, inserts[k]!.len);
     for (const id of ids) this.#seen.add(id);
     for (const u of updates) this.#seen.add(u.id);
     await c.backend.update(updates);
@@ -316,6 +339,7 @@ export async function compact(c: ImportContext): Promise<void> {
       const victim = c.shards.mergeCandidate(section);
       if (victim === undefined) break;
       const except = new Set([victim.id]);
+      c.spool?.forget(victim.id);
       let after = 0;
       for (;;) {
         const page = await c.backend.fragments(victim.id, after, PAGE);
@@ -328,7 +352,10 @@ export async function compact(c: ImportContext): Promise<void> {
           if (ids === undefined) moves.set(target.id, [r.id]);
           else ids.push(r.id);
         }
-        for (const [file, ids] of moves) await c.backend.move(ids, file);
+        for (const [file, ids] of moves) {
+          c.spool?.forget(file);
+          await c.backend.move(ids, file);
+        }
         after = page.at(-1)!.id;
       }
       c.shards.drop(victim);

@@ -69,6 +69,8 @@ export function crashSuite(crash: CrashTarget): void {
   let refAdd: string;
   let buildSteps: string[];
   let addSteps: string[];
+  let firstSteps: string[];
+  let emptyStore: string;
 
   let copies = 0;
   async function copyOf(name: string): Promise<string> {
@@ -90,8 +92,13 @@ export function crashSuite(crash: CrashTarget): void {
     work = tempDir('sk-store-crash');
     base = join(work, 'base');
     mkdirSync(base);
-    expect((await child(base, 'a')).code).toBe(0);
+    const first = await child(base, 'a');
+    expect(first.code, first.stderr).toBe(0);
+    firstSteps = first.stdout.split('\n').filter(Boolean);
     refOld = { files: snapshot(join(base, 'out')), store: await dump(base) };
+    const empty = join(work, 'empty');
+    mkdirSync(empty);
+    emptyStore = await dump(empty);
     const whole = await copyOf('whole');
     const b = await child(whole, 'b');
     expect(b.code, b.stderr).toBe(0);
@@ -180,6 +187,44 @@ export function crashSuite(crash: CrashTarget): void {
           readdirSync(join(dir, 'out')).some((n) => n.startsWith('.sitemapkit-tmp-')),
           step,
         ).toBe(false);
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }, 300_000);
+
+    it('a first sync-and-build into a new store killed at any step: the store empty or whole, the folder empty or whole; a rerun lands on the first set', async () => {
+      // A new SQLite store fills under a rollback journal, its files from the import's spool.
+      expect(firstSteps).toContain('build:children-written');
+      for (const step of firstSteps) {
+        const dir = join(work, `first_${step.replace(/\W+/g, '_')}_${++copies}`);
+        mkdirSync(dir);
+        const r = await child(dir, 'a', step);
+        expect(r.signal, `${step}: ${r.stderr}`).toBe('SIGKILL');
+        const store = await dump(dir);
+        expect([emptyStore, refOld.store], step).toContain(store);
+        const out = join(dir, 'out');
+        if (existsSync(join(out, 'sitemap.xml.gz'))) {
+          // Every file it references is there, and each is the first set's.
+          const entry = join(out, 'sitemap.xml.gz');
+          expect(xmllint(entry).ok, step).toBe(true);
+          for (const url of locsOf(readSitemapText(entry)))
+            expect(existsSync(join(out, url.slice(BASE.length))), `${step}: ${url}`).toBe(true);
+          for (const [name, data] of snapshot(out))
+            if (name !== '.sitemapkit-manifest.json')
+              expect(refOld.files.get(name)?.equals(data), `${step}: ${name}`).toBe(true);
+        } else expect(store, `${step}: the store records a build that is not published`).toBe(emptyStore);
+        const again = await child(dir, 'a', '', 'dump');
+        expect(again.code, `${step}: ${again.stderr}`).toBe(0);
+        expect(again.stdout.slice(again.stdout.indexOf('https://')), step).toBe(refOld.store);
+        const files = snapshot(out);
+        expect([...files.keys()].sort(), step).toEqual([...refOld.files.keys()].sort());
+        for (const [name, data] of files)
+          if (name !== '.sitemapkit-manifest.json')
+            expect(data.equals(refOld.files.get(name)!), `${step}: ${name}`).toBe(true);
+        // The killed run's spool went with the rerun's.
+        expect(
+          readdirSync(dir).filter((n) => n.includes('.spool-')),
+          step,
+        ).toEqual([]);
         rmSync(dir, { recursive: true, force: true });
       }
     }, 300_000);

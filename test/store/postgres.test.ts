@@ -7,7 +7,7 @@ import { openStore, type SiteStore } from '../../src/store/store.js';
 import { runBin } from '../support/cli.js';
 import { eventually, usePostgres } from '../support/postgres.js';
 import { tempDir } from '../support/tmp.js';
-import { BASE, publishedUrls, snapshot, urls } from './helpers.js';
+import { BASE, clock, publishedUrls, snapshot, urls } from './helpers.js';
 
 // What only the PostgreSQL store has: the advisory lock across processes, the schema, the URL's
 // password kept out of every message, and a connection lost in the middle of a build.
@@ -202,12 +202,16 @@ describe('the PostgreSQL site store', () => {
     const dir = tempDir('sk-store-pg');
     const out = join(dir, 'out');
     const url = fresh();
-    const first = await store(url, { maxUrlsPerFile: 5 });
+    // One clock for the three runs: the killed build and its rerun must date what they rewrite
+    // alike however long each takes (on a loaded machine they fell in different seconds).
+    const c = clock();
+    const first = await store(url, { maxUrlsPerFile: 5, now: c.now });
     await first.syncAndBuild(urls(0, 12), { outDir: out });
     const statsBefore = await first.stats();
     await first.close();
     let cut = false;
     const s = await store(url, {
+      now: c.now,
       onStep: async (step) => {
         if (step !== 'build:published' || cut) return;
         cut = true;
@@ -238,7 +242,7 @@ describe('the PostgreSQL site store', () => {
       return r.rows[0]!['n'] === 0;
     });
     // The store rolled back; the rerun records the same set and publishes the same bytes.
-    const again = await store(url, { maxUrlsPerFile: 5 });
+    const again = await store(url, { maxUrlsPerFile: 5, now: c.now });
     expect(await again.stats()).toEqual(statsBefore);
     const r = await again.syncAndBuild(urls(3, 12), { outDir: out, force: true });
     expect(r).toMatchObject({ added: 3, removed: 3 });

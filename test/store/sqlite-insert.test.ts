@@ -64,3 +64,95 @@ describe('SqliteBackend.insert', () => {
     );
   });
 });
+
+describe('SqliteInserter: the new rows of an import bind their shared values once', () => {
+  // An import's new rows share their first-seen time and generations, written into the statement's
+  // text, and a plain entry's empty section, news flag, JSON and fragment too; any other row (a
+  // different time, a change time, a tombstone, a quote in the time) is bound in full. Rows come in
+  // runs of one kind, so that whole statements of 64 rows of each kind, and mixes, all occur.
+  // Whatever the mix, every column must read back as given.
+  type Kind =
+    | 'plain'
+    | 'section'
+    | 'news'
+    | 'entry'
+    | 'fragment'
+    | 'lastmod'
+    | 'changed'
+    | 'gen'
+    | 'born'
+    | 'tomb'
+    | 'time'
+    | 'quote';
+  const kinds: Kind[] = [
+    'plain',
+    'section',
+    'news',
+    'entry',
+    'fragment',
+    'lastmod',
+    'changed',
+    'gen',
+    'born',
+    'tomb',
+    'time',
+    'quote',
+  ];
+  function make(kind: Kind, i: number): NewUrlRow {
+    const r = row(`https://example.com/${i}`);
+    switch (kind) {
+      case 'plain':
+        return r;
+      case 'section':
+        return { ...r, section: 'blog' };
+      case 'news':
+        return { ...r, news: 1 };
+      case 'entry':
+        return { ...r, entry: '{"priority":0.3}' };
+      case 'fragment':
+        return { ...r, fragment: '<url><loc>x</loc></url>\n' };
+      case 'lastmod':
+        return { ...r, inputLastmod: '2025-12-31' };
+      case 'changed':
+        return { ...r, changedAt: '2026-02-02T00:00:00Z' };
+      case 'gen':
+        return { ...r, changed: 2 };
+      case 'born':
+        return { ...r, born: 0 };
+      case 'tomb':
+        return { ...r, file: null, removedAt: '2026-04-04T00:00:00Z' };
+      case 'time':
+        return { ...r, firstSeen: '2026-03-01T10:00:00.5Z', born: 3, changed: 3 };
+      case 'quote':
+        return { ...r, firstSeen: "2026-01-01T00:00:00Z' " };
+    }
+  }
+
+  it('stores every column of every row as given, shared or not (property)', async () => {
+    const runArb = fc.record({ kind: fc.constantFrom(...kinds), count: fc.integer({ min: 1, max: 140 }) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(runArb, { minLength: 1, maxLength: 6 }), async (runs) => {
+        const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-insert-'));
+        const b = await openSqliteBackend(join(dir, 'site.db'));
+        try {
+          const rows: NewUrlRow[] = runs
+            .flatMap(({ kind, count }) => Array.from({ length: count }, () => kind))
+            .map((kind, i) => make(kind, i));
+          const ids = await b.insert(rows);
+          const full = new Map(
+            [...(await b.tombstones(0, 1000)), ...(await b.liveRows(0, 1000))].map((r) => [r.id, r]),
+          );
+          expect(full.size).toBe(rows.length);
+          ids.forEach((id, i) => {
+            const { id: _id, ...stored } = full.get(id)!;
+            expect(stored).toEqual(rows[i]);
+          });
+        } finally {
+          await b.close();
+          rmSync(dir, { recursive: true, force: true });
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
