@@ -51,6 +51,11 @@ export function runProcess(
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr });
     });
+    // A child that exits without reading its input (most commands) closes the pipe first: the
+    // write then fails with EPIPE, which is no failure of the run.
+    child.stdin.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') reject(e);
+    });
     child.stdin.end(options.input ?? '');
   });
 }
