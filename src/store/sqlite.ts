@@ -21,7 +21,9 @@ import type {
   StoreBackend,
   UrlRow,
 } from './backend.js';
+import type { StoreReads } from './read.js';
 import { SqliteInserter } from './sqlite-insert.js';
+import { sqliteReadsOf } from './sqlite-read.js';
 
 type Db = BetterSqlite3.Database;
 type Statement = BetterSqlite3.Statement;
@@ -478,6 +480,10 @@ export class SqliteBackend implements StoreBackend {
   async setPublished(rows: readonly PublishedRow[]): Promise<void> {
     this.#s['clearPublished']!.run();
     for (const r of rows) this.#s['addPublished']!.run(r);
+  }
+
+  reads(): StoreReads {
+    return sqliteReadsOf(this.#db);
   }
 
   async close(): Promise<void> {

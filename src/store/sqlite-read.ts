@@ -1,0 +1,106 @@
+/**
+ * Reading an SQLite site store that another process may be writing. A writer holds the file in
+ * `locking_mode=EXCLUSIVE` from open to close, and any open connection (even an idle one) keeps it
+ * from getting in; so a reader holds no connection between reads: each read opens the file
+ * read-only, runs one statement and closes it. While a writer holds the file, a read fails with
+ * `ERR_BUSY` (retryable) instead of waiting for it.
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+import { SitemapkitError } from '../core/errors.js';
+import { type StoreReads, sqlReads } from './read.js';
+import { STORE_FORMAT, STORE_VERSION } from './sqlite.js';
+
+type Db = BetterSqlite3.Database;
+
+function isBusy(cause: unknown): boolean {
+  return (cause as { code?: string }).code?.startsWith('SQLITE_BUSY') === true;
+}
+
+/** `$1, $2…` as SQLite's anonymous `?` (every statement here names them in order). */
+function sqlite(sql: string): string {
+  return sql.replace(/\$\d+/g, '?');
+}
+
+/** The reads over a connection the caller holds (a read-write store's own). */
+export function sqliteReadsOf(db: Db): StoreReads {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return sqlReads(async (sql, values) => {
+    let st = cache.get(sql);
+    if (st === undefined) {
+      st = db.prepare(sqlite(sql));
+      cache.set(sql, st);
+    }
+    return st.all(...values) as Array<Record<string, unknown>>;
+  });
+}
+
+function busy(path: string, cause: unknown): SitemapkitError {
+  return new SitemapkitError('ERR_BUSY', 'the site store is being written by another process', {
+    where: path,
+    cause,
+    hint: 'try again when it is done (a reader never waits for a writer, nor holds one up)',
+  });
+}
+
+/**
+ * Reads of the store file at `path`, a connection per read. Checks now that the file is a store
+ * (`ERR_STATE`) and returns its settings rows; `ERR_BUSY` when a writer holds it.
+ */
+export async function openSqliteReader(
+  path: string,
+): Promise<{ reads: StoreReads; meta: Map<string, string> }> {
+  let Database: typeof BetterSqlite3;
+  try {
+    Database = (await import('better-sqlite3')).default;
+  } catch (cause) {
+    throw new SitemapkitError('ERR_STATE', 'the SQLite binding (better-sqlite3) cannot be loaded', {
+      cause,
+      hint: 'reinstall with `npm ci`',
+    });
+  }
+  const once = <T>(fn: (db: Db) => T): T => {
+    let db: Db;
+    try {
+      // A short wait covers a writer that is opening or closing, never one at work.
+      db = new Database(path, { readonly: true, fileMustExist: true, timeout: 50 });
+    } catch (cause) {
+      throw new SitemapkitError('ERR_STATE', `cannot open the site store: ${(cause as Error).message}`, {
+        cause,
+        where: path,
+        hint: 'a read-only open needs an existing store: create it with sitemapkit store add or generate --store',
+      });
+    }
+    try {
+      return fn(db);
+    } catch (cause) {
+      if (isBusy(cause)) throw busy(path, cause);
+      if (cause instanceof SitemapkitError) throw cause;
+      throw new SitemapkitError('ERR_STATE', `cannot read the site store: ${(cause as Error).message}`, {
+        cause,
+        where: path,
+        hint: 'check that the file is a site store',
+      });
+    } finally {
+      db.close();
+    }
+  };
+  const meta = once((db) => {
+    const table = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
+    const rows =
+      table === undefined
+        ? []
+        : (db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>);
+    return new Map(rows.map((r) => [r.key, r.value]));
+  });
+  if (meta.get('format') !== STORE_FORMAT || meta.get('version') !== STORE_VERSION) {
+    throw new SitemapkitError(
+      'ERR_STATE',
+      'this file is not a sitemapkit site store of a version this release reads',
+      { where: path, hint: 'pass the path of a site store' },
+    );
+  }
+  const reads = sqlReads(async (sql, values) =>
+    once((db) => db.prepare(sqlite(sql)).all(...values) as Array<Record<string, unknown>>),
+  );
+  return { reads, meta };
+}
