@@ -208,7 +208,11 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
   /** A file's validators: its own when its source versions it, else the set's. */
   const validators = (state: VersionState, children: Child[], name: string): Validators => {
     const child =
-      name === 'sitemap' ? (children.length === 1 ? children[0] : undefined) : children.find((c) => c.name === name);
+      name === 'sitemap'
+        ? children.length === 1
+          ? children[0]
+          : undefined
+        : children.find((c) => c.name === name);
     const at = child?.version === undefined ? undefined : since.get(child.name);
     if (child?.version === undefined || at === undefined) return state;
     return { etag: `W/"${hex(`${config}|${child.name}|${child.version}`)}"`, lastModified: at.at };
@@ -261,9 +265,13 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
       const ready = await fromCache(request, r, validators(g.state, g.children, r.name), encoding);
       if (ready !== undefined) return ready;
     }
-    return textAnswer(503, `${request.pathname} cannot be read right now (${error.message}): try again shortly`, {
-      'retry-after': BUSY_RETRY_AFTER,
-    });
+    return textAnswer(
+      503,
+      `${request.pathname} cannot be read right now (${error.message}): try again shortly`,
+      {
+        'retry-after': BUSY_RETRY_AFTER,
+      },
+    );
   };
 
   const serveFile = async (request: PlainRequest, r: { name: string; format: Format }): Promise<Answer> => {
@@ -321,7 +329,8 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
       };
       return { status: 200, headers, body: request.method === 'HEAD' ? null : bytes };
     } catch (error) {
-      if (r.kind === 'file' && isSitemapkitError(error, 'ERR_BUSY')) return await whileBusy(request, r, error);
+      if (r.kind === 'file' && isSitemapkitError(error, 'ERR_BUSY'))
+        return await whileBusy(request, r, error);
       o.onError?.(error);
       const what = isSitemapkitError(error) ? error.message : 'the sitemap source failed';
       return textAnswer(500, `${path} could not be generated: ${what}`);

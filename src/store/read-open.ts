@@ -26,10 +26,14 @@ export function refusedBackend(where: string, close: () => Promise<void>): Store
       if (key === 'then') return undefined;
       return () =>
         Promise.reject(
-          new SitemapkitError('ERR_STATE', 'the site store was opened read-only: only files() and fileEntries() read it', {
-            where,
-            hint: 'open it without readOnly for the other calls (one writer at a time)',
-          }),
+          new SitemapkitError(
+            'ERR_STATE',
+            'the site store was opened read-only: only files() and fileEntries() read it',
+            {
+              where,
+              hint: 'open it without readOnly for the other calls (one writer at a time)',
+            },
+          ),
         );
     },
   });

@@ -22,8 +22,8 @@ import {
   type StoreSettings,
 } from './options.js';
 import { openPostgresBackend, postgresTarget } from './postgres-open.js';
-import { openReadOnly, refusedBackend } from './read-open.js';
 import { readFileEntries, readFiles, type StoreFile, type StoreReads } from './read.js';
+import { openReadOnly, refusedBackend } from './read-open.js';
 import { Shards } from './shards.js';
 import { openSqliteBackend } from './sqlite.js';
 import { compact, type ImportContext, type ImportCounts, Importer, removeRows } from './sync.js';

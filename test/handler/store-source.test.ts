@@ -1,0 +1,85 @@
+/**
+ * storeSource over an SQLite store (store-source-suite.ts), and what only SQLite has: a writer that
+ * holds the file while the app serves, hit on purpose by keeping a writer open.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/index.js';
+import { readFileEntries, type StoreReads } from '../../src/store/read.js';
+import { sqliteTarget } from '../store/targets.js';
+import { tempDir } from '../support/tmp.js';
+import { BASE, get } from './fixtures.js';
+import { serveStore, storeSourceSuite } from './store-source-suite.js';
+
+storeSourceSuite(sqliteTarget);
+
+describe('storeSource while a writer holds the SQLite store', () => {
+  it('answers from its cache (200, 304) while a writer holds the file, else 503 with Retry-After', async () => {
+    const path = join(tempDir('sk-store-busy'), 'site.db');
+    const writer = await openStore(path, { baseUrl: BASE, maxUrlsPerFile: 2 });
+    await writer.add([1, 2, 3, 4, 5].map((i) => ({ loc: `${BASE}p/${i}` })));
+    await writer.close();
+    const reader = await openStore(path, { readOnly: true });
+    const app = await serveStore(reader);
+    try {
+      const first = await get(app.origin, '/sitemap-00001.xml');
+      expect(first.status).toBe(200);
+      const index = await get(app.origin, '/sitemap.xml');
+      // The window: a writer (a cron `generate --store`) holds the file from open to close.
+      const holder = await openStore(path);
+      try {
+        await expect(reader.files()).rejects.toMatchObject({ code: 'ERR_BUSY' });
+        const cached = await get(app.origin, '/sitemap-00001.xml');
+        expect(cached.status).toBe(200);
+        expect(cached.text).toBe(first.text);
+        expect(cached.headers['etag']).toBe(first.headers['etag']);
+        expect((await get(app.origin, '/sitemap.xml')).text).toBe(index.text);
+        const conditional = await get(app.origin, '/sitemap-00001.xml', {
+          'if-none-match': first.headers['etag']!,
+        });
+        expect(conditional.status).toBe(304);
+        // Never generated before the writer came: nothing to serve it from.
+        const missing = await get(app.origin, '/sitemap-00002.xml');
+        expect(missing.status).toBe(503);
+        expect(missing.headers['retry-after']).toBe('5');
+        expect(missing.text).toMatch(/being written by another process/);
+        await holder.add([{ loc: `${BASE}p/6` }]);
+      } finally {
+        await holder.close();
+      }
+      const later = await get(app.origin, '/sitemap-00002.xml');
+      expect(later.status).toBe(200);
+      expect((await get(app.origin, '/sitemap.xml')).text).toContain('sitemap-00003.xml');
+    } finally {
+      await app.close();
+      await reader.close();
+    }
+  });
+
+  it('a file whose store changes between two pages of its read fails with ERR_BUSY, never mixing versions', async () => {
+    let generation = 1;
+    const reads: StoreReads = {
+      files: async () => ({ generation, files: [{ id: 1, section: '', num: 1, urls: 6000, changed: 1 }] }),
+      entries: async (_file, after) => {
+        const rows =
+          after >= 6000
+            ? []
+            : Array.from({ length: 5000 }, (_, i) => ({
+                id: after + i + 1,
+                loc: `${BASE}p/${after + i + 1}`,
+                lastmod: null,
+                entry: null,
+              }));
+        const out = { generation, rows };
+        generation = 2;
+        return out;
+      },
+    };
+    let n = 0;
+    const read = async (): Promise<void> => {
+      for await (const _ of readFileEntries(reads, 'sitemap-00001', 'test')) n++;
+    };
+    await expect(read()).rejects.toMatchObject({ code: 'ERR_BUSY' });
+    expect(n).toBe(5000);
+  });
+});
