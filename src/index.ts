@@ -45,7 +45,6 @@ export {
   type SitemapHandler,
   type SitemapHandlerOptions,
 } from './handler/index.js';
-export { storeSource } from './handler/store-source.js';
 // The HTML site map and pages.
 export { HtmlSitemapBuilder, type HtmlSitemapOptions } from './html/index.js';
 // HTTP: one client for every request, and the address policy.

@@ -5,7 +5,7 @@
  * trip per call stays cheap. Rows are read in pages keyed on the id, never with an open cursor
  * while writing (better-sqlite3 refuses that, and a PostgreSQL cursor would hold a snapshot).
  */
-import type { StoreReads } from './read.js';
+import type { StoreReads } from './read-types.js';
 
 /** One URL of the store, live or a tombstone. */
 export interface UrlRow {

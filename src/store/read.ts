@@ -5,37 +5,14 @@
  * that the generation did not move between them (a writer that committed in between would mix two
  * versions of the file), and fails with `ERR_BUSY` (retryable) when it did.
  */
+
+import type BetterSqlite3 from 'better-sqlite3';
 import type { SitemapEntryInput } from '../core/entry.js';
 import { SitemapkitError } from '../core/errors.js';
 import { childName } from './build.js';
+import type { EntryReadRow, FileReadRow, StoreReads } from './read-types.js';
 
-/** One live file as a read gives it. */
-export interface FileReadRow {
-  id: number;
-  section: string;
-  num: number;
-  urls: number;
-  /** The generation that last changed what it holds. */
-  changed: number;
-}
-
-/** One entry of a file as a read gives it. */
-export interface EntryReadRow {
-  id: number;
-  loc: string;
-  /** The published lastmod (the input's, or the time a change was observed). */
-  lastmod: string | null;
-  /** The normalised entry as JSON, when it holds more than loc, lastmod and section. */
-  entry: string | null;
-}
-
-/** The reads a backend offers (the read-write backends and the read-only openers alike). */
-export interface StoreReads {
-  /** The generation and the live files (those holding URLs), in one snapshot. */
-  files(): Promise<{ generation: number; files: FileReadRow[] }>;
-  /** The generation and up to `limit` entries of file `file` after id `after`, by id, in one snapshot. */
-  entries(file: number, after: number, limit: number): Promise<{ generation: number; rows: EntryReadRow[] }>;
-}
+export type { EntryReadRow, FileReadRow, StoreReads };
 
 /** A file of the store as `SiteStore.files()` gives it. */
 export interface StoreFile {
@@ -161,4 +138,22 @@ export function sqlReads(run: (sql: string, values: unknown[]) => Promise<Raw[]>
       return { generation: Number(rows[0]?.['gen'] ?? 0), rows: out };
     },
   };
+}
+
+/** `$1, $2…` as SQLite's anonymous `?` (every statement here names them in order). */
+function sqliteSql(sql: string): string {
+  return sql.replace(/\$\d+/g, '?');
+}
+
+/** The reads over an SQLite connection (a read-write store's own, or a reader's of one read). */
+export function sqliteReadsOf(db: BetterSqlite3.Database): StoreReads {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return sqlReads(async (sql, values) => {
+    let st = cache.get(sql);
+    if (st === undefined) {
+      st = db.prepare(sqliteSql(sql));
+      cache.set(sql, st);
+    }
+    return st.all(...values) as Raw[];
+  });
 }

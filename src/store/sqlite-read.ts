@@ -7,31 +7,13 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { SitemapkitError } from '../core/errors.js';
-import { type StoreReads, sqlReads } from './read.js';
+import { type StoreReads, sqliteReadsOf } from './read.js';
 import { STORE_FORMAT, STORE_VERSION } from './sqlite.js';
 
 type Db = BetterSqlite3.Database;
 
 function isBusy(cause: unknown): boolean {
   return (cause as { code?: string }).code?.startsWith('SQLITE_BUSY') === true;
-}
-
-/** `$1, $2…` as SQLite's anonymous `?` (every statement here names them in order). */
-function sqlite(sql: string): string {
-  return sql.replace(/\$\d+/g, '?');
-}
-
-/** The reads over a connection the caller holds (a read-write store's own). */
-export function sqliteReadsOf(db: Db): StoreReads {
-  const cache = new Map<string, BetterSqlite3.Statement>();
-  return sqlReads(async (sql, values) => {
-    let st = cache.get(sql);
-    if (st === undefined) {
-      st = db.prepare(sqlite(sql));
-      cache.set(sql, st);
-    }
-    return st.all(...values) as Array<Record<string, unknown>>;
-  });
 }
 
 function busy(path: string, cause: unknown): SitemapkitError {
@@ -58,7 +40,7 @@ export async function openSqliteReader(
       hint: 'reinstall with `npm ci`',
     });
   }
-  const once = <T>(fn: (db: Db) => T): T => {
+  const once = async <T>(fn: (db: Db) => T | Promise<T>): Promise<T> => {
     let db: Db;
     try {
       // A short wait covers a writer that is opening or closing, never one at work.
@@ -71,7 +53,7 @@ export async function openSqliteReader(
       });
     }
     try {
-      return fn(db);
+      return await fn(db);
     } catch (cause) {
       if (isBusy(cause)) throw busy(path, cause);
       if (cause instanceof SitemapkitError) throw cause;
@@ -84,7 +66,7 @@ export async function openSqliteReader(
       db.close();
     }
   };
-  const meta = once((db) => {
+  const meta = await once((db) => {
     const table = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
     const rows =
       table === undefined
@@ -99,8 +81,10 @@ export async function openSqliteReader(
       { where: path, hint: 'pass the path of a site store' },
     );
   }
-  const reads = sqlReads(async (sql, values) =>
-    once((db) => db.prepare(sqlite(sql)).all(...values) as Array<Record<string, unknown>>),
-  );
+  // Each read on a connection of its own, opened and closed around it.
+  const reads: StoreReads = {
+    files: () => once((db) => sqliteReadsOf(db).files()),
+    entries: (file, after, limit) => once((db) => sqliteReadsOf(db).entries(file, after, limit)),
+  };
   return { reads, meta };
 }

@@ -21,9 +21,8 @@ import type {
   StoreBackend,
   UrlRow,
 } from './backend.js';
-import type { StoreReads } from './read.js';
+import { type StoreReads, sqliteReadsOf } from './read.js';
 import { SqliteInserter } from './sqlite-insert.js';
-import { sqliteReadsOf } from './sqlite-read.js';
 
 type Db = BetterSqlite3.Database;
 type Statement = BetterSqlite3.Statement;
