@@ -4,7 +4,8 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/index.js';
+import { createNodeSitemapHandler, type ServableStore, storeSource } from '../../src/handler/node.js';
+import { openStore, type SiteStore } from '../../src/store/index.js';
 import { readFileEntries, type StoreReads } from '../../src/store/read.js';
 import { sqliteTarget } from '../store/targets.js';
 import { tempDir } from '../support/tmp.js';
@@ -52,6 +53,39 @@ describe('storeSource while a writer holds the SQLite store', () => {
       expect((await get(app.origin, '/sitemap.xml')).text).toContain('sitemap-00003.xml');
     } finally {
       await app.close();
+      await reader.close();
+    }
+  });
+
+  it('a writer that comes between the version and the body: a 503 before the status line, not a cut-off 200', async () => {
+    const path = join(tempDir('sk-store-busy'), 'site.db');
+    const writer = await openStore(path, { baseUrl: BASE, maxUrlsPerFile: 2 });
+    await writer.add([1, 2, 3].map((i) => ({ loc: `${BASE}p/${i}` })));
+    await writer.close();
+    const reader = await openStore(path, { readOnly: true });
+    let holder: SiteStore | undefined;
+    // The window on purpose: the writer opens once the handler has its version and layout and
+    // asks for the file's entries.
+    const store: ServableStore = {
+      path: reader.path,
+      settings: reader.settings,
+      files: () => reader.files(),
+      async *fileEntries(name) {
+        holder ??= await openStore(path);
+        yield* reader.fileEntries(name);
+      },
+    };
+    const handler = createNodeSitemapHandler({ ...storeSource(store), maxAge: 0 });
+    try {
+      const busy = await handler(new Request(`${BASE}sitemap-00002.xml`));
+      expect(busy.status).toBe(503);
+      expect(busy.headers.get('retry-after')).toBe('5');
+      await holder!.close();
+      const ok = await handler(new Request(`${BASE}sitemap-00002.xml`));
+      expect(ok.status).toBe(200);
+      expect(await ok.text()).toContain(`${BASE}p/3`);
+    } finally {
+      await holder?.close();
       await reader.close();
     }
   });
