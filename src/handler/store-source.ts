@@ -16,6 +16,7 @@ export interface ServableStore {
   readonly path: string;
   readonly settings: { baseUrl: string | undefined; extensions: readonly Extension[] };
   files(): Promise<{ generation: number; files: StoreFile[] }>;
+  generation(): Promise<number>;
   fileEntries(name: string): AsyncIterable<SitemapEntryInput>;
 }
 
@@ -47,6 +48,6 @@ export function storeSource(store: ServableStore): StoreSourceOptions {
       files: async () => (await store.files()).files.map((f) => ({ name: f.name, version: f.version })),
       entries: (name) => store.fileEntries(name),
     },
-    version: async () => (await store.files()).generation,
+    version: () => store.generation(),
   };
 }

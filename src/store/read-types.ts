@@ -29,4 +29,6 @@ export interface StoreReads {
   files(): Promise<{ generation: number; files: FileReadRow[] }>;
   /** The generation and up to `limit` entries of file `file` after id `after`, by id, in one snapshot. */
   entries(file: number, after: number, limit: number): Promise<{ generation: number; rows: EntryReadRow[] }>;
+  /** The generation alone (asked on every request a handler answers). @default from `files()` */
+  generation?(): Promise<number>;
 }

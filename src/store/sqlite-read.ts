@@ -5,6 +5,7 @@
  * read-only, runs one statement and closes it. While a writer holds the file, a read fails with
  * `ERR_BUSY` (retryable) instead of waiting for it.
  */
+import { statSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
 import { SitemapkitError } from '../core/errors.js';
 import { type StoreReads, sqliteReadsOf } from './read.js';
@@ -81,10 +82,36 @@ export async function openSqliteReader(
       { where: path, hint: 'pass the path of a site store' },
     );
   }
+  // The generation, known without opening the file while neither it nor its WAL changed. A write
+  // after the generation was read moves an mtime past the one recorded, unless that mtime was
+  // within a second of the read (coarse file clocks): then it is not trusted ("racy", as git's index).
+  let known: { stamp: string; newest: number; readAt: number; generation: number } | undefined;
+  const stampOf = (): { stamp: string; newest: number } => {
+    let stamp = '';
+    let newest = 0;
+    for (const p of [path, `${path}-wal`]) {
+      const st = statSync(p, { throwIfNoEntry: false, bigint: true });
+      if (st === undefined) stamp += '-|';
+      else {
+        stamp += `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}|`;
+        newest = Math.max(newest, Number(st.mtimeNs / 1_000_000n));
+      }
+    }
+    return { stamp, newest };
+  };
   // Each read on a connection of its own, opened and closed around it.
   const reads: StoreReads = {
     files: () => once((db) => sqliteReadsOf(db).files()),
     entries: (file, after, limit) => once((db) => sqliteReadsOf(db).entries(file, after, limit)),
+    async generation() {
+      const { stamp, newest } = stampOf();
+      if (known !== undefined && known.stamp === stamp && known.readAt - known.newest > 1000)
+        return known.generation;
+      const readAt = Date.now();
+      const generation = (await reads.files()).generation;
+      known = { stamp, newest, readAt, generation };
+      return generation;
+    },
   };
   return { reads, meta };
 }

@@ -124,6 +124,16 @@ export class SiteStore {
   }
 
   /**
+   * The store's generation: it moves with every write (what `storeSource` gives the handler as its
+   * version). A read-only SQLite store answers from the file's times while nothing changed.
+   */
+  async generation(): Promise<number> {
+    this.#check(false);
+    const r = this.#reads;
+    return r.generation === undefined ? (await r.files()).generation : r.generation();
+  }
+
+  /**
    * The entries of one file (a name `files()` gave), in file order, read a page at a time.
    * `ERR_BUSY` when a writer holds the store, or changed it during the read (read again).
    */

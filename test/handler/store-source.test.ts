@@ -2,6 +2,7 @@
  * storeSource over an SQLite store (store-source-suite.ts), and what only SQLite has: a writer that
  * holds the file while the app serves, hit on purpose by keeping a writer open.
  */
+import { existsSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createNodeSitemapHandler, type ServableStore, storeSource } from '../../src/handler/node.js';
@@ -70,6 +71,7 @@ describe('storeSource while a writer holds the SQLite store', () => {
       path: reader.path,
       settings: reader.settings,
       files: () => reader.files(),
+      generation: () => reader.generation(),
       async *fileEntries(name) {
         holder ??= await openStore(path);
         yield* reader.fileEntries(name);
@@ -86,6 +88,28 @@ describe('storeSource while a writer holds the SQLite store', () => {
       expect(await ok.text()).toContain(`${BASE}p/3`);
     } finally {
       await holder?.close();
+      await reader.close();
+    }
+  });
+
+  it('the generation known from the file times still moves with the next write', async () => {
+    const path = join(tempDir('sk-store-gen'), 'site.db');
+    const writer = await openStore(path, { baseUrl: BASE });
+    await writer.add([{ loc: `${BASE}p/1` }]);
+    await writer.close();
+    const reader = await openStore(path, { readOnly: true });
+    // Times an hour old (after the reader's open made the WAL file): past the racy second, so the
+    // reader trusts them from now on.
+    const old = new Date(Date.now() - 3_600_000);
+    for (const p of [path, `${path}-wal`]) if (existsSync(p)) utimesSync(p, old, old);
+    try {
+      const g1 = await reader.generation();
+      expect(await reader.generation()).toBe(g1);
+      const again = await openStore(path);
+      await again.add([{ loc: `${BASE}p/2` }]);
+      await again.close();
+      expect(await reader.generation()).toBe(g1 + 1);
+    } finally {
       await reader.close();
     }
   });
