@@ -85,6 +85,7 @@ export async function openSqliteReader(
   // The generation, known without opening the file while neither it nor its WAL changed. A write
   // after the generation was read moves an mtime past the one recorded, unless that mtime was
   // within a second of the read (coarse file clocks): then it is not trusted ("racy", as git's index).
+  // Not the change times: a read-only connection changes the WAL's at every open.
   let known: { stamp: string; newest: number; readAt: number; generation: number } | undefined;
   const stampOf = (): { stamp: string; newest: number } => {
     let stamp = '';
@@ -93,7 +94,7 @@ export async function openSqliteReader(
       const st = statSync(p, { throwIfNoEntry: false, bigint: true });
       if (st === undefined) stamp += '-|';
       else {
-        stamp += `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}|`;
+        stamp += `${st.ino}:${st.size}:${st.mtimeNs}|`;
         newest = Math.max(newest, Number(st.mtimeNs / 1_000_000n));
       }
     }
