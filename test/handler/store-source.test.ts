@@ -2,7 +2,7 @@
  * storeSource over an SQLite store (store-source-suite.ts), and what only SQLite has: a writer that
  * holds the file while the app serves, hit on purpose by keeping a writer open.
  */
-import { existsSync, utimesSync } from 'node:fs';
+import { existsSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createNodeSitemapHandler, type ServableStore, storeSource } from '../../src/handler/node.js';
@@ -112,6 +112,35 @@ describe('storeSource while a writer holds the SQLite store', () => {
     } finally {
       await reader.close();
     }
+  });
+
+  it('a read-only open says what is wrong in one sentence: no store, not a store, a writer holding it', async () => {
+    const dir = tempDir('sk-store-ro');
+    await expect(openStore(join(dir, 'missing.db'), { readOnly: true })).rejects.toMatchObject({
+      code: 'ERR_STATE',
+      message: expect.stringMatching(/^cannot open the site store: /),
+      hint: expect.stringMatching(/needs an existing store/),
+    });
+    writeFileSync(
+      join(dir, 'notes.db'),
+      'not a database, just text that is long enough to be read as a header',
+    );
+    await expect(openStore(join(dir, 'notes.db'), { readOnly: true })).rejects.toMatchObject({
+      code: 'ERR_STATE',
+    });
+    const path = join(dir, 'site.db');
+    const holder = await openStore(path, { baseUrl: BASE });
+    try {
+      await holder.add([{ loc: `${BASE}p/1` }]);
+      await expect(openStore(path, { readOnly: true })).rejects.toMatchObject({
+        code: 'ERR_BUSY',
+        message: 'the site store is being written by another process',
+      });
+    } finally {
+      await holder.close();
+    }
+    const reader = await openStore(path, { readOnly: true });
+    await reader.close();
   });
 
   it('a file whose store changes between two pages of its read fails with ERR_BUSY, never mixing versions', async () => {
