@@ -28,7 +28,7 @@ export function refusedBackend(where: string, close: () => Promise<void>): Store
         Promise.reject(
           new SitemapkitError(
             'ERR_STATE',
-            'the site store was opened read-only: only files() and fileEntries() read it',
+            'the site store was opened read-only: only files(), fileEntries() and generation() read it',
             {
               where,
               hint: 'open it without readOnly for the other calls (one writer at a time)',
