@@ -36,6 +36,11 @@ export type ErrorCode =
   /** Crawl state or a site store is missing, locked or incompatible. */
   | 'ERR_STATE'
   /**
+   * A site store opened read-only is being written by another process right now: nothing is
+   * wrong, try again shortly (the sitemap handler serves its cached copy, or a 503 with Retry-After).
+   */
+  | 'ERR_BUSY'
+  /**
    * A store build would remove more of the published URLs than the publish gate allows: nothing
    * was published and the store is as it was.
    */

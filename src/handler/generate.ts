@@ -30,6 +30,8 @@ export interface Child {
   lastmod: string | undefined;
   /** The page of a paged source. */
   page?: { section: string; index: number };
+  /** The file's own version (a file source that knows one): its validators and cache key. */
+  version?: string;
 }
 
 export interface GenerateContext {

@@ -6,7 +6,7 @@
  * and edge runtimes (the Node adapters are in node.ts).
  */
 
-import { isSitemapkitError } from '../core/errors.js';
+import { isSitemapkitError, type SitemapkitError } from '../core/errors.js';
 import { hash64 } from '../core/hash.js';
 import { updateRobotsText } from '../writer/robots-line.js';
 import { type Answer, type PlainRequest, setAnswerer, textAnswer, toResponse } from './body.js';
@@ -18,6 +18,8 @@ import { computeLayout, indexText } from './layout.js';
 import { resolveHandlerOptions } from './options.js';
 import type { Compressor, SitemapHandler, SitemapHandlerOptions, SourceVersion } from './types.js';
 import { BUNDLED_XSL } from './xsl-text.js';
+
+type Validators = { etag: string; lastModified: Date };
 
 type Route = { kind: 'file'; name: string; format: Format } | { kind: 'xsl' } | { kind: 'robots' };
 
@@ -73,6 +75,30 @@ function collect(onDone: (bytes: Uint8Array) => void): TransformStream<Uint8Arra
   });
 }
 
+/**
+ * The same bytes as a stream whose first chunk is already read: a source that fails at once (a
+ * store that a writer holds) fails here, before the status line is sent, not in mid-body.
+ */
+async function primed(body: ReadableStream<Uint8Array>): Promise<ReadableStream<Uint8Array>> {
+  const reader = body.getReader();
+  let first: Awaited<ReturnType<typeof reader.read>> | undefined = await reader.read();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const r = first ?? (await reader.read());
+        first = undefined;
+        if (r.done === true) controller.close();
+        else controller.enqueue(r.value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+// Seconds a client is asked to wait when the source is busy (a writer holds a read-only store).
+const BUSY_RETRY_AFTER = '5';
+
 /** Creates the handler; options are checked now (a `SitemapkitError` `ERR_OPTIONS`), not per request. */
 export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHandler {
   const o = resolveHandlerOptions(options);
@@ -82,6 +108,10 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
   // The two newest versions: a request that began on the old one still finds its layout.
   let current: VersionState | undefined;
   let previous: VersionState | undefined;
+  // The newest version whose layout was read: what a busy source is answered from.
+  let lastGood: { state: VersionState; children: Child[] } | undefined;
+  // Files with a version of their own: since when each has had it (their Last-Modified).
+  const since = new Map<string, { version: string; at: Date }>();
 
   const route = (pathname: string): Route | undefined => {
     if (o.robots !== undefined && pathname === '/robots.txt') return { kind: 'robots' };
@@ -111,7 +141,17 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
 
   const layoutOf = (state: VersionState): Promise<Child[]> => {
     if (state.layout === undefined) {
-      const p = computeLayout(o);
+      const p = computeLayout(o).then((children) => {
+        const names = new Set<string>();
+        for (const c of children) {
+          if (c.version === undefined) continue;
+          names.add(c.name);
+          if (since.get(c.name)?.version !== c.version)
+            since.set(c.name, { version: c.version, at: state.lastModified });
+        }
+        for (const name of since.keys()) if (!names.has(name)) since.delete(name);
+        return children;
+      });
       state.layout = p;
       // A failed layout is not kept: the next request tries again.
       p.catch(() => {
@@ -159,28 +199,87 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     return textStream(gen);
   };
 
-  const headersFor = (state: VersionState, type: string, encoding: Encoding): Record<string, string> => {
+  /** Whether the set has this file (any format of it). */
+  const exists = (children: Child[], r: { name: string; format: Format }): boolean =>
+    r.name === 'sitemap'
+      ? children.length > 0 && !(children.length > 1 && r.format === 'txt')
+      : children.length > 1 && children.some((c) => c.name === r.name);
+
+  /** A file's validators: its own when its source versions it, else the set's. */
+  const validators = (state: VersionState, children: Child[], name: string): Validators => {
+    const child =
+      name === 'sitemap'
+        ? children.length === 1
+          ? children[0]
+          : undefined
+        : children.find((c) => c.name === name);
+    const at = child?.version === undefined ? undefined : since.get(child.name);
+    if (child?.version === undefined || at === undefined) return state;
+    return { etag: `W/"${hex(`${config}|${child.name}|${child.version}`)}"`, lastModified: at.at };
+  };
+
+  const headersFor = (v: Validators, type: string, encoding: Encoding): Record<string, string> => {
     const h: Record<string, string> = {
       'content-type': type,
       'cache-control': o.cacheControl,
       vary: 'Accept-Encoding',
-      etag: state.etag,
-      'last-modified': state.lastModified.toUTCString(),
+      etag: v.etag,
+      'last-modified': v.lastModified.toUTCString(),
       'x-content-type-options': 'nosniff',
     };
     if (encoding !== 'identity') h['content-encoding'] = encoding;
     return h;
   };
 
+  /** A 304, or a 200 with cached bytes; `undefined` when the file must be generated. */
+  const fromCache = async (
+    request: PlainRequest,
+    r: { name: string; format: Format },
+    v: Validators,
+    encoding: Encoding,
+  ): Promise<Answer | undefined> => {
+    const headers = headersFor(v, CONTENT_TYPES[r.format]!, encoding);
+    if (notModified(request.header, v.etag, v.lastModified)) {
+      delete headers['content-encoding'];
+      delete headers['content-type'];
+      return { status: 304, headers, body: null };
+    }
+    const cached = await o.cache?.get(`${v.etag}|${r.name}.${r.format}|${encoding}`);
+    if (cached === undefined) return undefined;
+    headers['content-length'] = String(cached.byteLength);
+    return { status: 200, headers, body: request.method === 'HEAD' ? null : cached };
+  };
+
+  /**
+   * The answer while the source is busy (a writer holds a read-only store): the newest version
+   * the handler read, from its cache (or a 304), else a 503 with Retry-After.
+   */
+  const whileBusy = async (
+    request: PlainRequest,
+    r: { name: string; format: Format },
+    error: SitemapkitError,
+  ): Promise<Answer> => {
+    const g = lastGood;
+    if (g !== undefined && exists(g.children, r)) {
+      const encoding = chooseEncoding(request.header('accept-encoding'), brotli !== undefined);
+      const ready = await fromCache(request, r, validators(g.state, g.children, r.name), encoding);
+      if (ready !== undefined) return ready;
+    }
+    return textAnswer(
+      503,
+      `${request.pathname} cannot be read right now (${error.message}): try again shortly`,
+      {
+        'retry-after': BUSY_RETRY_AFTER,
+      },
+    );
+  };
+
   const serveFile = async (request: PlainRequest, r: { name: string; format: Format }): Promise<Answer> => {
     const head = request.method === 'HEAD';
     const state = await versionState();
     const children = await layoutOf(state);
-    const exists =
-      r.name === 'sitemap'
-        ? children.length > 0 && !(children.length > 1 && r.format === 'txt')
-        : children.length > 1 && children.some((c) => c.name === r.name);
-    if (!exists) {
+    if (current === state) lastGood = { state, children };
+    if (!exists(children, r)) {
       const why =
         r.name === 'sitemap' && children.length === 0
           ? 'the sitemap source has no entries'
@@ -190,20 +289,13 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
       return textAnswer(404, why);
     }
     const encoding = chooseEncoding(request.header('accept-encoding'), brotli !== undefined);
-    const headers = headersFor(state, CONTENT_TYPES[r.format]!, encoding);
-    if (notModified(request.header, state.etag, state.lastModified)) {
-      delete headers['content-encoding'];
-      delete headers['content-type'];
-      return { status: 304, headers, body: null };
-    }
-    const key = `${state.etag}|${r.name}.${r.format}|${encoding}`;
-    const cached = await o.cache?.get(key);
-    if (cached !== undefined) {
-      headers['content-length'] = String(cached.byteLength);
-      return { status: 200, headers, body: head ? null : cached };
-    }
+    const v = validators(state, children, r.name);
+    const ready = await fromCache(request, r, v, encoding);
+    if (ready !== undefined) return ready;
+    const headers = headersFor(v, CONTENT_TYPES[r.format]!, encoding);
     if (head) return { status: 200, headers, body: null };
-    let body = produce(children, r.name, r.format)!;
+    const key = `${v.etag}|${r.name}.${r.format}|${encoding}`;
+    let body = await primed(produce(children, r.name, r.format)!);
     if (encoding !== 'identity') body = body.pipeThrough(encoding === 'br' ? brotli!() : gzip());
     const cache = o.cache;
     if (cache !== undefined) {
@@ -237,6 +329,8 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
       };
       return { status: 200, headers, body: request.method === 'HEAD' ? null : bytes };
     } catch (error) {
+      if (r.kind === 'file' && isSitemapkitError(error, 'ERR_BUSY'))
+        return await whileBusy(request, r, error);
       o.onError?.(error);
       const what = isSitemapkitError(error) ? error.message : 'the sitemap source failed';
       return textAnswer(500, `${path} could not be generated: ${what}`);

@@ -60,7 +60,9 @@ export async function computeLayout(o: ResolvedHandlerOptions): Promise<Child[]>
     children = [];
     for (const f of await s.files.files()) {
       if (!NAME.test(f.name) || f.name === 'sitemap') throw badName('file', f.name);
-      children.push({ name: f.name, lastmod: f.lastmod });
+      const child: Child = { name: f.name, lastmod: f.lastmod };
+      if (f.version !== undefined) child.version = `${typeof f.version}:${String(f.version)}`;
+      children.push(child);
     }
   }
   if (children.length > MAX_URLS) {

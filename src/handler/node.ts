@@ -10,6 +10,8 @@ import { type Answer, answererOf } from './body.js';
 import { createSitemapHandler } from './handler.js';
 import type { Compressor, SitemapHandler, SitemapHandlerOptions } from './types.js';
 
+export { type ServableStore, type StoreSourceOptions, storeSource } from './store-source.js';
+
 type Pair = { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> };
 
 /** Brotli through node:zlib, at quality 5 (fast enough to stream; a cached file pays it once). */

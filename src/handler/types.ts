@@ -38,8 +38,15 @@ export interface PagedSource {
  * that children keep their URLs as the site changes instead of shifting with every insert.
  */
 export interface FileSource {
-  /** The children, in index order: names without extension (`products-a`), with their newest lastmod. */
-  files(): Promise<ReadonlyArray<{ name: string; lastmod?: string | undefined }>>;
+  /**
+   * The children, in index order: names without extension (`products-a`), with their newest
+   * lastmod, and a `version` when the source knows one per file (it changes exactly when the
+   * file's content does): then a child keeps its `ETag`, `Last-Modified` and cached bytes across
+   * versions of the set for as long as its own version stays.
+   */
+  files(): Promise<
+    ReadonlyArray<{ name: string; lastmod?: string | undefined; version?: string | number | undefined }>
+  >;
   /** The entries of one child (never called for a name `files()` did not list). */
   entries(name: string): EntryList;
 }

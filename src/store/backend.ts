@@ -5,6 +5,7 @@
  * trip per call stays cheap. Rows are read in pages keyed on the id, never with an open cursor
  * while writing (better-sqlite3 refuses that, and a PostgreSQL cursor would hold a snapshot).
  */
+import type { StoreReads } from './read-types.js';
 
 /** One URL of the store, live or a tombstone. */
 export interface UrlRow {
@@ -155,6 +156,8 @@ export interface FeedRow {
 }
 
 export interface StoreBackend {
+  /** The read path for serving (store/read.ts), over this backend's own connection. */
+  reads(): StoreReads;
   /** Runs `fn` in one transaction: all of it lands, or (on a throw or a crash) none of it. */
   transaction<T>(fn: () => Promise<T>): Promise<T>;
   /** Runs a first import into an empty store (a backend may load in bulk); inside a transaction. */

@@ -33,6 +33,12 @@ export interface StoreOptions {
   keepRemoved?: number | string;
   /** The clock: the time of an observed change; `SOURCE_DATE_EPOCH` (seconds) wins when set. */
   now?: () => Date;
+  /**
+   * Open for reading only (serving from an app while a cron job or a CMS hook writes): no lock is
+   * taken, writes are refused, and a read that meets a writer holding an SQLite store fails with
+   * `ERR_BUSY` (retryable). The store must exist. @default false
+   */
+  readOnly?: boolean;
   /** Fault injection for tests: called at each step of an import and a build. */
   onStep?: (step: string) => void | Promise<void>;
 }

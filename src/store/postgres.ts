@@ -22,6 +22,7 @@ import type {
   UrlRow,
 } from './backend.js';
 import { PostgresLayouts } from './postgres-layouts.js';
+import { type StoreReads, sqlReads } from './read.js';
 
 // A hash index on the loc: equality is all a lookup needs, and it stays small for long URLs.
 export const INDEXES = `
@@ -419,6 +420,10 @@ export class PostgresBackend implements StoreBackend {
        SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[], $7::text[])`,
       [col('path'), col('sha256'), col('size'), col('disk'), col('bytes'), col('urls'), col('lastmod')],
     );
+  }
+
+  reads(): StoreReads {
+    return sqlReads((text, values) => this.#q(text, values));
   }
 
   async close(): Promise<void> {

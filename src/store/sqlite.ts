@@ -21,6 +21,7 @@ import type {
   StoreBackend,
   UrlRow,
 } from './backend.js';
+import { type StoreReads, sqliteReadsOf } from './read.js';
 import { SqliteInserter } from './sqlite-insert.js';
 import { LAYOUTS, SqliteLayouts } from './sqlite-layouts.js';
 
@@ -98,6 +99,13 @@ async function loadSqlite(): Promise<typeof BetterSqlite3> {
   }
 }
 
+function notAStore(path: string, message: string): SitemapkitError {
+  return new SitemapkitError('ERR_STATE', message, {
+    where: path,
+    hint: 'pass --store with another file (a new one is created)',
+  });
+}
+
 function isBusy(cause: unknown): boolean {
   return (cause as { code?: string }).code?.startsWith('SQLITE_BUSY') === true;
 }
@@ -131,26 +139,13 @@ export async function openSqliteBackend(path: string): Promise<SqliteBackend> {
     if (meta !== undefined) {
       const get = (key: string): string | undefined =>
         (db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
-      if (get('format') !== STORE_FORMAT || get('version') !== STORE_VERSION) {
-        throw new SitemapkitError(
-          'ERR_STATE',
-          'this file is not a sitemapkit site store of a version this release reads',
-          {
-            where: path,
-            hint: 'pass --store with another file (a new one is created)',
-          },
-        );
-      }
+      if (get('format') !== STORE_FORMAT || get('version') !== STORE_VERSION)
+        throw notAStore(path, 'this file is not a sitemapkit site store of a version this release reads');
     } else {
       const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as {
         n: number;
       };
-      if (tables.n > 0) {
-        throw new SitemapkitError('ERR_STATE', 'this SQLite file is not a sitemapkit site store', {
-          where: path,
-          hint: 'pass --store with another file (a new one is created)',
-        });
-      }
+      if (tables.n > 0) throw notAStore(path, 'this SQLite file is not a sitemapkit site store');
       // A new store's first write goes under a rollback journal: its pages go into the file once,
       // not into a WAL and back, and a crash still rolls the store back to what it was (empty).
       db.pragma('journal_mode = DELETE');
@@ -491,6 +486,10 @@ export class SqliteBackend implements StoreBackend {
   async setPublished(rows: readonly PublishedRow[]): Promise<void> {
     this.#s['clearPublished']!.run();
     for (const r of rows) this.#s['addPublished']!.run(r);
+  }
+
+  reads(): StoreReads {
+    return sqliteReadsOf(this.#db);
   }
 
   async close(): Promise<void> {

@@ -4,6 +4,7 @@
  * call is one transaction: an import lands whole or not at all, and `syncAndBuild` is one unit (a
  * refused or failed build leaves the store as it was).
  */
+import type { SitemapEntryInput } from '../core/entry.js';
 import { SitemapkitError } from '../core/errors.js';
 import { formatUtc } from '../core/lastmod.js';
 import { normalizeEntry } from '../core/normalize.js';
@@ -21,12 +22,14 @@ import {
   type StoreSettings,
 } from './options.js';
 import { openPostgresBackend, postgresTarget } from './postgres-open.js';
+import { readFileEntries, readFiles, type StoreFile, type StoreReads } from './read.js';
+import { openReadOnly, refusedBackend } from './read-open.js';
 import { Shards } from './shards.js';
 import { BuildSpool } from './spool.js';
 import { openSqliteBackend } from './sqlite.js';
 import { compact, type ImportContext, type ImportCounts, Importer, removeRows } from './sync.js';
 
-export type { BuildOptions, BuildResult, ImportCounts, ImportOptions, StoreOptions };
+export type { BuildOptions, BuildResult, ImportCounts, ImportOptions, StoreFile, StoreOptions };
 
 /** A URL as `list()` gives it. */
 export interface StoredUrl {
@@ -82,10 +85,18 @@ export class SiteStore {
   readonly #keepMs: number;
   #settings: StoreSettings;
   #closed = false;
+  readonly #reads: StoreReads;
 
-  constructor(path: string, backend: StoreBackend, settings: StoreSettings, options: StoreOptions) {
+  constructor(
+    path: string,
+    backend: StoreBackend,
+    settings: StoreSettings,
+    options: StoreOptions,
+    reads: StoreReads = backend.reads(),
+  ) {
     this.path = path;
     this.#b = backend;
+    this.#reads = reads;
     this.#settings = settings;
     this.#o = options;
     this.#keepMs = keepRemovedMs(options.keepRemoved);
@@ -95,9 +106,43 @@ export class SiteStore {
     return { ...this.#settings, extensions: [...this.#settings.extensions] };
   }
 
-  #check(): void {
+  #check(write = true): void {
     if (this.#closed)
       throw new SitemapkitError('ERR_STATE', 'the site store is closed', { where: this.path });
+    if (write && this.#o.readOnly === true)
+      throw new SitemapkitError('ERR_STATE', 'the site store was opened read-only', {
+        where: this.path,
+        hint: 'open it without readOnly to change it (one writer at a time)',
+      });
+  }
+
+  /**
+   * The live files, as a build publishes them (names without extension, in index order), with a
+   * version each that changes exactly when the file's content does, and the store's generation.
+   * `ERR_BUSY` on a read-only SQLite store that a writer holds right now (retryable).
+   */
+  async files(): Promise<{ generation: number; files: StoreFile[] }> {
+    this.#check(false);
+    return readFiles(this.#reads);
+  }
+
+  /**
+   * The store's generation: it moves with every write (what `storeSource` gives the handler as its
+   * version). A read-only SQLite store answers from the file's times while nothing changed.
+   */
+  async generation(): Promise<number> {
+    this.#check(false);
+    const r = this.#reads;
+    return r.generation === undefined ? (await r.files()).generation : r.generation();
+  }
+
+  /**
+   * The entries of one file (a name `files()` gave), in file order, read a page at a time.
+   * `ERR_BUSY` when a writer holds the store, or changed it during the read (read again).
+   */
+  fileEntries(name: string): AsyncGenerator<SitemapEntryInput, void, undefined> {
+    this.#check(false);
+    return readFileEntries(this.#reads, name, this.path);
   }
 
   async #step(name: string): Promise<void> {
@@ -289,7 +334,7 @@ export class SiteStore {
 
   /** Live URLs (or, with `removed`, the tombstones), in the order they were added. */
   async *list(options: { removed?: boolean } = {}): AsyncGenerator<StoredUrl> {
-    this.#check();
+    this.#check(false);
     const names = new Map<number, string>();
     const ext = this.#settings.format;
     for (const f of await this.#b.files()) names.set(f.id, childName(f, ext));
@@ -314,7 +359,7 @@ export class SiteStore {
   }
 
   async stats(): Promise<StoreStats> {
-    this.#check();
+    this.#check(false);
     const b = this.#b;
     const files: FileRow[] = await b.files();
     const sections = new Map<string, { urls: number; files: number }>();
@@ -364,6 +409,22 @@ export async function openStore(path: string, options: StoreOptions = {}): Promi
   const pg = POSTGRES.test(path) ? postgresTarget(path) : undefined;
   const asked = askedSettings(options);
   keepRemovedMs(options.keepRemoved);
+  if (options.readOnly === true) {
+    const r = await openReadOnly(path, pg);
+    const stored: Partial<StoreSettings> = {};
+    for (const key of SETTING_KEYS) {
+      const v = r.meta.get(`setting.${key}`);
+      if (v !== undefined) (stored as Record<string, unknown>)[key] = JSON.parse(v);
+    }
+    const name = pg?.shown ?? path;
+    try {
+      const settings = mergeSettings(stored, asked, name);
+      return new SiteStore(name, refusedBackend(name, r.close), settings, options, r.reads);
+    } catch (error) {
+      await r.close();
+      throw error;
+    }
+  }
   const backend = pg === undefined ? await openSqliteBackend(path) : await openPostgresBackend(pg);
   try {
     const stored: Partial<StoreSettings> = {};

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { runBin } from '../support/cli.js';
 
 // The JavaScript examples of docs/serving.md run here verbatim: the Express one over a site.db it
 // expects, the Fastify one, and the web-standard one imported as a module. They live under
@@ -69,8 +70,8 @@ async function startExample(dir: string, code: string): Promise<string> {
 }
 
 describe('docs/serving.md', () => {
-  it('has the three examples', () => {
-    expect(examples.length).toBe(3);
+  it('has the four examples', () => {
+    expect(examples.length).toBe(4);
   });
 
   it('the Express example serves the pages of site.db, robots.txt and a 304', async () => {
@@ -111,5 +112,44 @@ describe('docs/serving.md', () => {
     };
     const res = await worker.default.fetch(new Request('https://example.com/sitemap.xml'));
     expect(await res.text()).toContain('<loc>https://example.com/blog/hello-world</loc>');
+  });
+
+  it('the site store example serves what generate --store publishes, and a store add as it lands', async () => {
+    const dir = workDir('serving-store');
+    writeFileSync(join(dir, 'urls.txt'), [1, 2, 3, 4, 5].map((i) => `https://example.com/p${i}`).join('\n'));
+    const gen = await runBin(
+      [
+        'generate',
+        'urls.txt',
+        '--base-url',
+        'https://example.com/',
+        '--out',
+        'out',
+        '--store',
+        'site-store.db',
+        '--max-urls',
+        '2',
+      ],
+      { cwd: dir },
+    );
+    expect(gen.stderr).toBe('');
+    expect(gen.code).toBe(0);
+    const origin = await startExample(dir, examples[3]!);
+    const index = await (await fetch(`${origin}/sitemap.xml`)).text();
+    const children = [...index.matchAll(/<loc>https:\/\/example\.com\/([^<]*)<\/loc>/g)].map((m) => m[1]!);
+    expect(children).toEqual(['sitemap-00001.xml', 'sitemap-00002.xml', 'sitemap-00003.xml']);
+    for (const name of children)
+      expect(await (await fetch(`${origin}/${name}`)).text()).toBe(
+        readFileSync(join(dir, 'out', name), 'utf8'),
+      );
+    // The app keeps serving while a CMS hook writes: the new URL lands in the last file only.
+    const add = await runBin(['store', 'add', '--store', 'site-store.db', 'https://example.com/p6'], {
+      cwd: dir,
+    });
+    expect(add.code).toBe(0);
+    expect(await (await fetch(`${origin}/sitemap-00003.xml`)).text()).toContain('https://example.com/p6');
+    expect(await (await fetch(`${origin}/sitemap-00001.xml`)).text()).toBe(
+      readFileSync(join(dir, 'out', 'sitemap-00001.xml'), 'utf8'),
+    );
   });
 });

@@ -21,6 +21,27 @@ async function store(url: string, options: Parameters<typeof openStore>[1] = {})
   open.push(s);
   return s;
 }
+
+const STORE_SESSIONS = "SELECT pid FROM pg_stat_activity WHERE application_name = 'sitemapkit store'";
+
+/** True once no session of the store is left on the server. */
+async function storeConnectionsGone(): Promise<void> {
+  await eventually(async () => (await server().query(STORE_SESSIONS)).rows.length === 0);
+}
+
+/**
+ * Cuts the store's sessions and waits until the server has ended them: pg_terminate_backend only
+ * signals, so without the wait the store's next statement (a COMMIT) could still get through.
+ */
+async function cutStoreConnections(): Promise<void> {
+  const pids = (await server().query(STORE_SESSIONS)).rows.map((r) => r['pid'] as number);
+  await server().query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [pids]);
+  await eventually(
+    async () =>
+      (await server().query('SELECT 1 FROM pg_stat_activity WHERE pid = ANY($1::int[])', [pids])).rows
+        .length === 0,
+  );
+}
 afterEach(async () => {
   for (const s of open.splice(0)) await s.close();
 });
@@ -170,9 +191,7 @@ describe('the PostgreSQL site store', () => {
       onStep: async (step) => {
         if (step !== 'build:children-written' || cut) return;
         cut = true;
-        await server().query(
-          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'sitemapkit store'",
-        );
+        await cutStoreConnections();
       },
     });
     const e = await s.syncAndBuild(urls(3, 12), { outDir: out, force: true }).catch((x: unknown) => x);
@@ -186,12 +205,7 @@ describe('the PostgreSQL site store', () => {
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
     for (const [name, data] of after) expect(data.equals(before.get(name)!), name).toBe(true);
     await s.close();
-    await eventually(async () => {
-      const r = await server().query(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'sitemapkit store'",
-      );
-      return r.rows[0]!['n'] === 0;
-    });
+    await storeConnectionsGone();
     const again = await store(url, { maxUrlsPerFile: 5 });
     expect(await again.stats()).toEqual(statsBefore);
     const r = await again.syncAndBuild(urls(3, 12), { outDir: out, force: true });
@@ -215,9 +229,7 @@ describe('the PostgreSQL site store', () => {
       onStep: async (step) => {
         if (step !== 'build:published' || cut) return;
         cut = true;
-        await server().query(
-          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'sitemapkit store'",
-        );
+        await cutStoreConnections();
       },
     });
     const e = await s.syncAndBuild(urls(3, 12), { outDir: out, force: true }).catch((x: unknown) => x);
@@ -235,12 +247,7 @@ describe('the PostgreSQL site store', () => {
     expect(live).toEqual(urls(3, 12).map((u) => u.loc));
     const published = snapshot(out);
     await s.close();
-    await eventually(async () => {
-      const r = await server().query(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'sitemapkit store'",
-      );
-      return r.rows[0]!['n'] === 0;
-    });
+    await storeConnectionsGone();
     // The store rolled back; the rerun records the same set and publishes the same bytes.
     const again = await store(url, { maxUrlsPerFile: 5, now: c.now });
     expect(await again.stats()).toEqual(statsBefore);
@@ -260,9 +267,7 @@ describe('the PostgreSQL site store', () => {
       onStep: async (step) => {
         if (step !== 'import:batch' || cut) return;
         cut = true;
-        await server().query(
-          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'sitemapkit store'",
-        );
+        await cutStoreConnections();
       },
     });
     const e = await s.sync(urls(0, 3500)).catch((x: unknown) => x);
@@ -272,12 +277,7 @@ describe('the PostgreSQL site store', () => {
       /^the (connection to the PostgreSQL site store was lost|PostgreSQL site store failed)/,
     );
     await s.close();
-    await eventually(async () => {
-      const r = await server().query(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'sitemapkit store'",
-      );
-      return r.rows[0]!['n'] === 0;
-    });
+    await storeConnectionsGone();
     const again = await store(url);
     expect((await again.stats()).live).toBe(0);
     expect(await again.sync(urls(0, 3500))).toMatchObject({ added: 3500 });
