@@ -3,9 +3,10 @@
  * inline SVG charts and filters, no external asset), for scripts (one JSON object) and for CI
  * (CSV, JUnit XML: one test case per rule, an error rule that fired is a failure).
  */
+
+import { barChart, esc } from '../chart/svg.js';
 import type { Severity } from '../core/diagnostics.js';
 import { escapeXml } from '../core/xml.js';
-import { barChart, esc } from '../validate/report/svg.js';
 import { RULES } from '../validate/rules.js';
 import type { AuditCode, AuditCounts, AuditFinding } from './audit-core.js';
 
