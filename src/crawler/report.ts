@@ -65,7 +65,7 @@ const JSONL_ONLY: ReadonlyArray<readonly [json: string, get: (r: ReportRow) => C
 ];
 
 /** The header line of `urls.csv` (without its line break). */
-export const CSV_HEADER: string = COLUMNS.map((c) => c[0]).join(',');
+const CSV_HEADER: string = COLUMNS.map((c) => c[0]).join(',');
 
 /** One CSV field (RFC 4180), with spreadsheet formula triggers defused. */
 export function csvField(v: string | number | null): string {
