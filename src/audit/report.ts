@@ -3,9 +3,11 @@
  * inline SVG charts and filters, no external asset), for scripts (one JSON object) and for CI
  * (CSV, JUnit XML: one test case per rule, an error rule that fired is a failure).
  */
+
+import { barChart, esc } from '../chart/svg.js';
 import type { Severity } from '../core/diagnostics.js';
 import { escapeXml } from '../core/xml.js';
-import { barChart, esc } from '../validate/report/svg.js';
+import { csvField } from '../crawler/report.js';
 import { RULES } from '../validate/rules.js';
 import type { AuditCode, AuditCounts, AuditFinding } from './audit-core.js';
 
@@ -74,18 +76,12 @@ export function auditText(r: AuditReportInput): string {
 
 const CSV_COLUMNS = ['severity', 'code', 'url', 'sitemap', 'status', 'target', 'message', 'fix'] as const;
 
-/** One CSV field (RFC 4180), with spreadsheet formula triggers defused. */
-function field(v: string | number | undefined): string {
-  if (v === undefined) return '';
-  let s = String(v);
-  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 /** One row per finding. */
 export function auditCsv(findings: readonly AuditFinding[]): string {
   const rows = findings.map((f) =>
-    [f.severity, f.code, f.url, f.sitemap, f.status, f.target, f.message, f.fix].map(field).join(','),
+    [f.severity, f.code, f.url, f.sitemap, f.status, f.target, f.message, f.fix]
+      .map((v) => csvField(v ?? null))
+      .join(','),
   );
   return `${[CSV_COLUMNS.join(','), ...rows].join('\r\n')}\r\n`;
 }

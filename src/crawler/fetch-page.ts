@@ -40,8 +40,11 @@ export type PageResponse =
       meta: PageMeta | undefined;
       /** Its main text's fingerprint, when its body was read as HTML with `fingerprint`. */
       fingerprint?: string | undefined;
-      /** Body bytes read. */
-      bytes: number;
+      /**
+       * Body bytes read; for a body not read (a redirect, an error, a file that is not a page) the
+       * size its Content-Length announces, null when it announces none.
+       */
+      bytes: number | null;
       /** The body was longer than `maxBytes`; only the start was read. */
       truncated: boolean;
       /** The charset used to decode the page. */
@@ -120,7 +123,9 @@ export async function fetchPage(
   };
   if (o.bodyFor(res.status, contentType) === 'skip') {
     res.cancel();
-    return base;
+    // Its size as announced: the report's bytes column, without downloading what is never read.
+    const length = res.headers.get('content-length')?.trim() ?? '';
+    return { ...base, bytes: /^\d{1,15}$/.test(length) ? Number(length) : null };
   }
   const sink = new BodySink(contentType, o.fingerprint);
   try {

@@ -164,7 +164,13 @@ function judgePage(
   const withTitle =
     meta === undefined
       ? common
-      : { ...common, title: meta.title === undefined || meta.title === '' ? null : meta.title };
+      : {
+          ...common,
+          title: meta.title === undefined || meta.title === '' ? null : meta.title,
+          canonical: canonicalColumn(verdict.canonical),
+          // Characters as a reader counts them (code points), not UTF-16 units.
+          descriptionLength: meta.description === undefined ? null : [...meta.description].length,
+        };
   const d = verdict.robots;
   if (d.noindex) return { ...withTitle, verdict: 'noindex', reason: `noindex in ${d.noindexSource}` };
   const canonical = canonicalElsewhere(url, verdict, rules, diagnostics);
@@ -190,6 +196,11 @@ function judgePage(
     lastmod: lastmod === undefined ? null : crawlLastmod(lastmod.value),
     ...extra,
   };
+}
+
+/** The canonical as the report shows it: absolute, the page's own URL when it names itself. */
+function canonicalColumn(c: AnsweredVerdict['canonical']): string | null {
+  return c.kind === 'self' || c.kind === 'other' ? c.url : c.kind === 'ignored' ? c.href : null;
 }
 
 /** The normalised canonical when it names another URL; undefined for self, none or ignored. */

@@ -59,6 +59,10 @@ export interface UrlRecord {
   target: string | null;
   contentType: string | null;
   title: string | null;
+  /** The page's canonical link, absolute (its own URL when it names itself); null when it has none. */
+  canonical: string | null;
+  /** Characters in the page's meta description (0: empty); null when it has none. */
+  descriptionLength: number | null;
   lastmod: string | null;
   /** JSON `{images?, alternates?}` for listed pages. */
   extra: string | null;
@@ -81,6 +85,8 @@ export interface Outcome {
   target?: string | null;
   contentType?: string | null;
   title?: string | null;
+  canonical?: string | null;
+  descriptionLength?: number | null;
   lastmod?: string | null;
   extra?: string | null;
   bytes?: number | null;

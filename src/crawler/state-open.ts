@@ -12,12 +12,13 @@ import { ensureDir } from '../writer/atomic.js';
 type Db = BetterSqlite3.Database;
 
 export const FORMAT = 'sitemapkit-crawl-state';
-export const VERSION = '2';
+export const VERSION = '3';
 
 /**
  * What each earlier version lacks, in order: a state written by an earlier release is migrated
  * when it is opened (in one transaction, under the file's lock), never refused. Version 2 (issue
- * 12, recrawls) keeps each URL's validators, its main-text fingerprint and what a recrawl observed.
+ * 12, recrawls) keeps each URL's validators, its main-text fingerprint and what a recrawl observed;
+ * version 3 (issue 14, the report's columns) its canonical link and meta description length.
  */
 const MIGRATIONS: ReadonlyArray<{ from: string; sql: string }> = [
   {
@@ -30,6 +31,13 @@ ALTER TABLE urls ADD COLUMN changed_at TEXT;
 ALTER TABLE urls ADD COLUMN prev_verdict TEXT;
 ALTER TABLE urls ADD COLUMN change TEXT;
 ALTER TABLE urls ADD COLUMN change_at TEXT;
+`,
+  },
+  {
+    from: '2',
+    sql: `
+ALTER TABLE urls ADD COLUMN canonical TEXT;
+ALTER TABLE urls ADD COLUMN description_length INTEGER;
 `,
   },
 ];
@@ -60,7 +68,9 @@ CREATE TABLE IF NOT EXISTS urls (
   changed_at TEXT,
   prev_verdict TEXT,
   change TEXT,
-  change_at TEXT
+  change_at TEXT,
+  canonical TEXT,
+  description_length INTEGER
 );
 CREATE INDEX IF NOT EXISTS urls_queue ON urls (depth, id) WHERE state = 0;
 CREATE TABLE IF NOT EXISTS links (target INTEGER NOT NULL, source INTEGER NOT NULL, PRIMARY KEY (target, source)) WITHOUT ROWID;

@@ -17,6 +17,8 @@ export interface RawRow {
   target: string | null;
   content_type: string | null;
   title: string | null;
+  canonical: string | null;
+  description_length: number | null;
   lastmod: string | null;
   extra: string | null;
   bytes: number | null;
@@ -41,6 +43,8 @@ export function toRecord(r: RawRow): UrlRecord {
     target: r.target,
     contentType: r.content_type,
     title: r.title,
+    canonical: r.canonical,
+    descriptionLength: r.description_length,
     lastmod: r.lastmod,
     extra: r.extra,
     bytes: r.bytes,

@@ -95,7 +95,8 @@ export class CrawlState {
       ),
       finish: db.prepare(
         `UPDATE urls SET state = 2, status = @status, verdict = @verdict, reason = @reason, target = @target,
-         content_type = @contentType, title = @title, lastmod = @lastmod, extra = @extra, bytes = @bytes,
+         content_type = @contentType, title = @title, canonical = @canonical,
+         description_length = @descriptionLength, lastmod = @lastmod, extra = @extra, bytes = @bytes,
          ms = @ms, attempts = @attempts, etag = @etag, last_modified = @lastModified,
          fingerprint = @fingerprint, changed_at = @changedAt, ${MERGE_CHANGE} WHERE id = @id`,
       ),
@@ -289,6 +290,8 @@ export class CrawlState {
       target: o.target ?? null,
       contentType: o.contentType ?? null,
       title: o.title ?? null,
+      canonical: o.canonical ?? null,
+      descriptionLength: o.descriptionLength ?? null,
       lastmod: o.lastmod ?? null,
       extra: o.extra ?? null,
       bytes: o.bytes ?? null,

@@ -27,6 +27,8 @@ export interface PageMeta {
   jsonLdDateModified: string | undefined;
   /** `<meta property="article:modified_time">`. */
   articleModifiedTime: string | undefined;
+  /** The first `<meta name="description">`'s content, trimmed (for the crawl report's length column). */
+  description: string | undefined;
   charset: string | undefined;
 }
 
@@ -71,6 +73,7 @@ function emptyMeta(): PageMeta {
     images: [],
     jsonLdDateModified: undefined,
     articleModifiedTime: undefined,
+    description: undefined,
     charset: undefined,
   };
 }
@@ -234,6 +237,8 @@ export class PageMetaReader {
           }
           case 'meta': {
             const n = a['name']?.trim().toLowerCase();
+            // Only the first description counts, as search engines read it.
+            if (n === 'description' && a['content'] !== undefined) meta.description ??= a['content'].trim();
             if (n === 'robots') meta.robots.push(...directives(a['content']));
             else if (n !== undefined && AGENT_META.test(n)) {
               const list = meta.agentRobots[n] ?? [];

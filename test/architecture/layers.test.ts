@@ -12,7 +12,7 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
 /** Lower rank first; a folder may import only folders of a strictly lower rank (and itself). */
 const LAYERS: readonly (readonly string[])[] = [
-  ['core'],
+  ['core', 'chart'],
   ['http'],
   ['robots'],
   ['parser', 'page', 'html'],

@@ -44,6 +44,7 @@ function emptyMeta(): PageMeta {
     images: [],
     jsonLdDateModified: undefined,
     articleModifiedTime: undefined,
+    description: undefined,
     charset: undefined,
   };
 }
@@ -89,6 +90,8 @@ export class OraclePageMetaReader {
             }
             case 'meta': {
               const n = a['name']?.trim().toLowerCase();
+              // Only the first description counts, as search engines read it.
+              if (n === 'description' && a['content'] !== undefined) meta.description ??= a['content'].trim();
               if (n === 'robots') meta.robots.push(...directives(a['content']));
               else if (n !== undefined && AGENT_META.test(n)) {
                 const list = meta.agentRobots[n] ?? [];

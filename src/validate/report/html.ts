@@ -3,10 +3,11 @@
  * script for filtering, and a Content-Security-Policy that forbids every network request. It opens
  * from disk, from a CI artifact or from a mail attachment alike.
  */
+
+import { barChart, type Column, columnChart, columnScale, donutChart, esc } from '../../chart/svg.js';
 import type { Severity } from '../../core/diagnostics.js';
 import { ROBOTS_STATUS } from '../live/live-robots.js';
 import type { ValidationResult } from '../types.js';
-import { barChart, type Column, columnChart, columnScale, donutChart, esc } from './svg.js';
 import { countsLine, scopeLine, whereOf } from './text.js';
 
 /** Options of {@link formatHtml}. */
