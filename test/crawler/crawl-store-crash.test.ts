@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answer, html, type Route, type TestServer as Site, startServer } from '../support/http-server.js';
+import { runStepsChild } from '../support/steps-child.js';
 import { tempDir } from '../support/tmp.js';
 import { assertXmllint, xmllint } from '../support/xmllint.js';
 
@@ -22,23 +22,7 @@ const text = new Map<number, string>();
 const status = new Map<number, number>();
 
 function run(dir: string, at: number, killAt = '') {
-  const child = spawn(process.execPath, [CHILD, site.origin, dir, String(at), killAt], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => {
-    stdout += d;
-  });
-  child.stderr.on('data', (d) => {
-    stderr += d;
-  });
-  return new Promise<{ code: number | null; signal: NodeJS.Signals | null; steps: string[]; stderr: string }>(
-    (resolve) =>
-      child.on('close', (code, signal) =>
-        resolve({ code, signal, steps: stdout.split('\n').filter(Boolean), stderr }),
-      ),
-  );
+  return runStepsChild(CHILD, [site.origin, dir, String(at), killAt]);
 }
 
 /** The published files by name (temp folders left out). */

@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runStepsChild } from '../support/steps-child.js';
 import { tempDir } from '../support/tmp.js';
 import { assertXmllint, readSitemapText, xmllint } from '../support/xmllint.js';
 
@@ -18,33 +18,8 @@ const Y = { tag: 'y', count: 300 }; // 8 children
 const TMP = '.sitemapkit-tmp-';
 
 function run(out: string, build: { tag: string; count: number }, killAt = '') {
-  const args = [
-    CHILD,
-    out,
-    join(out, 'robots.txt'),
-    build.tag,
-    String(build.count),
-    String(PER_FILE),
-    killAt,
-  ];
-  const child = spawn(process.execPath, args, {
-    env: { ...process.env, SOURCE_DATE_EPOCH: '1700000000' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => {
-    stdout += d;
-  });
-  child.stderr.on('data', (d) => {
-    stderr += d;
-  });
-  return new Promise<{ code: number | null; signal: NodeJS.Signals | null; steps: string[]; stderr: string }>(
-    (resolve) =>
-      child.on('close', (code, signal) =>
-        resolve({ code, signal, steps: stdout.split('\n').filter(Boolean), stderr }),
-      ),
-  );
+  const args = [out, join(out, 'robots.txt'), build.tag, String(build.count), String(PER_FILE), killAt];
+  return runStepsChild(CHILD, args, { SOURCE_DATE_EPOCH: '1700000000' });
 }
 
 function contents(dir: string): Map<string, Buffer> {

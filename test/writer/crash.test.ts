@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runStepsChild, type StepsOutcome } from '../support/steps-child.js';
 import { tempDir } from '../support/tmp.js';
 import { assertXmllint, readSitemapText, xmllint } from '../support/xmllint.js';
 
@@ -19,35 +19,17 @@ const Y = { tag: 'y', count: 2400 };
 const TMP = '.sitemapkit-tmp-';
 const MANIFEST = '.sitemapkit-manifest.json';
 
-interface Outcome {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  steps: string[];
-  stderr: string;
-}
-
-function run(out: string, build: { tag: string; count: number }, killAt = '', bad = false): Promise<Outcome> {
+function run(
+  out: string,
+  build: { tag: string; count: number },
+  killAt = '',
+  bad = false,
+): Promise<StepsOutcome> {
   const robots = join(out, 'robots.txt');
-  const args = [CHILD, out, robots, build.tag, String(build.count), String(PER_FILE), killAt];
+  const args = [out, robots, build.tag, String(build.count), String(PER_FILE), killAt];
   if (bad) args.push('bad');
   // A fixed clock: a complete build is then byte-identical to its reference, indexes included.
-  const child = spawn(process.execPath, args, {
-    env: { ...process.env, SOURCE_DATE_EPOCH: '1700000000' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => {
-    stdout += d;
-  });
-  child.stderr.on('data', (d) => {
-    stderr += d;
-  });
-  return new Promise((resolve) =>
-    child.on('close', (code, signal) =>
-      resolve({ code, signal, steps: stdout.split('\n').filter(Boolean), stderr }),
-    ),
-  );
+  return runStepsChild(CHILD, args, { SOURCE_DATE_EPOCH: '1700000000' });
 }
 
 /** Every file of a folder but temp folders and robots.txt, by name. */
