@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runStepsChild, type StepsOutcome } from '../support/steps-child.js';
 import { tempDir } from '../support/tmp.js';
 import { assertXmllint, readSitemapText, xmllint } from '../support/xmllint.js';
 import { BASE, locsOf, snapshot } from './helpers.js';
@@ -27,29 +27,10 @@ export interface CrashTarget {
 
 /** kill -9 at each step, over a backend (crash.test.ts, crash-pg.test.ts). */
 export function crashSuite(crash: CrashTarget): void {
-  interface Outcome {
-    code: number | null;
-    signal: NodeJS.Signals | null;
-    stdout: string;
-    stderr: string;
-  }
-
-  function child(dir: string, op: string, killAt = '', then = ''): Promise<Outcome> {
-    const p = spawn(process.execPath, [CHILD, crash.storeOf(dir), join(dir, 'out'), op, killAt, then], {
-      env: { ...process.env, SOURCE_DATE_EPOCH: '1780000000' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    p.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    return new Promise<Outcome>((resolve) =>
-      p.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
-    ).then(async (r) => {
+  function child(dir: string, op: string, killAt = '', then = ''): Promise<StepsOutcome> {
+    return runStepsChild(CHILD, [crash.storeOf(dir), join(dir, 'out'), op, killAt, then], {
+      SOURCE_DATE_EPOCH: '1780000000',
+    }).then(async (r) => {
       // A killed client's session ends on the server a moment later (the lock goes with it).
       if (r.signal === 'SIGKILL') await crash.settle();
       return r;

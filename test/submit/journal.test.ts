@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isSitemapkitError } from '../../src/core/errors.js';
 import { journalPath, openSubmissionJournal } from '../../src/submit/journal.js';
 import { type FakeBing, startFakeBing } from '../support/bing-server.js';
+import { runStepsChild } from '../support/steps-child.js';
 import { tempDir } from '../support/tmp.js';
 
 // The journal's crash windows are hit on purpose: a child process submits to the fake Bing with
@@ -30,26 +30,14 @@ interface Outcome {
 }
 
 function run(dir: string, from: number, count: number, batch: number, killAt = ''): Promise<Outcome> {
-  const args = [CHILD, dir, bing.apiRoot, bing.key, SITE, String(from), String(count), String(batch), killAt];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => {
-    stdout += d;
-  });
-  child.stderr.on('data', (d) => {
-    stderr += d;
-  });
-  return new Promise((resolve) =>
-    child.on('close', (code, signal) =>
-      resolve({
-        code,
-        signal,
-        steps: stderr.split('\n').filter(Boolean),
-        report: stdout === '' ? undefined : JSON.parse(stdout),
-      }),
-    ),
-  );
+  const args = [dir, bing.apiRoot, bing.key, SITE, String(from), String(count), String(batch), killAt];
+  // This child prints its steps on standard error and its report on standard output.
+  return runStepsChild(CHILD, args).then((r) => ({
+    code: r.code,
+    signal: r.signal,
+    steps: r.stderr.split('\n').filter(Boolean),
+    report: r.stdout === '' ? undefined : JSON.parse(r.stdout),
+  }));
 }
 
 const urls = (n: number, from = 0): string[] => Array.from({ length: n }, (_, i) => `${SITE}p/${from + i}`);

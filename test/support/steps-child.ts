@@ -4,8 +4,9 @@ import { spawn } from 'node:child_process';
 export interface StepsOutcome {
   code: number | null;
   signal: NodeJS.Signals | null;
-  /** The lines it printed: the steps it reached, in order. */
+  /** The lines it printed on standard output: the steps it reached, in order. */
   steps: string[];
+  stdout: string;
   stderr: string;
 }
 
@@ -33,7 +34,7 @@ export function runStepsChild(
   });
   return new Promise((resolve) =>
     child.on('close', (code, signal) =>
-      resolve({ code, signal, steps: stdout.split('\n').filter(Boolean), stderr }),
+      resolve({ code, signal, steps: stdout.split('\n').filter(Boolean), stdout, stderr }),
     ),
   );
 }
