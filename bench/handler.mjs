@@ -10,8 +10,8 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { fmt, OUT, table } from './lib.mjs';
-import { CONCURRENCY, measure, median } from './serve/drive.mjs';
+import { fmt, OUT } from './lib.mjs';
+import { CONCURRENCY, measure, printResults } from './serve/drive.mjs';
 
 const URLS = Number(process.argv[2] ?? 50_000);
 const RUNS = Number(process.argv[3] ?? 3);
@@ -50,32 +50,5 @@ const results = await measure(SERVERS, { urls: URLS, runs: RUNS });
 console.log(
   `\nServing a ${fmt.n(URLS)}-URL sitemap from SQLite in Express, gzip, ${CONCURRENCY} connections, median of ${RUNS}`,
 );
-const rows = [];
-for (const mode of ['cold', 'warm']) {
-  const ours = median(results[`sitemapkit|${mode}`].rps);
-  const oursCpu = median(results[`sitemapkit|${mode}`].cpu);
-  for (const who of Object.keys(SERVERS)) {
-    const r = results[`${who}|${mode}`];
-    rows.push({
-      mode,
-      server: who,
-      'req/s': median(r.rps).toFixed(1),
-      'sitemapkit ×': (ours / median(r.rps)).toFixed(2),
-      'server CPU ms/req': median(r.cpu).toFixed(3),
-      'CPU ÷ sitemapkit': (median(r.cpu) / oursCpu).toFixed(2),
-      'gzip bytes': fmt.n(r.bytes),
-      'peak RSS MiB': fmt.mb(median(r.rss)),
-    });
-  }
-}
-table(rows, [
-  'mode',
-  'server',
-  'req/s',
-  'sitemapkit ×',
-  'server CPU ms/req',
-  'CPU ÷ sitemapkit',
-  'gzip bytes',
-  'peak RSS MiB',
-]);
+printResults(results, SERVERS, 'sitemapkit', 'sitemapkit');
 rmSync(dbPath, { force: true });

@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { Pool } from 'undici';
+import { fmt, table } from '../lib.mjs';
 
 const WARM_SECONDS = 3;
 const COLD_REQUESTS = 12;
@@ -116,4 +117,36 @@ export async function measure(servers, { urls: URLS, runs: RUNS }) {
     }
   }
   return results;
+}
+
+/** Prints the results as one table, each row's ratios against the server `ours` (its short name `label`). */
+export function printResults(results, servers, ours, label) {
+  const rows = [];
+  for (const mode of ['cold', 'warm']) {
+    const rps = median(results[`${ours}|${mode}`].rps);
+    const cpu = median(results[`${ours}|${mode}`].cpu);
+    for (const who of Object.keys(servers)) {
+      const r = results[`${who}|${mode}`];
+      rows.push({
+        mode,
+        server: who,
+        'req/s': median(r.rps).toFixed(1),
+        [`${label} ×`]: (rps / median(r.rps)).toFixed(2),
+        'server CPU ms/req': median(r.cpu).toFixed(3),
+        [`CPU ÷ ${label}`]: (median(r.cpu) / cpu).toFixed(2),
+        'gzip bytes': fmt.n(r.bytes),
+        'peak RSS MiB': fmt.mb(median(r.rss)),
+      });
+    }
+  }
+  table(rows, [
+    'mode',
+    'server',
+    'req/s',
+    `${label} ×`,
+    'server CPU ms/req',
+    `CPU ÷ ${label}`,
+    'gzip bytes',
+    'peak RSS MiB',
+  ]);
 }
