@@ -80,6 +80,16 @@ export function yesNo(c: Collector, field: string, v: unknown): YesNo | undefine
   return undefined;
 }
 
+/**
+ * Free text that goes into XML as it is (a video tag, a price, an id, a title): a control character
+ * XML cannot carry is an error naming the field, never a file xmllint refuses.
+ */
+export function xmlSafe(c: Collector, code: string, field: string, values: readonly string[]): boolean {
+  if (!values.some((s) => hasInvalidXmlChar(s))) return true;
+  c.error(code, field, `${field} holds a control character that XML cannot carry; remove it`);
+  return false;
+}
+
 export function text(
   c: Collector,
   code: string,

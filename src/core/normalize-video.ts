@@ -8,7 +8,7 @@ import {
   VIDEO_TITLE_MAX,
   VIDEO_UPLOADER_MAX,
 } from './limits.js';
-import { type Collector, date, legacyDrop, num, str, text, uri, yesNo } from './normalize-fields.js';
+import { type Collector, date, legacyDrop, num, str, text, uri, xmlSafe, yesNo } from './normalize-fields.js';
 
 function relationship(c: Collector, field: string, v: unknown): 'allow' | 'deny' | undefined {
   const s = str(v)?.trim().toLowerCase();
@@ -158,7 +158,7 @@ export function normalizeVideo(
       c.error('video-invalid', `${f}.tag`, `${f} has ${tags.length} tags; the maximum is ${VIDEO_TAG_MAX}`);
     else if (tags.some((t) => t === ''))
       c.error('video-invalid', `${f}.tag`, `${f}.tag entries must be non-empty text`);
-    else if (tags.length > 0) out.tag = tags;
+    else if (tags.length > 0 && xmlSafe(c, 'video-invalid', `${f}.tag`, tags)) out.tag = tags;
   }
   if (legacyDrop(c, legacy, `${f}.category`, o.category !== undefined)) {
     const t = text(c, 'video-invalid', `${f}.category`, o.category, 256);
@@ -169,7 +169,9 @@ export function normalizeVideo(
     const u = g === undefined ? undefined : uri(c, `${f}.gallery_loc.loc`, g['loc']);
     if (g !== undefined && u !== undefined) {
       out.gallery_loc = { loc: u };
-      if (g['title'] !== undefined) out.gallery_loc.title = String(g['title']);
+      const title = g['title'] === undefined ? undefined : String(g['title']);
+      if (title !== undefined && xmlSafe(c, 'video-invalid', `${f}.gallery_loc.title`, [title]))
+        out.gallery_loc.title = title;
     }
   }
   if (legacyDrop(c, legacy, `${f}.price`, o.price !== undefined)) {
@@ -177,7 +179,15 @@ export function normalizeVideo(
     const ok = prices.every((p) => str(p?.value) !== undefined && /^[A-Z]{3}$/.test(str(p?.currency) ?? ''));
     if (!ok || prices.length === 0)
       c.error('video-invalid', `${f}.price`, `${f}.price must be a list of {value, currency (ISO 4217)}`);
-    else out.price = prices.map((p) => ({ ...p, value: String(p.value).trim() }));
+    else if (
+      xmlSafe(
+        c,
+        'video-invalid',
+        `${f}.price`,
+        prices.map((p) => String(p.value)),
+      )
+    )
+      out.price = prices.map((p) => ({ ...p, value: String(p.value).trim() }));
   }
   if (legacyDrop(c, legacy, `${f}.content_segment_loc`, o.content_segment_loc !== undefined)) {
     const segs = Array.isArray(o.content_segment_loc) ? o.content_segment_loc : [o.content_segment_loc];
@@ -188,7 +198,15 @@ export function normalizeVideo(
     const ids = Array.isArray(o.id) ? o.id : [];
     const ok = ids.length > 0 && ids.every((x) => str(x?.value)?.trim() && str(x?.type)?.trim());
     if (!ok) c.error('video-invalid', `${f}.id`, `${f}.id must be a list of {type, value}`);
-    else out.id = ids.map((x) => ({ type: String(x.type).trim(), value: String(x.value).trim() }));
+    else if (
+      xmlSafe(
+        c,
+        'video-invalid',
+        `${f}.id`,
+        ids.flatMap((x) => [String(x.type), String(x.value)]),
+      )
+    )
+      out.id = ids.map((x) => ({ type: String(x.type).trim(), value: String(x.value).trim() }));
   }
   if (legacyDrop(c, legacy, `${f}.tvshow`, o.tvshow !== undefined)) {
     const t = (typeof o.tvshow === 'object' && o.tvshow !== null ? o.tvshow : {}) as Partial<

@@ -24,6 +24,7 @@ import {
   str,
   text,
   uri,
+  xmlSafe,
 } from './normalize-fields.js';
 import { normalizeVideo } from './normalize-video.js';
 import { checkUrl, type LocationScope } from './url.js';
@@ -332,7 +333,7 @@ export function normalizeEntryFully(input: unknown, options: NormalizeOptions = 
   if (o.title !== undefined && o.title !== null) {
     const t = str(o.title)?.trim();
     if (t === undefined) c.error('entry-invalid', 'title', 'title must be text');
-    else if (t !== '') entry.title = t;
+    else if (t !== '' && xmlSafe(c, 'entry-invalid', 'title', [t])) entry.title = t;
   }
   for (const k in o) {
     if (!KNOWN_FIELDS.has(k) && k !== 'sitemap' && k !== 'kind' && Object.hasOwn(o, k)) {

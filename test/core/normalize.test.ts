@@ -57,3 +57,29 @@ describe('normalizeEntry with dropFields', () => {
     }
   });
 });
+
+describe('free text XML cannot carry', () => {
+  // A control character in a field written into XML as it is: an error naming the field, never a
+  // file xmllint refuses (a fast-check property of test/writer/on-invalid.test.ts found the tag).
+  const BEL = '\u0007';
+  it.each([
+    ['videos[0].tag', { videos: [{ ...video, tag: ['ok', `bell${BEL}`] }] }],
+    [
+      'videos[0].gallery_loc.title',
+      { videos: [{ ...video, gallery_loc: { loc: `${BASE}g`, title: `G${BEL}` } }] },
+    ],
+    ['videos[0].price', { videos: [{ ...video, price: [{ value: `1${BEL}`, currency: 'EUR' }] }] }],
+    ['videos[0].id', { videos: [{ ...video, id: [{ type: 'url', value: `x${BEL}` }] }] }],
+    ['title', { title: `Page${BEL}` }],
+  ])('%s', (field, extra) => {
+    const r = normalizeEntry({ loc: `${BASE}a`, ...extra }, { legacy: true });
+    expect(r.ok).toBe(false);
+    if (!r.ok)
+      expect(r.errors).toContainEqual(
+        expect.objectContaining({
+          field,
+          message: `${field} holds a control character that XML cannot carry; remove it`,
+        }),
+      );
+  });
+});
