@@ -240,3 +240,46 @@ describe('a single-page Vite app with a route list', () => {
     expect(readdirSync(out2)).not.toContain('sitemap.xml');
   });
 });
+
+describe('builds the plug-in leaves alone or refuses', () => {
+  async function attempt(options: SitemapkitViteOptions, extra: InlineConfig['build'] = {}) {
+    const out = tempDir('sk-vite');
+    const run = build({
+      root: SPA,
+      configFile: false,
+      customLogger: recordingLogger(),
+      build: { outDir: out, emptyOutDir: true, ...extra },
+      plugins: [sitemapkit(options)],
+    });
+    const error = await run.then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    return { out, error };
+  }
+
+  it('an SSR build (the server bundle) gets no sitemap', async () => {
+    const { out, error } = await attempt(
+      { baseUrl: 'https://example.com/', routes: ['/'] },
+      { ssr: 'src/main.js' },
+    );
+    expect(error).toBeUndefined();
+    expect(readdirSync(out).filter((f) => f.startsWith('sitemap'))).toEqual([]);
+  });
+
+  it('a build with no URL at all fails, saying where URLs come from', async () => {
+    const { out, error } = await attempt({ baseUrl: 'https://example.com/', pages: false });
+    expect(error?.message).toMatch(/^sitemapkit: /);
+    expect(error?.stack).toContain('give the routes of a single-page app with sitemapkit({ routes })');
+    expect(readdirSync(out)).not.toContain('sitemap.xml');
+  });
+
+  it('a route on another host fails the build, naming the route', async () => {
+    const { out, error } = await attempt({
+      baseUrl: 'https://example.com/',
+      routes: ['/', 'https://elsewhere.example/x'],
+    });
+    expect(error?.message).toMatch(/^sitemapkit: .*https:\/\/elsewhere\.example\/x/);
+    expect(readdirSync(out)).not.toContain('sitemap.xml');
+  });
+});
