@@ -80,6 +80,8 @@ export async function writeBuildSitemaps(o: ResolvedViteOptions, b: SiteBuild): 
     return await writeSitemaps(untypedRecords(recs), {
       outDir: b.outDir,
       baseUrl: b.site,
+      ...(o.names !== undefined && { names: o.names }),
+      alwaysIndex: o.alwaysIndex,
       gzip: o.gzip,
       format: o.format,
       ...(o.maxUrlsPerFile !== undefined && { maxUrlsPerFile: o.maxUrlsPerFile }),

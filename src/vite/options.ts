@@ -7,7 +7,7 @@ import type { SitemapEntryInput } from '../core/entry.js';
 import { SitemapkitError } from '../core/errors.js';
 import { type ImageFilterOptions, resolveImageFilter } from '../page/image-filter.js';
 import type { LastmodPolicy } from '../writer/lastmod-policy.js';
-import type { OnInvalid } from '../writer/options.js';
+import { type FileNames, type OnInvalid, resolveWriterOptions } from '../writer/options.js';
 
 /**
  * A route of the app: a path under the site (`/`, `/about`, `blog/hello`), a full URL, or an entry
@@ -44,6 +44,13 @@ export interface SitemapkitViteOptions {
   filter?: (url: string) => boolean;
   /** List each page's images (`false` for none), and which: see `ImageFilterOptions`. @default true */
   images?: boolean | ImageFilterOptions;
+  /**
+   * The files' names without extension, to keep those of the plug-in this one replaces, such as
+   * `{ index: 'sitemap-index', child: (n) => 'sitemap-' + n }`. @default `sitemap`, `sitemap-00001`, …
+   */
+  names?: FileNames;
+  /** Write an index over the children even when one file holds every URL. @default false */
+  alwaysIndex?: boolean;
   /** Compress the sitemaps (`.xml.gz`). @default false */
   gzip?: boolean;
   /** `xml`, or `txt` (one URL a line). @default 'xml' */
@@ -69,6 +76,8 @@ export interface ResolvedViteOptions {
   routes: (() => RouteList | Promise<RouteList>) | undefined;
   filter: ((url: string) => boolean) | undefined;
   images: false | ImageFilterOptions;
+  names: FileNames | undefined;
+  alwaysIndex: boolean;
   gzip: boolean;
   format: 'xml' | 'txt';
   maxUrlsPerFile: number | undefined;
@@ -173,6 +182,15 @@ export function resolveViteOptions(o: SitemapkitViteOptions): ResolvedViteOption
     throw optionError('xsl', 'must be true, false or the URL of a stylesheet');
   if (o.html !== undefined && typeof o.html !== 'boolean' && (typeof o.html !== 'object' || o.html === null))
     throw optionError('html', 'must be true, false or { siteName, linksPerPage }');
+  // The writer's own checks of the names, now rather than after the bundle.
+  for (const option of ['names', 'alwaysIndex'] as const) {
+    if (o[option] === undefined) continue;
+    try {
+      resolveWriterOptions({ outDir: '.', baseUrl: baseUrl.href, [option]: o[option] });
+    } catch (e) {
+      throw optionError(option, (e as Error).message.replace(new RegExp(`^${option} `), ''));
+    }
+  }
   return {
     baseUrl,
     pages: flag('pages', o.pages, true),
@@ -180,6 +198,8 @@ export function resolveViteOptions(o: SitemapkitViteOptions): ResolvedViteOption
     routes: resolveRoutes(o.routes),
     filter: o.filter,
     images,
+    names: o.names,
+    alwaysIndex: flag('alwaysIndex', o.alwaysIndex, false),
     gzip: flag('gzip', o.gzip, false),
     format: oneOf('format', o.format, ['xml', 'txt'] as const) ?? 'xml',
     maxUrlsPerFile: o.maxUrlsPerFile,

@@ -213,6 +213,27 @@ describe('a single-page Vite app with a route list', () => {
     expect(r.ok, r.output).toBe(true);
   });
 
+  it('keeps another plug-in’s file names: an index over one child, named as @astrojs/sitemap names them', async () => {
+    const { out: named } = await viteBuild(SPA, ['index.html'], {
+      baseUrl: 'https://example.com/',
+      routes: ['/', '/about'],
+      names: { index: 'sitemap-index', child: (n) => `sitemap-${n}` },
+      alwaysIndex: true,
+    });
+    expect(
+      readdirSync(named)
+        .filter((f) => f.startsWith('sitemap'))
+        .sort(),
+    ).toEqual(['sitemap-0.xml', 'sitemap-index.xml']);
+    expect(readFileSync(join(named, 'sitemap-index.xml'), 'utf8')).toContain(
+      '<loc>https://example.com/sitemap-0.xml</loc>',
+    );
+    expect(locs(readFileSync(join(named, 'sitemap-0.xml'), 'utf8'))).toEqual([
+      'https://example.com/',
+      'https://example.com/about',
+    ]);
+  });
+
   it('a route list that throws fails the build with one sentence naming the option, and writes no sitemap', async () => {
     const failed = viteBuild(SPA, ['index.html'], {
       baseUrl: 'https://example.com/',

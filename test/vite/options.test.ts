@@ -61,6 +61,13 @@ describe('sitemapkit() options', () => {
     ['robots', { robots: 'robots.txt' }, 'sitemapkit({ robots }): must be true or false'],
     ['onInvalid', { onInvalid: 'ignore' }, 'sitemapkit({ onInvalid }): must be fail, skip, drop-field'],
     ['lastmodPolicy', { lastmodPolicy: 'trust' }, 'sitemapkit({ lastmodPolicy }): must be warn, drop, keep'],
+    [
+      'names',
+      { names: { index: 'maps/sitemap' } },
+      'sitemapkit({ names }): names.index must be a file name without extension',
+    ],
+    ['names', { names: { child: 'sitemap-{n}' } }, 'sitemapkit({ names }): names.child must be a function'],
+    ['alwaysIndex', { alwaysIndex: 'yes' }, 'sitemapkit({ alwaysIndex }): must be true or false'],
   ])('a wrong %s is an ERR_OPTIONS sentence naming it (%j)', (_name, given, start) => {
     const base = 'baseUrl' in given || _name === 'baseUrl' ? {} : { baseUrl: 'https://example.com/' };
     const e = thrown(() => sitemapkit({ ...base, ...given } as never));
