@@ -22,6 +22,9 @@ export interface SiteBuild {
   onDiagnostic: (d: Diagnostic) => void;
 }
 
+/** Error pages that hosts serve for missing pages (`404.html`, `fr/404.html`): never listed. */
+const ERROR_PAGES = '**/{404,500}.html';
+
 /** Findings of the page reader that leave a page out: a route to the same URL is left out too. */
 const LEFT_OUT = new Set(['page-noindex', 'page-canonicalized']);
 
@@ -38,7 +41,7 @@ async function records(o: ResolvedViteOptions, b: SiteBuild): Promise<SourceReco
     const pages = readStaticSite({
       dir: b.outDir,
       baseUrl: b.site,
-      exclude: o.exclude,
+      exclude: [...o.exclude, ERROR_PAGES],
       skip,
       lastmod: 'none',
       images: o.images !== false,

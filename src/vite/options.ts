@@ -32,7 +32,10 @@ export interface SitemapkitViteOptions {
    * left out. @default true
    */
   pages?: boolean;
-  /** Globs (relative to the output folder) of built files or folders to leave out, e.g. `drafts/**`. @default [] */
+  /**
+   * Globs (relative to the output folder) of built files or folders to leave out, e.g. `drafts/**`.
+   * Error pages (`404.html` and `500.html`, in any folder) are always left out. @default []
+   */
   exclude?: readonly string[];
   /**
    * Routes that exist only in the client router (single-page apps), or a function returning them

@@ -79,7 +79,15 @@ describe('a multi-page Vite build', () => {
     assertXmllint();
     ({ out, log } = await viteBuild(
       MPA,
-      ['index.html', 'fr/index.html', 'about.html', 'blog/post.html', 'private.html', 'drafts/wip.html'],
+      [
+        'index.html',
+        'fr/index.html',
+        'about.html',
+        'blog/post.html',
+        'private.html',
+        'drafts/wip.html',
+        '404.html',
+      ],
       {
         baseUrl: 'https://example.com/',
         exclude: ['drafts/**'],
@@ -94,7 +102,8 @@ describe('a multi-page Vite build', () => {
     all = ['sitemap-00001.xml', 'sitemap-00002.xml'].map((f) => readFileSync(join(out, f), 'utf8')).join('');
   });
 
-  it('lists every built page by URL, leaving out the noindex page (said in Vite’s log) and the excluded draft', () => {
+  it('lists every built page by URL, leaving out the noindex page (said in Vite’s log), the excluded draft and the 404 page', () => {
+    expect(existsSync(join(out, '404.html'))).toBe(true);
     expect(locs(all).sort()).toEqual(
       [
         'https://example.com/',
