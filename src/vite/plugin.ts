@@ -12,7 +12,7 @@ import { resolveViteOptions, type SitemapkitViteOptions, siteUrl } from './optio
 
 /** What the plug-in needs of a (per-environment) resolved config. */
 type BuildConfig = Pick<ResolvedConfig, 'root' | 'base' | 'logger'> & {
-  build: Pick<ResolvedConfig['build'], 'outDir' | 'ssr'>;
+  build: Pick<ResolvedConfig['build'], 'outDir' | 'ssr'> & { write?: boolean };
   consumer?: 'client' | 'server';
 };
 
@@ -41,6 +41,7 @@ export function sitemapkit(options: SitemapkitViteOptions): Plugin {
         if (config === undefined) return;
         if (config.build.ssr !== false && config.build.ssr !== undefined) return; // the server bundle
         if (config.consumer !== undefined && config.consumer !== 'client') return;
+        if (config.build.write === false) return; // nothing was written to list
         const outDir = resolve(config.root, config.build.outDir);
         const logger = config.logger;
         const counts = { error: 0, warning: 0, info: 0 };

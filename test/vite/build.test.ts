@@ -297,6 +297,15 @@ describe('builds the plug-in leaves alone or refuses', () => {
     expect(readdirSync(out).filter((f) => f.startsWith('sitemap'))).toEqual([]);
   });
 
+  it('a build that writes nothing (build.write: false) gets no sitemap and no error', async () => {
+    const { out, error } = await attempt(
+      { baseUrl: 'https://example.com/', routes: ['/'] },
+      { write: false },
+    );
+    expect(error).toBeUndefined();
+    expect(readdirSync(out)).toEqual([]);
+  });
+
   it('a build with no URL at all fails, saying where URLs come from', async () => {
     const { out, error } = await attempt({ baseUrl: 'https://example.com/', pages: false });
     expect(error?.message).toMatch(/^sitemapkit: /);
