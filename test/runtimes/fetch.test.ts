@@ -99,6 +99,20 @@ describe('the handler called directly with Request objects', () => {
     const back = await new Response(gz.body!.pipeThrough(new DecompressionStream('gzip'))).text();
     expect(back).toBe(plain);
   });
+
+  it('offers Brotli only where the runtime’s CompressionStream has it, else answers uncompressed', async () => {
+    let hasBrotli = true;
+    try {
+      new CompressionStream('br' as 'gzip');
+    } catch {
+      hasBrotli = false;
+    }
+    const br = await handler(at('/sitemap-00001.xml', { headers: { 'accept-encoding': 'br' } }));
+    expect(br.headers.get('content-encoding')).toBe(hasBrotli ? 'br' : null);
+    const either = await handler(at('/sitemap-00001.xml', { headers: { 'accept-encoding': 'br, gzip' } }));
+    expect(either.headers.get('content-encoding')).toBe(hasBrotli ? 'br' : 'gzip');
+    await Promise.all([br.arrayBuffer(), either.arrayBuffer()]);
+  });
 });
 
 describe('the bare handler served over loopback, as Deno.serve(handler) serves it', () => {
