@@ -70,7 +70,20 @@ async function records(o: ResolvedViteOptions, b: SiteBuild): Promise<SourceReco
     }
   }
   const all = [...byUrl.values()];
-  return o.filter === undefined ? all : all.filter((r) => o.filter!(r['loc'] as string));
+  const filter = o.filter;
+  if (filter === undefined) return all;
+  return all.filter((r) => {
+    const url = r['loc'] as string;
+    try {
+      return filter(url);
+    } catch (cause) {
+      throw new SitemapkitError(
+        'ERR_INPUT',
+        `sitemapkit({ filter }): the filter threw for ${url}: ${cause instanceof Error ? cause.message : String(cause)}; no sitemap was written`,
+        { where: url, hint: 'fix the function given as filter', cause },
+      );
+    }
+  });
 }
 
 /**

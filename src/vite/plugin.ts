@@ -44,9 +44,7 @@ export function sitemapkit(options: SitemapkitViteOptions): Plugin {
         if (config.build.write === false) return; // nothing was written to list
         const outDir = resolve(config.root, config.build.outDir);
         const logger = config.logger;
-        const counts = { error: 0, warning: 0, info: 0 };
         const onDiagnostic = (d: Diagnostic): void => {
-          counts[d.severity]++;
           const line = `sitemapkit: ${formatDiagnostic({ ...d, ...(d.sitemap !== undefined && { sitemap: shorten(d.sitemap, config.root) }) })}`;
           if (d.severity === 'info') logger.info(line);
           else logger.warn(line);

@@ -313,6 +313,30 @@ describe('builds the plug-in leaves alone or refuses', () => {
     expect(readdirSync(out)).not.toContain('sitemap.xml');
   });
 
+  it('a filter keeps the URLs it returns true for; one that throws fails the build naming the option and the URL', async () => {
+    const kept = await attempt({
+      baseUrl: 'https://example.com/',
+      routes: ['/', '/admin', '/shop'],
+      filter: (url) => !url.includes('/admin'),
+    });
+    expect(locs(readFileSync(join(kept.out, 'sitemap.xml'), 'utf8'))).toEqual([
+      'https://example.com/',
+      'https://example.com/shop',
+    ]);
+    const { out, error } = await attempt({
+      baseUrl: 'https://example.com/',
+      routes: ['/', '/shop'],
+      filter: (url) => {
+        if (url.endsWith('/shop')) throw new TypeError('no shop yet');
+        return true;
+      },
+    });
+    expect(error?.message).toBe(
+      'sitemapkit({ filter }): the filter threw for https://example.com/shop: no shop yet; no sitemap was written',
+    );
+    expect(readdirSync(out)).not.toContain('sitemap.xml');
+  });
+
   it('a route on another host fails the build, naming the route', async () => {
     const { out, error } = await attempt({
       baseUrl: 'https://example.com/',
