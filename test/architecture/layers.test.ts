@@ -22,7 +22,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['store'],
   ['validate', 'crawler', 'submit'],
   ['audit', 'handler'],
-  ['cli', 'integrations'],
+  // The framework integrations (issue 15) read sources and drive the writer, as the CLI does.
+  ['cli', 'integrations', 'astro'],
 ];
 
 const rank = new Map<string, number>(LAYERS.flatMap((folders, i) => folders.map((f) => [f, i] as const)));
