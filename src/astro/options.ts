@@ -6,6 +6,7 @@
  */
 import { wholeNumber } from '../core/checks.js';
 import { SitemapkitError } from '../core/errors.js';
+import { formatUtc } from '../core/lastmod.js';
 import { CHANGEFREQS, MAX_URLS } from '../core/limits.js';
 import type { ImageFilterOptions } from '../page/image-filter.js';
 import type { OnInvalid } from '../writer/options.js';
@@ -257,7 +258,7 @@ export function resolveAstroOptions(input: AstroSitemapOptions | undefined): Res
     const d = o['lastmod'];
     if (!(d instanceof Date) || Number.isNaN(d.getTime()))
       throw bad('lastmod', `must be a valid Date, not ${show(d)}`);
-    lastmod = d.toISOString();
+    lastmod = formatUtc(d);
   }
   let priority: number | undefined;
   if (o['priority'] !== undefined) {
