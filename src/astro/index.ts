@@ -3,5 +3,5 @@
  * its types only). See docs/astro.md.
  */
 
-export { INTEGRATION_NAME, sitemap } from './integration.js';
+export { sitemap } from './integration.js';
 export type { AstroSitemapOptions, ChangeFreq, ItemHook, LinkItem, SitemapItem } from './options.js';
