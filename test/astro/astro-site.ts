@@ -1,13 +1,15 @@
 /**
  * Builds a fixture Astro site for real, with Astro's programmatic `build()`: the fixture is copied
- * into test/.tmp (inside the repository, so that `astro` resolves from its node_modules) and built
- * there once per suite. The integrations' `astro:build:done` log lines are captured by wrapping
+ * into a temp folder with a link to the repository's node_modules (so that `astro` resolves), and
+ * built there once per suite. Not under test/: a server build holds absolute paths, which
+ * test/architecture/standalone.test.ts would find there. The integrations' `astro:build:done` log lines are captured by wrapping
  * the hook, since Astro's own logger prints.
  */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroInlineConfig, AstroIntegration } from 'astro';
+import { tempDir } from '../support/tmp.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const FIXTURES = fileURLToPath(new URL('../fixtures/astro/', import.meta.url));
@@ -41,11 +43,11 @@ export function capturing(integration: AstroIntegration, lines: LogLine[]): Astr
   };
 }
 
-/** A fresh copy of a fixture site under test/.tmp; removed by the returned function. */
+/** A fresh copy of a fixture site in a temp folder; removed by the returned function. */
 export function copyFixture(name: string): { root: string; remove: () => void } {
-  mkdirSync(join(ROOT, 'test/.tmp'), { recursive: true });
-  const root = mkdtempSync(join(ROOT, 'test/.tmp', `astro-${name}-`));
+  const root = tempDir(`sk-astro-${name}`);
   cpSync(join(FIXTURES, name), root, { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
   return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
 

@@ -3,11 +3,11 @@
  * `@astrojs/sitemap` and sitemapkit's extras, the URL rules of `build.format` and
  * `trailingSlash`, server builds, errors naming the option, and the exact 50,000 split.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type AstroBuild, type BuildRoute, writeAstroSitemaps } from '../../src/astro/build.js';
 import { sitemap } from '../../src/astro/index.js';
 import { type AstroSitemapOptions, resolveAstroOptions } from '../../src/astro/options.js';
@@ -17,6 +17,10 @@ import { assertXmllint, xmllint } from '../support/xmllint.js';
 import { locsOf, sitemapFiles } from './astro-site.js';
 
 const SITE = 'https://example.com';
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 interface Page {
   /** The built file, relative to the output folder. */
@@ -34,6 +38,7 @@ function fakeBuild(
   extra: Partial<AstroBuild> & { config?: Partial<AstroBuild['config']> } = {},
 ): { build: AstroBuild; dir: string; log: string[] } {
   const dir = tempDir('sk-astro');
+  made.push(dir);
   const assets = new Map<string, URL[]>();
   const routes: BuildRoute[] = [];
   for (const p of pages) {
