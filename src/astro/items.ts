@@ -104,7 +104,7 @@ export async function serializeItems(
 
 /** A `links` list as the writer's alternates. */
 const alternatesOf = (links: readonly LinkItem[]): Array<{ hreflang: string; href: string }> =>
-  links.map((l) => ({ hreflang: l.lang, href: l.url }));
+  links.map((l) => ({ hreflang: l.hreflang ?? l.lang, href: l.url }));
 
 /**
  * The writer's record for an item: whatever `serialize` returned goes through the writer's checks

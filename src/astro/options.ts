@@ -18,6 +18,8 @@ export interface LinkItem {
   url: string;
   /** The hreflang value, e.g. `en-US` or `x-default`. */
   lang: string;
+  /** Wins over `lang` when given, as in the `sitemap` package. */
+  hreflang?: string;
 }
 
 /**

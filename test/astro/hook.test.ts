@@ -310,6 +310,27 @@ describe("sitemapkit's extras", () => {
     expect(readFileSync(join(dir, 'robots.txt'), 'utf8')).toBe(`Sitemap: ${SITE}/sitemap.xml.gz\n`);
   });
 
+  it('html: the HTML site map for people, with the titles read from the pages', async () => {
+    const pages = [
+      { file: 'index.html', route: '/', html: page('Home') },
+      { file: 'about/index.html', route: '/about', html: page('About us') },
+    ];
+    const { build, dir } = fakeBuild(pages);
+    await run(build, { html: true });
+    const html = readFileSync(join(dir, 'sitemap.html'), 'utf8');
+    expect(html).toMatch(/<a href="[^"]*about\/" dir="auto">About us<\/a>/);
+    // The next build of the same folder must not list the site map page itself.
+    expect(locs(dir)).toEqual([`${SITE}/`, `${SITE}/about/`]);
+  });
+
+  it('serialize may set hreflang on a link, as the sitemap package reads it', async () => {
+    const { build, dir } = fakeBuild(SIMPLE.slice(0, 1));
+    await run(build, {
+      serialize: (item) => ({ ...item, links: [{ url: item.url, lang: 'en', hreflang: 'x-default' }] }),
+    });
+    expect(read(dir, 'sitemap-0.xml')).toContain(`hreflang="x-default" href="${SITE}/"`);
+  });
+
   it('robots.txt is left alone when there is none (the default) or when robotsTxt is false', async () => {
     const none = fakeBuild(SIMPLE);
     await run(none.build);
