@@ -319,7 +319,7 @@ describe("sitemapkit's extras", () => {
     await run(build, { html: true });
     const html = readFileSync(join(dir, 'sitemap.html'), 'utf8');
     expect(html).toMatch(/<a href="[^"]*about\/" dir="auto">About us<\/a>/);
-    // The next build of the same folder must not list the site map page itself.
+    // sitemap.html is no page of the build, so the sitemap does not list it.
     expect(locs(dir)).toEqual([`${SITE}/`, `${SITE}/about/`]);
   });
 
