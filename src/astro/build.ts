@@ -128,7 +128,9 @@ export async function writeAstroSitemaps(build: AstroBuild, o: ResolvedAstroOpti
   for (const url of o.customPages) add({ item: { url } });
 
   // @astrojs/sitemap's order (numbers in paths compared as numbers): page 2 before page 10.
-  items.sort((a, b) => a.item.url.localeCompare(b.item.url, 'en', { numeric: true }));
+  // One collator: localeCompare with options builds one per comparison (4 s for 60,000 URLs).
+  const order = new Intl.Collator('en', { numeric: true }).compare;
+  items.sort((a, b) => order(a.item.url, b.item.url));
   const { kept, filtered } = prepareItems(items, o, prefix);
   const { out, dropped } = await serializeItems(kept, o);
   const records = out.map((p) => toRecord(p, o));
