@@ -35,7 +35,7 @@ const page = (title: string, head = '', body = ''): string =>
 /** A build folder holding `pages`, and what Astro would tell the hook about it. */
 function fakeBuild(
   pages: readonly Page[],
-  extra: Partial<AstroBuild> & { config?: Partial<AstroBuild['config']> } = {},
+  extra: Omit<Partial<AstroBuild>, 'config'> & { config?: Partial<AstroBuild['config']> } = {},
 ): { build: AstroBuild; dir: string; log: string[] } {
   const dir = tempDir('sk-astro');
   made.push(dir);
