@@ -18,7 +18,7 @@ import { addCustomSitemaps } from './custom-sitemaps.js';
 import { type PageItem, prepareItems, serializeItems, toRecord } from './items.js';
 import { type Logger, logDiagnostics, summary } from './log.js';
 import type { ResolvedAstroOptions } from './options.js';
-import { fileUrl, isStatusPage, routeUrl, sitePrefix, type UrlRules } from './urls.js';
+import { fileUrl, isStatusPage, namedFileUrl, routeUrl, sitePrefix, type UrlRules } from './urls.js';
 import { validateOutput } from './validate-output.js';
 
 /** A route as `astro:routes:resolved` gives it (the fields read here). */
@@ -52,18 +52,22 @@ export interface AstroBuild {
 
 const relPath = (root: string, file: string): string => relative(root, file).split(sep).join('/');
 
-/** The built HTML files of page routes (not endpoints, redirects or i18n fallbacks). */
-function pageFiles(build: AstroBuild): Set<string> {
+/**
+ * The built HTML files of page routes (not endpoints, redirects or i18n fallbacks), each with
+ * whether its route names the file itself (`/legacy.html`: served under that name).
+ */
+function pageFiles(build: AstroBuild): Map<string, { named: boolean }> {
   const pages =
     build.routes === undefined
       ? undefined
       : new Set(build.routes.filter((r) => r.type === 'page').map((r) => r.pattern));
-  const files = new Set<string>();
+  const files = new Map<string, { named: boolean }>();
   for (const [pattern, urls] of build.assets) {
     if (pages !== undefined && !pages.has(pattern)) continue;
+    const named = /\.html?$/i.test(pattern);
     for (const u of urls) {
       const path = fileURLToPath(u);
-      if (/\.html$/i.test(path)) files.add(path);
+      if (/\.html$/i.test(path)) files.set(path, { named });
     }
   }
   return files;
@@ -100,8 +104,9 @@ export async function writeAstroSitemaps(build: AstroBuild, o: ResolvedAstroOpti
     dir: root,
     baseUrl: prefix,
     pageUrl: (rel) => {
-      if (!files.has(join(root, rel))) return undefined;
-      const url = fileUrl(rel, rules);
+      const page = files.get(join(root, rel));
+      if (page === undefined) return undefined;
+      const url = page.named ? namedFileUrl(rel, prefix) : fileUrl(rel, rules);
       return isStatusPage(url, prefix, locales) ? undefined : url;
     },
     lastmod: 'none',

@@ -47,6 +47,11 @@ export function fileUrl(rel: string, rules: UrlRules): string {
   return rules.prefix + encodePath(withSlashRule(path, rules));
 }
 
+/** The URL of a file whose route names it (`src/pages/legacy.html.astro`): the file's own name. */
+export function namedFileUrl(rel: string, prefix: string): string {
+  return prefix + encodePath(rel);
+}
+
 /**
  * The URL of a route's static path (`/about`, from a route rendered on demand): a page route of
  * `build.format: 'directory'` ends in `/` unless `trailingSlash` is `never`, as the page built

@@ -281,6 +281,16 @@ describe("Astro's URLs", () => {
     expect(locs(dirs.dir)).toEqual([`${SITE}/`, `${SITE}/about`]);
   });
 
+  it('a route that names its file (legacy.html.astro) keeps the name in its URL', async () => {
+    const { build, dir } = fakeBuild([
+      { file: 'index.html', route: '/' },
+      { file: 'legacy.html', route: '/legacy.html' },
+      { file: 'about.html', route: '/about' },
+    ]);
+    await run(build);
+    expect(locs(dir).sort()).toEqual([`${SITE}/`, `${SITE}/about`, `${SITE}/legacy.html`]);
+  });
+
   it('base: the pages and the sitemaps live under it', async () => {
     const { build, dir } = fakeBuild(SIMPLE.slice(0, 2), { config: { base: '/docs' } });
     await run(build);
