@@ -30,6 +30,14 @@ export interface StaticSiteOptions {
   exclude?: readonly string[];
   /** Absolute paths to leave out (the writer's own HTML site map pages). */
   skip?: ReadonlySet<string>;
+  /**
+   * The public URL of a page file (its path relative to `dir`, with `/`), or `undefined` to leave
+   * the file out: for a framework's build, whose URLs are not its file names (`about.html` served
+   * as `/about`) and whose folder also holds copied files that are no pages. The canonical and
+   * hreflang checks compare against this URL.
+   * @default `index.html` gives its folder's URL, any other file its own, under `baseUrl`
+   */
+  pageUrl?: (rel: string) => string | undefined;
   /** Where lastmod comes from. @default 'mtime' */
   lastmod?: 'mtime' | 'git' | 'none';
   /** Agent whose `<meta name=AGENT>` counts beside `robots`. @default 'googlebot' */
@@ -149,7 +157,8 @@ async function* readPages(options: StaticSiteOptions): AsyncGenerator<SourceReco
   for await (const file of walk(dir, dir, excluded)) {
     if (options.skip?.has(file)) continue;
     const rel = relative(dir, file).split(sep).join('/');
-    const url = pageUrl(prefix, rel);
+    const url = options.pageUrl === undefined ? pageUrl(prefix, rel) : options.pageUrl(rel);
+    if (url === undefined) continue;
     const st = await stat(file);
     const rec: SourceRecord = { loc: url };
     if (st.size <= maxBytes) {
