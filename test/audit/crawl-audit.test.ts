@@ -231,6 +231,43 @@ describe('sitemapkit crawl --audit', () => {
     expect(codesByUrl(out.audit.findings)).toEqual([...PLANTED].map(([c, p]) => [c, p]).sort());
   });
 
+  it('--public-origin: the published sitemaps name the public site, mapped back to the crawled copy as its links are', async () => {
+    const s = await startServer({
+      '/': html('Home', '<a href="/a">a</a> <a href="/b">b</a>'),
+      '/a': html('A'),
+      '/b': html('B', '', '<meta name="robots" content="noindex">'),
+      '/o': html('O'),
+    });
+    try {
+      const pub = 'https://www.example.com';
+      const locs = ['/', '/a', '/b', '/o'].map((p) => `<url><loc>${pub}${p}</loc></url>`).join('');
+      s.route(
+        '/list.xml',
+        body(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs}</urlset>`),
+      );
+      const dir = tempDir('sk-crawl-audit-public');
+      const r = await cli([
+        'crawl',
+        s.url,
+        ...where(dir),
+        '--public-origin',
+        pub,
+        '--audit',
+        '--sitemap',
+        `${s.origin}/list.xml`,
+        '--json',
+      ]);
+      expect(r.code, r.stderr).toBe(1);
+      const out = JSON.parse(r.stdout) as { audit: { findings: Finding[] } };
+      expect(out.audit.findings.map((f) => [f.code, f.url])).toEqual([
+        ['audit-listed-noindex', `${s.origin}/b`],
+        ['audit-orphan', `${s.origin}/o`],
+      ]);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('refuses the audit flags without --audit, and says why a site with no sitemap cannot be audited (the built CLI)', async () => {
     const dir = tempDir('sk-crawl-audit-usage');
     const r = await cli(['crawl', site.url, ...where(dir), '--max-clicks', '3', '--audit-junit']);
