@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { spawn } from 'node:child_process';
 // Audit benchmark (issue 14): a synthetic site of N pages (bench/crawl-server.mjs --synthetic N, in
 // its own process on loopback), side by side in the same run:
 //   crawl   `sitemapkit crawl URL --out DIR`: a plain crawl of the site (its sitemap is the one audited);
@@ -8,40 +7,30 @@ import { spawn } from 'node:child_process';
 // Each contender runs in its own process, alternating; printed: medians of --runs N (seconds, peak
 // RSS) and the audit's ratio to the crawl. The audit of a sitemap made by the crawler must find
 // nothing but the one shared title (the home page is page 0 again).
-// Usage: node bench/audit.mjs [--runs 3] [--pages 2000] [--concurrency 8]
-import { existsSync, rmSync } from 'node:fs';
-import { loadavg } from 'node:os';
+// Usage: node bench/audit.mjs [--runs 3] [--pages 2000] [--concurrency 8] [--quick]
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fmt, OUT, ROOT, runNode, table } from './lib.mjs';
+import {
+  benchFlags,
+  fmt,
+  load,
+  median,
+  OUT,
+  requireBuild,
+  runNode,
+  startCrawlServer,
+  table,
+} from './lib.mjs';
 
-const argv = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = argv.indexOf(name);
-  return i === -1 ? dflt : argv[i + 1];
-};
-const RUNS = Math.max(1, Number(opt('--runs', 3)));
-const PAGES = Number(opt('--pages', 2000));
-const CONCURRENCY = String(opt('--concurrency', 8));
-const BIN = join(ROOT, 'dist/cli/bin.js');
-if (!existsSync(BIN)) throw new Error('build first: npm run build');
-
-function startServer(args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bench/crawl-server.mjs'), ...args], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    child.stdout.setEncoding('utf8').once('data', (d) => {
-      const m = /PORT=(\d+)/.exec(d);
-      if (m === null) reject(new Error(`server said ${d}`));
-      else resolve({ origin: `http://127.0.0.1:${m[1]}`, close: () => child.kill() });
-    });
-    child.on('error', reject);
-  });
-}
+const flags = benchFlags({ runs: 3, pages: { value: 2000, quick: 200 }, concurrency: 8 });
+const RUNS = flags.runs;
+const PAGES = flags.pages;
+const CONCURRENCY = String(flags.concurrency);
+const BIN = requireBuild();
 
 const out = join(OUT, 'audit');
 const site = join(out, 'site');
-const server = await startServer(['--synthetic', String(PAGES)]);
+const server = await startCrawlServer(['--synthetic', String(PAGES)]);
 const common = ['--concurrency', CONCURRENCY];
 
 async function crawl() {
@@ -75,12 +64,6 @@ async function audit() {
   return { secs: r.secs, rssMiB: r.rssMiB, pages: result.counts.crawled };
 }
 
-const median = (xs) => {
-  const a = [...xs].sort((x, y) => x - y);
-  const m = a.length >> 1;
-  return a.length % 2 === 1 ? a[m] : (a[m - 1] + a[m]) / 2;
-};
-
 console.log(
   `Audit of a synthetic site of ${PAGES} pages from ${server.origin}, concurrency ${CONCURRENCY}, ${RUNS} run(s)`,
 );
@@ -88,15 +71,13 @@ const runs = { crawl: [], audit: [] };
 try {
   await crawl(); // unmeasured: warm caches
   for (let run = 0; run < RUNS; run++) {
-    const load = loadavg()
-      .map((x) => x.toFixed(1))
-      .join(' ');
+    const before = load();
     const c = await crawl();
     const a = await audit();
     runs.crawl.push(c);
     runs.audit.push(a);
     console.log(
-      `  run ${run + 1}/${RUNS} (load ${load}): crawl ${fmt.s(c.secs)} s, audit ${fmt.s(a.secs)} s`,
+      `  run ${run + 1}/${RUNS} (load ${before}): crawl ${fmt.s(c.secs)} s, audit ${fmt.s(a.secs)} s`,
     );
   }
 } finally {
