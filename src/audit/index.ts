@@ -8,8 +8,6 @@ export {
   type AuditRules,
   auditFindings,
 } from './audit-core.js';
-export { type AuditFormat, type AuditReportInput, auditHtml, formatAudit } from './report.js';
-export { type AuditCrawlOptions, type AuditOptions, type AuditResult, audit } from './run.js';
 export {
   type AuditedCrawlOptions,
   type AuditedCrawlResult,
@@ -17,4 +15,6 @@ export {
   type CrawlAuditSettings,
   crawlAndAudit,
 } from './crawl-audit.js';
+export { type AuditFormat, type AuditReportInput, auditHtml, formatAudit } from './report.js';
 export type { AuditReportFiles } from './report-files.js';
+export { type AuditCrawlOptions, type AuditOptions, type AuditResult, audit } from './run.js';
