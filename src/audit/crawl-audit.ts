@@ -9,6 +9,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isSitemapkitError } from '../core/errors.js';
 import { type CrawlResult, crawl } from '../crawler/crawl.js';
 import { normalizeCrawlUrl } from '../crawler/normalize-url.js';
 import { type CrawlOptions, resolveCrawlOptions } from '../crawler/options.js';
@@ -46,8 +47,14 @@ export interface CrawlAudit {
 
 /** What {@link crawlAndAudit} returns: the crawl's result and its audit. */
 export interface AuditedCrawlResult extends CrawlResult {
-  /** Undefined when the crawl stopped at `maxPages` (resume it to the end: the whole crawl is audited). */
+  /** Undefined when the audit did not run: `auditSkipped` says why. */
   audit: CrawlAudit | undefined;
+  /**
+   * Why there is no audit: `incomplete`, the crawl stopped at `maxPages` (resume it to the end: the
+   * whole crawl is audited); `interrupted`, `signal` aborted the audit after the crawl had written
+   * its output (resume it: no page is fetched again, and the audit runs again).
+   */
+  auditSkipped?: 'incomplete' | 'interrupted';
 }
 
 /**
@@ -83,18 +90,27 @@ export async function crawlAndAudit(options: AuditedCrawlOptions): Promise<Audit
       ...(o.seedSitemaps ? { seedUrls: published.entries.map((e) => e.url) } : {}),
     });
     const result = { ...crawled, state: o.state === undefined ? undefined : crawled.state };
-    if (!crawled.complete) return { ...result, audit: undefined };
-    const { findings, counts } = await auditCrawled({
-      start: o.starts,
-      state,
-      entries: published.entries,
-      crawl: orphanCrawl(crawlOptions),
-      rules: settings,
-      http,
-      dir,
-      signal: o.signal,
-      onDiagnostic: o.onDiagnostic,
-    });
+    if (!crawled.complete) return { ...result, audit: undefined, auditSkipped: 'incomplete' };
+    let judged: Awaited<ReturnType<typeof auditCrawled>>;
+    try {
+      judged = await auditCrawled({
+        start: o.starts,
+        state,
+        entries: published.entries,
+        crawl: orphanCrawl(crawlOptions),
+        rules: settings,
+        http,
+        dir,
+        signal: o.signal,
+        onDiagnostic: o.onDiagnostic,
+      });
+    } catch (error) {
+      // The crawl's output is written by now: its result stands, only the audit is missing.
+      if (isSitemapkitError(error, 'ERR_ABORTED'))
+        return { ...result, audit: undefined, auditSkipped: 'interrupted' };
+      throw error;
+    }
+    const { findings, counts } = judged;
     const audit: CrawlAudit = { findings, counts, sitemaps: published.roots };
     if (o.report !== undefined) {
       audit.files = await writeAuditFiles(

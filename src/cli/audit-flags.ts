@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import type { CrawlAudit, CrawlAuditSettings } from '../audit/crawl-audit.js';
+import type { AuditedCrawlResult, CrawlAuditSettings } from '../audit/crawl-audit.js';
 import { num, shortPath } from './crawl-flags.js';
 import { collect, wholeNumberArg } from './flags.js';
 
@@ -56,10 +56,15 @@ export function auditOnlyFlags(flags: AuditRuleFlags & { auditJunit?: boolean })
 }
 
 /** The audit's lines of the crawl's text summary. */
-export function auditSummaryLines(audit: CrawlAudit | undefined): string[] {
+export function auditSummaryLines(
+  result: Partial<Pick<AuditedCrawlResult, 'audit' | 'auditSkipped'>>,
+): string[] {
+  const audit = result.audit;
   if (audit === undefined) {
     return [
-      '  audit: not run, the crawl stopped at --max-pages (resume it with a larger --max-pages: the whole crawl is audited)',
+      result.auditSkipped === 'interrupted'
+        ? '  audit: interrupted after the crawl wrote its output (run the same command with --resume: no page is fetched again, and the audit runs again)'
+        : '  audit: not run, the crawl stopped at --max-pages (resume it with a larger --max-pages: the whole crawl is audited)',
     ];
   }
   const c = audit.counts;

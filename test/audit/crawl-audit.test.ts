@@ -304,4 +304,35 @@ describe('crawlAndAudit()', () => {
     expect(codesByUrl(r.audit!.findings)).toEqual(expected.sort());
     expect(existsSync(join(dir, 'out', 'sitemap.xml'))).toBe(true);
   });
+
+  it("an abort during the audit keeps the crawl's result and output; resumed, the crawl is audited without a page fetched again", async () => {
+    const dir = tempDir('sk-crawl-audit-abort');
+    const ac = new AbortController();
+    const options = {
+      start: site.url,
+      outDir: join(dir, 'out'),
+      state: join(dir, 'state.db'),
+      report: join(dir, 'report'),
+      retries: 0,
+    };
+    // /orphan is fetched only by the audit (no link reaches it): the abort falls inside the audit.
+    const r = await crawlAndAudit({
+      ...options,
+      signal: ac.signal,
+      onPage: (e) => {
+        if (new URL(e.url).pathname === '/orphan') ac.abort();
+      },
+    });
+    expect(r.auditSkipped).toBe('interrupted');
+    expect(r.audit).toBeUndefined();
+    expect(r.complete).toBe(true);
+    expect(existsSync(join(dir, 'out', 'sitemap.xml'))).toBe(true);
+    expect(existsSync(join(dir, 'report', 'audit.json'))).toBe(false);
+    const home = site.hits('/');
+    const again = await crawlAndAudit({ ...options, resume: true });
+    expect(site.hits('/')).toBe(home);
+    expect(again.auditSkipped).toBeUndefined();
+    expect(codesByUrl(again.audit!.findings)).toEqual([...PLANTED].map(([c, p]) => [c, p]).sort());
+    expect(existsSync(join(dir, 'report', 'audit.json'))).toBe(true);
+  });
 });

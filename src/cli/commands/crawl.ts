@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { type Command, Option } from 'commander';
-import { crawlAndAudit } from '../../audit/crawl-audit.js';
+import { type AuditedCrawlResult, crawlAndAudit } from '../../audit/crawl-audit.js';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { Changefreq } from '../../core/entry.js';
 import { isSitemapkitError } from '../../core/errors.js';
@@ -283,7 +283,7 @@ async function runCrawl(
     };
   }
   options.signal = ctx.signal;
-  let result: CrawlResult & Partial<Pick<Awaited<ReturnType<typeof crawlAndAudit>>, 'audit'>>;
+  let result: CrawlResult & Partial<Pick<AuditedCrawlResult, 'audit' | 'auditSkipped'>>;
   try {
     result =
       flags.audit === true
@@ -329,7 +329,12 @@ async function runCrawl(
   progress.stop();
   printHidden(hidden, ctx);
   // With --audit, an error it found fails the run, as `audit` does (for CI).
-  const exit = (result.audit?.counts.error ?? 0) > 0 ? EXIT_FINDINGS : EXIT_OK;
+  const exit =
+    result.auditSkipped === 'interrupted'
+      ? EXIT_INTERRUPTED
+      : (result.audit?.counts.error ?? 0) > 0
+        ? EXIT_FINDINGS
+        : EXIT_OK;
   if (json) {
     const audit = flags.audit === true ? { audit: result.audit ?? null } : {};
     ctx.stdout.write(`${JSON.stringify({ ok: true, ...result, ...audit }, null, 2)}\n`);
@@ -363,7 +368,7 @@ async function runCrawl(
   if (leftOut.length > 0)
     lines.push(`  left out: ${leftOut.map(([v, n]) => `${v} ${n.toLocaleString('en-US')}`).join(', ')}`);
   if (flags.updateRobots !== undefined) lines.push(`  robots.txt updated: ${flags.updateRobots}`);
-  if (flags.audit === true) lines.push(...auditSummaryLines(result.audit));
+  if (flags.audit === true) lines.push(...auditSummaryLines(result));
   ctx.stdout.write(`${lines.join('\n')}\n`);
   return exit;
 }
