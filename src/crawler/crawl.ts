@@ -306,6 +306,7 @@ async function crawlWith(
         timeoutMs: o.timeoutMs,
         signal: o.signal,
         report: (d) => recorder.report(d),
+        urls: o.seedUrls,
       });
     }
     const c = await frontier.counts();

@@ -143,6 +143,12 @@ export interface CrawlOptions {
   includePdf?: boolean;
   /** Also start from the URLs of the site's sitemaps (robots.txt `Sitemap:` lines and well-known paths). @default false */
   seedSitemaps?: boolean;
+  /**
+   * With `seedSitemaps`: the sitemaps' URLs, already read, queued instead of reading the site's
+   * sitemaps again (`crawl --audit --seed-sitemaps` reads the published sitemaps once, for both).
+   * @default the site's sitemaps are read
+   */
+  seedUrls?: readonly string[];
   /** `depth`: priority from link-hop depth (see `priorityMap`). Google ignores priority. @default 'none' */
   priority?: 'none' | 'depth';
   /** Priority by depth 0, 1, 2, …; the last applies to every deeper page. @default [1, 0.8, 0.5, 0.3] */
@@ -243,6 +249,7 @@ export interface ResolvedCrawlOptions {
   followNofollow: boolean;
   includePdf: boolean;
   seedSitemaps: boolean;
+  seedUrls: readonly string[] | undefined;
   priorityMap: number[] | undefined;
   changefreq: Changefreq | undefined;
   images: ResolvedImageFilter;
@@ -454,6 +461,7 @@ export function resolveCrawlOptions(o: CrawlOptions, cwd: string = process.cwd()
     followNofollow: o.followNofollow === true,
     includePdf: o.includePdf === true,
     seedSitemaps: o.seedSitemaps === true,
+    seedUrls: o.seedUrls,
     priorityMap,
     changefreq: o.changefreq,
     images: resolveImageFilter(o.images),

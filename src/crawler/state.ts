@@ -36,6 +36,7 @@ type Db = BetterSqlite3.Database;
 type Stmt = BetterSqlite3.Statement;
 
 import {
+  type Known,
   LEASE_COLUMNS,
   type LeasedRow,
   type LeaseRaw,
@@ -180,23 +181,25 @@ export class CrawlState {
    * The id of a known URL, or undefined. A URL found again closer to the start (`depth`) gets the
    * smaller depth while it is queued (breadth-first order can be crossed by concurrent pages), and
    * is queued again (`requeued`) when it was left out as too deep and `depth` is within
-   * `maxDepth`.
+   * `maxDepth`; `promoted` when it was a sitemap seed still queued (now in the link frontier).
    */
-  lookup(url: string, depth: number, maxDepth: number): { id: number; requeued: boolean } | undefined {
+  lookup(url: string, depth: number, maxDepth: number): Known | undefined {
     const cached = this.#ids.get(url);
-    if (cached !== undefined && cached.depth <= depth) return { id: cached.id, requeued: false };
+    if (cached !== undefined && cached.depth <= depth)
+      return { id: cached.id, requeued: false, promoted: false };
     const row = this.#s.find.get(url) as
       | { id: number; depth: number; state: number; verdict: Verdict | null }
       | undefined;
     if (row === undefined) return undefined;
-    let requeued = false;
+    let [requeued, promoted] = [false, false];
     if (depth < row.depth) {
-      if (row.state === 0) this.#s.lowerDepth.run(depth, row.id, depth);
+      if (row.state === 0)
+        promoted = this.#s.lowerDepth.run(depth, row.id, depth).changes > 0 && row.depth >= SEED_DEPTH;
       else if (row.verdict === 'too-deep' && depth <= maxDepth)
         requeued = this.#s.requeueTooDeep.run(depth, row.id).changes > 0;
     }
     this.#remember(url, row.id, Math.min(depth, row.depth));
-    return { id: row.id, requeued };
+    return { id: row.id, requeued, promoted };
   }
 
   /**
