@@ -1,6 +1,7 @@
 // One contender of bench/store.mjs, in its own process (so its peak RSS is its own).
 //   plain N OUT                 writeSitemaps over N URLs (the baseline)
-//   first N STORE OUT           a new store: sync N URLs and build, one unit
+//   first N STORE OUT           a new store: sync N URLs and build, one unit (SQLite: in a worker thread)
+//   first-main N STORE OUT      the same with the connection in thread (SQLite)
 //   import N STORE              a new store: sync N URLs, no build
 //   build STORE OUT             build from the store alone (STORE in the place of N)
 //   delta N STORE OUT spread|cluster   1,000 added, 1,000 removed, 1,000 changed, then a build
@@ -63,8 +64,9 @@ const report = (r) =>
   );
 if (mode === 'plain') {
   await writeSitemaps(urls(n), { outDir: rest[0], baseUrl: BASE, dedupe: true });
-} else if (mode === 'first') {
-  const s = await openStore(rest[0], { baseUrl: BASE });
+} else if (mode === 'first' || mode === 'first-main') {
+  // first-main: the connection kept in thread (what a first build cost before the worker thread).
+  const s = await openStore(rest[0], { baseUrl: BASE, worker: mode === 'first' });
   await timed('first', () => s.syncAndBuild(urls(n), { outDir: rest[1], gzip }));
   await s.close();
   console.log(JSON.stringify({ times }));
