@@ -192,9 +192,14 @@ class ThreadBackend implements StoreBackend {
       throw error;
     }
     this.#depth--;
-    // The commit fails with whatever failed among the writes not waited for; the worker then
-    // rolls the transaction back itself (sqlite.ts).
-    await this.#call('commit');
+    try {
+      // The commit fails with whatever failed among the writes not waited for.
+      await this.#call('commit');
+    } catch (error) {
+      // A failed COMMIT was rolled back by the backend; a commit refused before it is rolled back here.
+      await this.#send('rollback', []).catch(() => {});
+      throw error;
+    }
     return out;
   }
 
@@ -248,6 +253,10 @@ class ThreadBackend implements StoreBackend {
     return ids;
   }
 
+  idle(): void {
+    if (this.#depth > 0) void this.#write('idle');
+  }
+
   reads(): StoreReads {
     const reads: StoreReads = {
       files: () => this.#call('reads.files') as ReturnType<StoreReads['files']>,
@@ -285,12 +294,16 @@ class ThreadBackend implements StoreBackend {
     });
   }
   update(rows: readonly UrlRow[]): Promise<void> {
+    // Nothing to send (an import's batch of new rows only): the packed rows keep filling.
+    if (rows.length === 0) return Promise.resolve();
     return this.#write('update', rows);
   }
   deleteIds(ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return Promise.resolve();
     return this.#write('deleteIds', ids);
   }
   move(ids: readonly number[], file: number): Promise<void> {
+    if (ids.length === 0) return Promise.resolve();
     return this.#write('move', ids, file);
   }
   liveRows(after: number, limit: number): Promise<UrlRow[]> {
@@ -300,6 +313,7 @@ class ThreadBackend implements StoreBackend {
     return this.#call('scan', after, limit) as Promise<LightRow[]>;
   }
   bury(ids: readonly number[], at: string, gen: number): Promise<void> {
+    if (ids.length === 0) return Promise.resolve();
     return this.#write('bury', ids, at, gen);
   }
   fragments(file: number, after: number, limit: number): Promise<FragmentRow[]> {
@@ -358,11 +372,27 @@ class ThreadBackend implements StoreBackend {
   }
 }
 
+/**
+ * The parent's Node options for the worker (profiling, `--import` hooks), without those a worker
+ * refuses: the evaluated script of `node -e` / `-p` and its `--input-type` (the worker would stop
+ * at once: "--input-type can only be used with string input").
+ */
+export function workerArgv(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '-e' || a === '--eval' || a === '-p' || a === '--print' || a === '--input-type') i++;
+    else if (!a.startsWith('--input-type=') && !a.startsWith('--eval=') && !a.startsWith('--print='))
+      out.push(a);
+  }
+  return out;
+}
+
 /** Opens the store at `path` in a worker thread. Throws the errors `openSqliteBackend` throws. */
 export async function openSqliteThread(path: string, onStep?: OnStep): Promise<StoreBackend> {
   const steps = onStep === undefined ? undefined : new SharedArrayBuffer(4);
   const input: WorkerInput = { path, steps };
-  const worker = new Worker(WORKER, { workerData: input });
+  const worker = new Worker(WORKER, { workerData: input, execArgv: workerArgv(process.execArgv) });
   const b = new ThreadBackend(path, worker, steps === undefined ? undefined : new Int32Array(steps), onStep);
   try {
     await b.start();

@@ -48,6 +48,27 @@ let backend: SqliteBackend | undefined;
 const held: Held[] = [];
 /** A failed insert that was not waited for: every later call fails with it, until the rollback. */
 let poisoned: unknown;
+/** A bulk load that ended, its indexes not built yet. */
+let deferred: Held | undefined;
+/**
+ * What runs as well without the indexes of a bulk load (meta, files, the published record, table
+ * scans): a first build's calls before it writes its files, answered before the indexes are built.
+ */
+const WITHOUT_INDEXES: ReadonlySet<string> = new Set([
+  'getMeta',
+  'setMeta',
+  'files',
+  'saveFiles',
+  'published',
+  'setPublished',
+  'purge',
+  'countRemovedSince',
+  'inputLastmods',
+  'newestUrls',
+  'layouts.get',
+  'layouts.save',
+  'reads.files',
+]);
 /** The id the next new row gets during a bulk load into an empty table (checked, see `insert`). */
 let nextId = 0;
 
@@ -72,6 +93,15 @@ async function hold(open: (body: () => Promise<void>) => Promise<unknown>, befor
   held.push({ end, done });
 }
 
+/** Ends a bulk load whose indexes are not built yet: builds them, or (a rollback) lets them go. */
+async function settle(ok: boolean): Promise<void> {
+  const h = deferred;
+  if (h === undefined) return;
+  deferred = undefined;
+  held.push(h);
+  await release(ok);
+}
+
 async function release(ok: boolean): Promise<void> {
   const h = held.pop();
   if (h === undefined) throw new SitemapkitError('ERR_STATE', 'the site store has no transaction open');
@@ -94,7 +124,10 @@ async function run(call: Call): Promise<unknown> {
       return release(true);
     case 'rollback':
       poisoned = undefined;
-      return release(false);
+      // The whole transaction goes, a bulk load in it too (nothing in between is kept on its own).
+      // Nothing open: it already ended (a COMMIT that failed rolls back in sqlite.ts).
+      while (held.length > 0) await release(false);
+      return undefined;
     case 'bulk-begin': {
       await hold(async (body) => {
         await b.bulk(body);
@@ -104,9 +137,15 @@ async function run(call: Call): Promise<unknown> {
       nextId = (await b.scan(0, 1)).length === 0 ? 1 : 0;
       return nextId;
     }
-    case 'bulk-end':
+    case 'bulk-end': {
+      // The indexes are built later (deferred), when the main thread says it is busy for a while
+      // (`idle`, as a first build writes its files), or first thing for a call that needs them.
       nextId = 0;
-      return release(true);
+      deferred = held.pop();
+      return undefined;
+    }
+    case 'idle':
+      return undefined;
     case 'insert': {
       const rows = unpackRows(a[0] as PackedRows);
       const ids = await b.insert(rows);
@@ -164,6 +203,8 @@ port.on('message', (call: Call) => {
   queue = queue.then(async () => {
     try {
       if (poisoned !== undefined && call.op !== 'rollback' && call.op !== 'close') throw poisoned;
+      if (deferred !== undefined && !WITHOUT_INDEXES.has(call.op))
+        await settle(call.op !== 'rollback' && call.op !== 'close');
       const value = await run(call);
       post({ id: call.id, ok: true, value });
     } catch (error) {
