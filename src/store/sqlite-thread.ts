@@ -392,7 +392,13 @@ export function workerArgv(argv: readonly string[]): string[] {
 export async function openSqliteThread(path: string, onStep?: OnStep): Promise<StoreBackend> {
   const steps = onStep === undefined ? undefined : new SharedArrayBuffer(4);
   const input: WorkerInput = { path, steps };
-  const worker = new Worker(WORKER, { workerData: input, execArgv: workerArgv(process.execArgv) });
+  // The worker's garbage is short-lived (each chunk's rows): a small young generation keeps its
+  // heap from adding to the build's peak (1,000,000 URLs: 250 MB instead of 270 MB).
+  const worker = new Worker(WORKER, {
+    workerData: input,
+    execArgv: workerArgv(process.execArgv),
+    resourceLimits: { maxYoungGenerationSizeMb: 8 },
+  });
   const b = new ThreadBackend(path, worker, steps === undefined ? undefined : new Int32Array(steps), onStep);
   try {
     await b.start();
