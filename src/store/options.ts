@@ -42,7 +42,7 @@ export interface StoreOptions {
   /**
    * SQLite: run the store's connection in a worker thread, so that SQLite's work overlaps reading
    * and writing the files on a second core (see docs/store.md, "Speed"). @default true for a new
-   * or empty store (its first build), false for one that holds URLs
+   * or empty store (its first build) on a machine with more than one core, else false
    */
   worker?: boolean;
   /** Fault injection for tests: called at each step of an import and a build. */

@@ -8,10 +8,12 @@
  * transaction: a failure among them fails every later call and the commit, so nothing is lost
  * unnoticed, and the transaction rolls back as it would in thread.
  *
- * Used where it pays: a new or empty store (its first build), or when asked (`worker: true`);
- * other stores, and `worker: false`, keep the connection in thread (sqlite.ts).
+ * Used where it pays: a new or empty store (its first build) on a machine with a second core, or
+ * when asked (`worker: true`); other stores, and `worker: false`, keep the connection in thread
+ * (sqlite.ts).
  */
 import { existsSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { SitemapkitError } from '../core/errors.js';
 import type {
@@ -419,14 +421,16 @@ function isNew(path: string): boolean {
 }
 
 /**
- * Opens an SQLite store: in a worker thread when it holds no URL yet (a first build) or when
- * `worker` is true; in thread when it holds URLs or `worker` is false.
+ * Opens an SQLite store: in a worker thread when it holds no URL yet (a first build) and the
+ * machine has a second core, or when `worker` is true; in thread otherwise.
  */
 export async function openSqliteStore(
   path: string,
   options: { worker?: boolean | undefined; onStep?: OnStep | undefined },
 ): Promise<StoreBackend> {
-  if (options.worker === false) return openSqliteBackend(path);
+  // With one core the thread has nothing to overlap with: it would only add its messages.
+  if (options.worker === false || (options.worker !== true && availableParallelism() < 2))
+    return openSqliteBackend(path);
   if (options.worker !== true && !isNew(path)) {
     const b = await openSqliteBackend(path);
     let empty: boolean;
