@@ -231,6 +231,8 @@ class ThreadBackend implements StoreBackend {
   }
 
   async insert(rows: readonly NewUrlRow[]): Promise<number[]> {
+    // An import inserts every batch, most of them empty past a first import: no message for those.
+    if (rows.length === 0) return [];
     if (this.#nextId === 0) {
       this.#sendRows();
       const p = new RowPacker(rows.length);
