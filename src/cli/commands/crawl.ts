@@ -16,10 +16,11 @@ import { type CrawlExtrasFlags, crawlExtras, extrasCrawlOptions } from '../extra
 import { wholeNumberArg } from '../flags.js';
 import { appendArg, type ImageFlags, imageFilterOptions, shareArg } from '../input-flags.js';
 import { Progress, RateWindow } from '../progress.js';
+import { type RenderFlags, renderFlags, renderOptions } from '../render-flags.js';
 import { type SiteCrawlFlags, siteCrawlFlags, siteCrawlOptions } from '../site-crawl-flags.js';
 import { maxDropArg, storeName } from '../store-build.js';
 
-interface CrawlFlags extends SiteCrawlFlags, ImageFlags, CrawlExtrasFlags {
+interface CrawlFlags extends SiteCrawlFlags, ImageFlags, CrawlExtrasFlags, RenderFlags {
   out: string;
   baseUrl?: string;
   publicOrigin?: string;
@@ -126,7 +127,7 @@ export function registerCrawl(program: Command, ctx: CliContext): void {
       'uncompressed bytes per sitemap file (at most 52428800)',
       wholeNumberArg('--max-bytes', 1024),
     );
-  extrasCrawlOptions(cmd)
+  extrasCrawlOptions(renderFlags(cmd))
     .addOption(new Option('--format <format>', 'summary format').choices(['text', 'json']).default('text'))
     .option('--json', 'short for --format json')
     .option('--quiet', 'no progress and no diagnostics, only the summary')
@@ -141,6 +142,7 @@ Examples:
   sitemapkit crawl http://localhost:8080/ --out dist/ --public-origin https://example.com/docs/15/
   sitemapkit crawl https://user:pass@staging.example.com/ --out dist/ --header "X-Preview: 1"
   sitemapkit crawl https://example.com/ --out dist/ --resume            # after Ctrl-C or a crash
+  sitemapkit crawl https://app.example.com/ --out dist/ --render        # a site built with JavaScript
   sitemapkit crawl https://example.com/ --out dist/ --state site.db --recrawl --changes changes.jsonl
   sitemapkit crawl https://example.com/ --out dist/ --state site.db --recrawl --store site-store.db
 
@@ -161,6 +163,7 @@ the command that resumes).`,
 function toOptions(urls: string[], flags: CrawlFlags): CrawlOptions {
   const o: CrawlOptions = {
     ...siteCrawlOptions(flags),
+    ...renderOptions(flags),
     start: urls,
     outDir: flags.out,
     report: flags.report,

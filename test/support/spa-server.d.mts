@@ -1,0 +1,13 @@
+export interface SpaServer {
+  /** `http://127.0.0.1:PORT`. */
+  origin: string;
+  /** The path of every request, in arrival order. */
+  paths: string[];
+  close(): Promise<void>;
+}
+
+export function startSpaServer(options?: {
+  products?: number;
+  docs?: number;
+  delayApiMs?: number;
+}): Promise<SpaServer>;
