@@ -83,8 +83,10 @@ export type RenderResult =
 /** Resource types a crawler never needs: they are blocked, whoever serves them. */
 const BLOCKED_TYPES = new Set(['image', 'media', 'font']);
 
-/** Extra time to read the DOM of a page whose time cap passed (ms). */
+/** Extra time to read the DOM of a page whose time cap passed (ms, at most the cap itself). */
 const READ_GRACE_MS = 2000;
+/** Longest wait for a failed tab to close (ms). */
+const CLOSE_WAIT_MS = 2000;
 
 /** One tab of the pool and what it is doing. */
 interface Tab {
@@ -272,14 +274,17 @@ export class Renderer {
     this.#waiters.shift()?.();
   }
 
-  #release(tab: Tab, healthy: boolean): void {
+  async #release(tab: Tab, healthy: boolean): Promise<void> {
     tab.doc = undefined;
     tab.onCrash = undefined;
     if (healthy && !this.#closed) this.#idle.push(tab);
     else {
+      // Closed before its slot is given again: a hung renderer process ends with its last tab,
+      // and a new tab of the same site could otherwise be put into that very process. A tab that
+      // does not close in time is left to the browser's close.
+      const closed = tab.page.close({ runBeforeUnload: false }).catch(() => {});
+      await Promise.race([closed, sleep(CLOSE_WAIT_MS)]);
       this.#tabs--;
-      // A hung tab may never answer: it is not waited for (closing the browser ends it anyway).
-      tab.page.close({ runBeforeUnload: false }).catch(() => {});
     }
     this.#wakeOne();
   }
@@ -290,8 +295,14 @@ export class Renderer {
    */
   async render(input: RenderInput): Promise<RenderResult> {
     const signal = this.#o.signal;
-    if (signal?.aborted === true) throw new SitemapkitError('ERR_ABORTED', 'the crawl was interrupted');
+    const aborted = (): boolean => signal?.aborted === true;
+    if (aborted()) throw new SitemapkitError('ERR_ABORTED', 'the crawl was interrupted');
     const tab = await this.#acquire();
+    // Aborted while it waited for a tab: nothing more is rendered.
+    if (aborted()) {
+      await this.#release(tab, true);
+      throw new SitemapkitError('ERR_ABORTED', 'the crawl was interrupted');
+    }
     this.renders++;
     let result: RenderResult;
     let onAbort: (() => void) | undefined;
@@ -302,12 +313,12 @@ export class Renderer {
       });
       result = await Promise.race([this.#renderOn(tab, input), aborted]);
     } catch (error) {
-      this.#release(tab, false);
+      await this.#release(tab, false);
       throw error;
     } finally {
       if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
     }
-    this.#release(tab, result.ok);
+    await this.#release(tab, result.ok);
     return result;
   }
 
@@ -320,6 +331,7 @@ export class Renderer {
     tab.blocked = 0;
     tab.navigations = [];
     const deadline = Date.now() + o.timeoutMs;
+    const grace = Math.min(READ_GRACE_MS, o.timeoutMs);
     let capped = false;
     const work = (async (): Promise<PageRead> => {
       try {
@@ -338,7 +350,7 @@ export class Renderer {
     })();
     let timer: NodeJS.Timeout | undefined;
     const hung = new Promise<'hung'>((r) => {
-      timer = setTimeout(() => r('hung'), o.timeoutMs + READ_GRACE_MS);
+      timer = setTimeout(() => r('hung'), o.timeoutMs + grace);
     });
     const crashed = new Promise<'crash'>((r) => {
       tab.onCrash = () => r('crash');
@@ -350,7 +362,7 @@ export class Renderer {
         return {
           ok: false,
           reason: 'timeout',
-          error: `the page did not answer within ${o.timeoutMs + READ_GRACE_MS} ms (a script that never yields?)`,
+          error: `the page did not answer within ${o.timeoutMs + grace} ms (a script that never yields?)`,
         };
       }
       const navigations = [...tab.navigations, ...read.navigations];

@@ -10,4 +10,6 @@ export function startSpaServer(options?: {
   products?: number;
   docs?: number;
   delayApiMs?: number;
+  /** Sees every request's path first; returning false leaves the request unanswered. */
+  onPath?: (path: string) => boolean | undefined;
 }): Promise<SpaServer>;

@@ -12,9 +12,11 @@ import { createServer } from 'node:http';
 const ROOT = new URL('../fixtures/spa/', import.meta.url);
 const read = (path) => readFileSync(new URL(path, ROOT));
 
-const HANG = '<!doctype html><title>Hang</title><p>Stuck.</p><script>for (;;) {}</script>';
+// Each first tells the server it ran (/api/ping/NAME): the tests count the attempts.
+const HANG =
+  '<!doctype html><title>Hang</title><p>Stuck.</p><script>fetch("/api/ping/hang"); for (;;) {}</script>';
 const CRASH =
-  '<!doctype html><title>Crash</title><p>Out of memory.</p><script>const keep = []; for (;;) keep.push(new Array(1e6).fill(1.5));</script>';
+  '<!doctype html><title>Crash</title><p>Out of memory.</p><script>fetch("/api/ping/crash").then(() => { const keep = []; for (;;) keep.push(new Array(1e6).fill(1.5)); });</script>';
 
 function docsPage(n, docs) {
   const links = [];
@@ -27,10 +29,11 @@ function docsPage(n, docs) {
 }
 
 /**
- * Starts the server. `products`: products the API lists (each a page); `docs`: static pages.
+ * Starts the server. `products`: products the API lists (each a page); `docs`: static pages;
+ * `onPath` sees every request's path first (returning false leaves it unanswered).
  * Resolves with its origin, a log of request paths, and close().
  */
-export async function startSpaServer({ products = 3, docs = 6, delayApiMs = 0 } = {}) {
+export async function startSpaServer({ products = 3, docs = 6, delayApiMs = 0, onPath } = {}) {
   const shell = read('index.html');
   const assets = { '/assets/app.js': read('assets/app.js'), '/assets/lazy.js': read('assets/lazy.js') };
   const list = JSON.stringify(
@@ -43,6 +46,8 @@ export async function startSpaServer({ products = 3, docs = 6, delayApiMs = 0 } 
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     paths.push(path);
+    // A test's hook; `false` leaves the request unanswered (a server that hangs).
+    if (onPath?.(path) === false) return;
     if (path === '/robots.txt')
       return send(res, 200, 'text/plain', 'User-agent: *\nDisallow: /api/private/\n');
     if (assets[path] !== undefined) return send(res, 200, 'text/javascript; charset=utf-8', assets[path]);
@@ -51,6 +56,12 @@ export async function startSpaServer({ products = 3, docs = 6, delayApiMs = 0 } 
       if (delayApiMs > 0) setTimeout(answer, delayApiMs);
       else answer();
       return;
+    }
+    if (path.startsWith('/api/ping/')) {
+      // Counted: never from a cache.
+      return res
+        .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+        .end('{}');
     }
     if (path.startsWith('/api/')) return send(res, 200, 'application/json', '{}');
     if (path === '/hang') return send(res, 200, 'text/html; charset=utf-8', HANG);
