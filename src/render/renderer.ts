@@ -1,7 +1,7 @@
 /**
  * Rendering pages in headless Chromium (issue 14): one browser, launched on the first page that
- * needs it, and a pool of at most `concurrency` tabs in one context, reused from page to page (the
- * site's scripts stay in the HTTP cache). The caller has fetched the page already: its HTML is
+ * needs it, and a pool of at most `concurrency` tabs, each in a context of its own, reused from
+ * page to page (the site's scripts stay in the tab's HTTP cache). The caller has fetched the page already: its HTML is
  * handed to the tab as the document (no second request for it, and the page that is rendered is
  * the page whose raw HTML was read), and the page's own requests go out as a browser would make
  * them, except third-party ones, images, media and fonts (blocked) and those the caller refuses
@@ -90,6 +90,7 @@ const CLOSE_WAIT_MS = 2000;
 
 /** One tab of the pool and what it is doing. */
 interface Tab {
+  context: BrowserContext;
   page: Page;
   /** The page being rendered; its first main-frame navigation gets this HTML. */
   doc: RenderInput | undefined;
@@ -136,7 +137,7 @@ function firstLine(error: unknown): string {
 
 export class Renderer {
   readonly #o: RendererOptions;
-  #browser: Promise<{ browser: Browser; context: BrowserContext }> | undefined;
+  #browser: Promise<Browser> | undefined;
   readonly #idle: Tab[] = [];
   #tabs = 0;
   readonly #waiters: Array<() => void> = [];
@@ -153,7 +154,7 @@ export class Renderer {
     return this.#browser !== undefined;
   }
 
-  #launch(): Promise<{ browser: Browser; context: BrowserContext }> {
+  #launch(): Promise<Browser> {
     this.#browser ??= (async () => {
       checkChromium(this.#o.executablePath);
       const { chromium } = await loadPlaywright();
@@ -179,21 +180,27 @@ export class Renderer {
           },
         );
       }
-      const context = await browser.newContext({
-        userAgent: this.#o.userAgent,
-        serviceWorkers: 'block',
-        viewport: { width: 1280, height: 800 },
-      });
-      await context.addInitScript(INIT_SCRIPT);
-      return { browser, context };
+      return browser;
     })();
     return this.#browser;
   }
 
+  /**
+   * A tab in a context of its own: its renderer process is never shared with another tab, so a
+   * page that hangs or crashes its renderer takes no other page with it, and the tab that
+   * replaces it starts in a new process.
+   */
   async #newTab(): Promise<Tab> {
-    const { context } = await this.#launch();
+    const browser = await this.#launch();
+    const context = await browser.newContext({
+      userAgent: this.#o.userAgent,
+      serviceWorkers: 'block',
+      viewport: { width: 1280, height: 800 },
+    });
+    await context.addInitScript(INIT_SCRIPT);
     const page = await context.newPage();
     const tab: Tab = {
+      context,
       page,
       doc: undefined,
       docServed: false,
@@ -279,10 +286,8 @@ export class Renderer {
     tab.onCrash = undefined;
     if (healthy && !this.#closed) this.#idle.push(tab);
     else {
-      // Closed before its slot is given again: a hung renderer process ends with its last tab,
-      // and a new tab of the same site could otherwise be put into that very process. A tab that
-      // does not close in time is left to the browser's close.
-      const closed = tab.page.close({ runBeforeUnload: false }).catch(() => {});
+      // A tab that does not close in time (a hung renderer) is left to the browser's close.
+      const closed = tab.context.close().catch(() => {});
       await Promise.race([closed, sleep(CLOSE_WAIT_MS)]);
       this.#tabs--;
     }
@@ -405,8 +410,7 @@ export class Renderer {
     const b = this.#browser;
     if (b === undefined) return;
     try {
-      const { browser } = await b;
-      await browser.close();
+      await (await b).close();
     } catch {
       // It never started (the error was reported where it failed), or it is gone already.
     }

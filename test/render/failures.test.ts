@@ -31,7 +31,7 @@ describe('a hung page and a page that crashes the renderer', () => {
       outDir: join(dir, 'out'),
       report: join(dir, 'report'),
       render: true,
-      renderTimeoutMs: 1000,
+      renderTimeoutMs: 2000,
       // A small script heap: the allocating page takes its renderer down at once.
       chromiumArgs: ['--js-flags=--max-old-space-size=64'],
       maxDepth: 1,

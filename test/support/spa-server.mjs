@@ -14,9 +14,9 @@ const read = (path) => readFileSync(new URL(path, ROOT));
 
 // Each first tells the server it ran (/api/ping/NAME): the tests count the attempts.
 const HANG =
-  '<!doctype html><title>Hang</title><p>Stuck.</p><script>fetch("/api/ping/hang"); for (;;) {}</script>';
+  '<!doctype html><title>Hang</title><p>Stuck.</p><script>fetch("/api/ping/hang").then(() => { for (;;) {} });</script>';
 const CRASH =
-  '<!doctype html><title>Crash</title><p>Out of memory.</p><script>fetch("/api/ping/crash").then(() => { const keep = []; for (;;) keep.push(new Array(1e6).fill(1.5)); });</script>';
+  '<!doctype html><title>Crash</title><p>Out of memory.</p><script>fetch("/api/ping/crash").then(() => { const keep = []; for (;;) keep.push(new Array(1e7).fill(1.5)); });</script>';
 
 function docsPage(n, docs) {
   const links = [];
@@ -25,7 +25,8 @@ function docsPage(n, docs) {
   const text = 'This chapter explains one part of the shop in plain words, with examples and notes. '.repeat(
     8,
   );
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Chapter ${n}</title></head><body><h1>Chapter ${n}</h1><p>${text}</p><ul>${links.join('')}</ul><p><a href="/">Shop</a></p></body></html>`;
+  // A script, as on most documentation sites (a search box): `render: 'auto'` samples such pages.
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Chapter ${n}</title><script>document.documentElement.dataset.js = 'on';</script></head><body><h1>Chapter ${n}</h1><p>${text}</p><ul>${links.join('')}</ul><p><a href="/">Shop</a></p></body></html>`;
 }
 
 /**
