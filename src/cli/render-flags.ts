@@ -14,12 +14,21 @@ export interface RenderFlags {
   chromium?: string;
 }
 
+/** `--render`'s optional value: only `auto` (a URL after the flag is the likely mistake). */
+function renderMode(raw: string): string {
+  if (raw === 'auto') return raw;
+  throw new UsageError(
+    `--render takes "auto" or nothing, not "${raw}" (give the start URL before --render: sitemapkit crawl URL --render)`,
+  );
+}
+
 /** Adds the rendering flags to `cmd`. */
 export function renderFlags(cmd: Command): Command {
   return cmd
     .option(
       '--render [auto]',
       'render pages in headless Chromium and read the rendered DOM; "--render auto" renders only pages that look like an application shell, plus a sample of each URL template',
+      renderMode,
     )
     .option(
       '--render-concurrency <n>',

@@ -12,4 +12,6 @@ export function startSpaServer(options?: {
   delayApiMs?: number;
   /** Sees every request's path first; returning false leaves the request unanswered. */
   onPath?: (path: string) => boolean | undefined;
+  /** @default 0 (a free port) */
+  port?: number;
 }): Promise<SpaServer>;

@@ -4,10 +4,11 @@
  * robots.txt, and on request a page that hangs the renderer (`/hang`: a script that never yields)
  * and one that crashes it (`/crash`: a script that allocates until the renderer's heap is gone; run
  * Chromium with a small heap, `--js-flags=--max-old-space-size=64`). Plain JavaScript, so that the
- * bench (bench/render.mjs) serves the same application scaled up (`products`).
+ * bench (bench/render.mjs) serves the same application scaled up (`products`), and people by hand: `node test/support/spa-server.mjs 8080`.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
 
 const ROOT = new URL('../fixtures/spa/', import.meta.url);
 const read = (path) => readFileSync(new URL(path, ROOT));
@@ -34,7 +35,7 @@ function docsPage(n, docs) {
  * `onPath` sees every request's path first (returning false leaves it unanswered).
  * Resolves with its origin, a log of request paths, and close().
  */
-export async function startSpaServer({ products = 3, docs = 6, delayApiMs = 0, onPath } = {}) {
+export async function startSpaServer({ products = 3, docs = 6, delayApiMs = 0, onPath, port = 0 } = {}) {
   const shell = read('index.html');
   const assets = { '/assets/app.js': read('assets/app.js'), '/assets/lazy.js': read('assets/lazy.js') };
   const list = JSON.stringify(
@@ -78,10 +79,9 @@ export async function startSpaServer({ products = 3, docs = 6, delayApiMs = 0, o
       return send(res, 200, 'text/html; charset=utf-8', shell);
     return send(res, 404, 'text/plain', 'not found');
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: `http://127.0.0.1:${server.address().port}`,
     paths,
     close: () =>
       new Promise((resolve) => {
@@ -89,4 +89,10 @@ export async function startSpaServer({ products = 3, docs = 6, delayApiMs = 0, o
         server.close(() => resolve());
       }),
   };
+}
+
+// `node test/support/spa-server.mjs [PORT]` serves the application until Ctrl-C (docs/crawl.md).
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const s = await startSpaServer({ port: Number(process.argv[2] ?? 8080) });
+  process.stdout.write(`the bundled single-page application: ${s.origin}/\n`);
 }
