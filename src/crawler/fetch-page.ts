@@ -40,9 +40,11 @@ export type RenderedPage =
       rawMeta: PageMeta;
       /** The time cap passed before the network was quiet: the DOM was read as it was. */
       capped: boolean;
+      /** Milliseconds spent rendering (not part of the response time). */
+      ms: number;
     }
   /** Rendering failed twice (a hang, a crash): `meta` is the raw HTML's. */
-  | { ok: false; error: string };
+  | { ok: false; error: string; ms: number };
 
 export type PageResponse =
   | {

@@ -48,7 +48,8 @@ export function pageOutcome(
   giveUp: string | undefined,
   rules: PageRules,
 ): PageOutcome {
-  const base = { attempts, ms };
+  // The response time is the exchange's: the time a page took to render is not the server's.
+  const base = { attempts, ms: res.ok && res.render !== undefined ? Math.max(0, ms - res.render.ms) : ms };
   const diagnostics: Diagnostic[] = [];
   if (!res.ok) {
     const reason = giveUp === undefined ? res.error : `${res.error}; ${giveUp}`;

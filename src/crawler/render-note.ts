@@ -19,6 +19,8 @@ export interface RenderNote {
   error?: string;
   /** The time cap passed before the page's network was quiet: its DOM was read as it was. */
   capped?: boolean;
+  /** Milliseconds the page took to render (both attempts when it failed). */
+  ms?: number;
   /** Links (normalised) found only after rendering, at most {@link JS_ONLY_KEPT}. */
   jsOnly?: string[];
   jsOnlyCount?: number;
@@ -62,8 +64,8 @@ function canonicalText(url: string, res: Answered, meta: PageMeta): string {
 export function renderNote(url: string, res: PageResponse, rules: NoteRules): string | null {
   if (!res.ok || res.render === undefined) return null;
   const r = res.render;
-  if (!r.ok) return JSON.stringify({ rendered: 'failed', error: r.error } satisfies RenderNote);
-  const note: RenderNote = { rendered: 'yes' };
+  if (!r.ok) return JSON.stringify({ rendered: 'failed', error: r.error, ms: r.ms } satisfies RenderNote);
+  const note: RenderNote = { rendered: 'yes', ms: r.ms };
   if (r.capped) note.capped = true;
   const rendered = res.meta;
   if (rendered === undefined) return JSON.stringify(note);

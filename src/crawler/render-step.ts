@@ -52,10 +52,12 @@ function readRendered(html: string, navigations: readonly string[]): PageMeta {
 export class RenderStep {
   readonly #fetch: Fetch;
   readonly #auto: AutoRender | undefined;
+  readonly #now: () => number;
   readonly renderer: Renderer;
 
   constructor(o: ResolvedCrawlOptions, fetch: Fetch, gate: RobotsGate, scope: Scope) {
     this.#fetch = fetch;
+    this.#now = o.now;
     this.#auto = o.render.mode === 'auto' ? new AutoRender() : undefined;
     const policy = async (url: string): Promise<RequestPolicy> => {
       let u: URL;
@@ -89,13 +91,15 @@ export class RenderStep {
     const { text, ...answered } = res;
     if (res.meta === undefined || res.status !== 200) return answered;
     if (this.#auto !== undefined && !this.#auto.wants(url, text)) return answered;
+    const t0 = this.#now();
     let r: RenderResult = await this.renderer.render({ url, html: text });
     // A hang or a crash may be the tab's, not the page's: once more in a fresh one.
     if (!r.ok) r = await this.renderer.render({ url, html: text });
-    if (!r.ok) return { ...answered, render: { ok: false, error: r.error } };
+    const ms = this.#now() - t0;
+    if (!r.ok) return { ...answered, render: { ok: false, error: r.error, ms } };
     const meta = readRendered(r.html, r.navigations);
     this.#auto?.learn(url, gained(url, res.meta, meta));
-    return { ...answered, meta, render: { ok: true, rawMeta: res.meta, capped: r.capped } };
+    return { ...answered, meta, render: { ok: true, rawMeta: res.meta, capped: r.capped, ms } };
   }
 
   close(): Promise<void> {
