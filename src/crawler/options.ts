@@ -21,13 +21,15 @@ import {
 import { isProductToken } from '../robots/match.js';
 import type { CrawlProgress, PageEvent } from './events.js';
 import { normalizeCrawlUrl, type ParamPolicy } from './normalize-url.js';
+import { type RenderCrawlOptions, type ResolvedRender, resolveRender } from './render-options.js';
 import type { CrawlSitemapOptions, CrawlStoreOptions } from './store-publish.js';
 
 export type { CrawlProgress, PageEvent } from './events.js';
+export type { RenderCrawlOptions } from './render-options.js';
 export type { CrawlSitemapOptions } from './store-publish.js';
 
 /** Options of {@link crawl}. Only `start` and `outDir` are required. The object is never modified. */
-export interface CrawlOptions {
+export interface CrawlOptions extends RenderCrawlOptions {
   /**
    * Where the crawl starts: one URL or several (same or other hosts). Credentials in a start URL
    * (`https://user:pass@staging.example.com/`) become HTTP basic auth, sent to that origin only.
@@ -265,6 +267,8 @@ export interface ResolvedCrawlOptions {
   onProgress: ((progress: CrawlProgress) => void) | undefined;
   onPage: ((event: PageEvent) => void) | undefined;
   adjustEntry: ((entry: EntryInput) => EntryInput) | undefined;
+  /** Rendering in headless Chromium (`mode: false`: none). */
+  render: ResolvedRender;
 }
 
 export const DEFAULT_PRIORITY_MAP: readonly number[] = [1, 0.8, 0.5, 0.3];
@@ -477,5 +481,6 @@ export function resolveCrawlOptions(o: CrawlOptions, cwd: string = process.cwd()
     onProgress: o.onProgress,
     onPage: o.onPage,
     adjustEntry: o.adjustEntry,
+    render: resolveRender(o),
   };
 }

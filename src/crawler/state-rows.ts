@@ -36,6 +36,7 @@ export interface RawRow {
   changed_at: string | null;
   change: Change | null;
   change_at: string | null;
+  rendered: string | null;
 }
 
 export function toRecord(r: RawRow): UrlRecord {
@@ -62,6 +63,7 @@ export function toRecord(r: RawRow): UrlRecord {
     changedAt: r.changed_at,
     change: r.change,
     changeAt: r.change_at,
+    rendered: r.rendered ?? null,
   };
 }
 

@@ -99,7 +99,7 @@ export class CrawlState {
          content_type = @contentType, title = @title, canonical = @canonical,
          description_length = @descriptionLength, lastmod = @lastmod, extra = @extra, bytes = @bytes,
          ms = @ms, attempts = @attempts, etag = @etag, last_modified = @lastModified,
-         fingerprint = @fingerprint, changed_at = @changedAt, ${MERGE_CHANGE} WHERE id = @id`,
+         fingerprint = @fingerprint, changed_at = @changedAt, rendered = @rendered, ${MERGE_CHANGE} WHERE id = @id`,
       ),
       // A 304 (or a failure of a listed page): what the last crawl recorded stays, verdict included.
       keep: db.prepare(
@@ -306,6 +306,7 @@ export class CrawlState {
       changedAt: o.changedAt ?? null,
       change: o.change ?? null,
       changeAt: o.changeAt ?? null,
+      rendered: o.rendered ?? null,
     });
   }
 

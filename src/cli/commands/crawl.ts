@@ -24,10 +24,11 @@ import { type CrawlExtrasFlags, crawlExtras, extrasCrawlOptions } from '../extra
 import { wholeNumberArg } from '../flags.js';
 import { appendArg, type ImageFlags, imageFilterOptions, shareArg } from '../input-flags.js';
 import { Progress, RateWindow } from '../progress.js';
+import { type RenderFlags, renderFlags, renderOptions } from '../render-flags.js';
 import { type SiteCrawlFlags, siteCrawlFlags, siteCrawlOptions } from '../site-crawl-flags.js';
 import { maxDropArg, storeName } from '../store-build.js';
 
-interface CrawlFlags extends SiteCrawlFlags, ImageFlags, CrawlExtrasFlags, AuditRuleFlags {
+interface CrawlFlags extends SiteCrawlFlags, ImageFlags, CrawlExtrasFlags, AuditRuleFlags, RenderFlags {
   audit?: boolean;
   auditJunit?: boolean;
   out: string;
@@ -144,7 +145,7 @@ export function registerCrawl(program: Command, ctx: CliContext): void {
     '--audit-junit',
     'with --audit: also write audit.junit.xml (JUnit XML, for CI) into the report folder',
   );
-  extrasCrawlOptions(cmd)
+  extrasCrawlOptions(renderFlags(cmd))
     .addOption(new Option('--format <format>', 'summary format').choices(['text', 'json']).default('text'))
     .option('--json', 'short for --format json')
     .option('--quiet', 'no progress and no diagnostics, only the summary')
@@ -159,6 +160,7 @@ Examples:
   sitemapkit crawl http://localhost:8080/ --out dist/ --public-origin https://example.com/docs/15/
   sitemapkit crawl https://user:pass@staging.example.com/ --out dist/ --header "X-Preview: 1"
   sitemapkit crawl https://example.com/ --out dist/ --resume            # after Ctrl-C or a crash
+  sitemapkit crawl https://app.example.com/ --out dist/ --render        # a site built with JavaScript
   sitemapkit crawl https://example.com/ --out dist/ --state site.db --recrawl --changes changes.jsonl
   sitemapkit crawl https://example.com/ --out dist/ --state site.db --recrawl --store site-store.db
   sitemapkit crawl https://example.com/ --out dist/ --audit --audit-junit   # and audit the published sitemaps
@@ -180,6 +182,7 @@ the command that resumes).`,
 function toOptions(urls: string[], flags: CrawlFlags): CrawlOptions {
   const o: CrawlOptions = {
     ...siteCrawlOptions(flags),
+    ...renderOptions(flags),
     start: urls,
     outDir: flags.out,
     report: flags.report,
