@@ -37,7 +37,9 @@ export function ensureWrk() {
     run(['apt-get', 'update', '-qq']);
     run(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', 'wrk']);
   } catch (error) {
-    throw new Error(`bench: could not install wrk (${error.message}): apt-get install wrk, and run the bench again`);
+    throw new Error(
+      `bench: could not install wrk (${error.message}): apt-get install wrk, and run the bench again`,
+    );
   }
 }
 
@@ -50,7 +52,9 @@ export async function rawFetch(origin, path = '/sitemap.xml') {
   const { hostname, port } = new URL(origin);
   const socket = connect(Number(port), hostname);
   await once(socket, 'connect');
-  socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n`);
+  socket.write(
+    `GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n`,
+  );
   const chunks = [];
   for await (const c of socket) chunks.push(c);
   const all = Buffer.concat(chunks);
