@@ -8,6 +8,7 @@
 
 import { isSitemapkitError, type SitemapkitError } from '../core/errors.js';
 import { hash64 } from '../core/hash.js';
+import { formatUtc } from '../core/lastmod.js';
 import { updateRobotsText } from '../writer/robots-line.js';
 import { type Answer, type PlainRequest, setAnswerer, textAnswer, toResponse } from './body.js';
 import { normalizer } from './entries.js';
@@ -174,7 +175,8 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
       if (children.length === 0) return undefined;
       if (children.length > 1) {
         if (format === 'txt') return undefined;
-        const text = format === 'xml' ? indexText(o, children) : htmlIndex(o, children);
+        const listed = dated(children);
+        const text = format === 'xml' ? indexText(o, listed) : htmlIndex(o, listed);
         return new Response(text).body!;
       }
     }
@@ -201,6 +203,16 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
           : pass(s.files.entries(child.name), '*', format, ctx, false);
     return textStream(gen);
   };
+
+  /**
+   * The children as the index lists them: one with a version of its own and no lastmod from its
+   * source (a site store's file) is dated by when the handler first saw that version of it.
+   */
+  const dated = (children: Child[]): Child[] =>
+    children.map((c) => {
+      const at = c.lastmod === undefined && c.version !== undefined ? since.get(c.name) : undefined;
+      return at === undefined ? c : { ...c, lastmod: formatUtc(at.at) };
+    });
 
   /** Whether the set has this file (any format of it). */
   const exists = (children: Child[], r: { name: string; format: Format }): boolean =>
