@@ -11,7 +11,12 @@ import { createSitemapHandler } from './handler.js';
 import type { Compressor, SitemapHandler, SitemapHandlerOptions } from './types.js';
 import { PLAIN_PATH, setBestCompressor } from './warm.js';
 
-export { type ServableStore, type StoreSourceOptions, storeSource } from './store-source.js';
+export {
+  type ServableStore,
+  type StoreServeOptions,
+  type StoreSourceOptions,
+  storeSource,
+} from './store-source.js';
 
 type Pair = { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> };
 

@@ -93,7 +93,7 @@ describe('sitemapkit serve --store', () => {
     expect(Date.parse(b2!)).toBeGreaterThan(Date.parse(b!));
   });
 
-  it('refuses a store that does not exist, a folder with --store, and neither, in one line, exit 2', async () => {
+  it('refuses a store that does not exist, a folder with --store, neither, and a bad --news-window, in one line, exit 2', async () => {
     const missing = await runBin(['serve', '--store', join(dir, 'nothing.db'), '--port', '0']);
     expect(missing.code).toBe(2);
     // One sentence (and the CLI's pointer to --help), never a stack.
@@ -104,6 +104,12 @@ describe('sitemapkit serve --store', () => {
     const both = await runBin(['serve', dir, '--store', storePath, '--port', '0']);
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/give a folder or --store, not both/);
+    const window = await runBin(['serve', '--store', storePath, '--news-window', 'soon', '--port', '0']);
+    expect(window.code).toBe(2);
+    expect(window.stderr.split('\n')[0]).toMatch(/--news-window/);
+    const folderWindow = await runBin(['serve', dir, '--news-window', '1d', '--port', '0']);
+    expect(folderWindow.code).toBe(2);
+    expect(folderWindow.stderr).toMatch(/--news-window applies to --store/);
     const neither = await runBin(['serve', '--port', '0']);
     expect(neither.code).toBe(2);
     expect(neither.stderr).toMatch(/give the folder generate wrote, or a site store with --store FILE/);

@@ -8,7 +8,8 @@ import { createNodeSitemapHandler, storeSource, toNodeListener } from '../../han
 import { openStore } from '../../store/store.js';
 import type { CliContext } from '../context.js';
 import { UsageError } from '../exit.js';
-import { wholeNumberArg } from '../flags.js';
+import { newsWindowOption } from '../extras-flags.js';
+import { durationFlag, wholeNumberArg } from '../flags.js';
 import { writeOut } from '../io.js';
 import { serveFolder } from '../serve-folder.js';
 import { requireStore } from '../store-build.js';
@@ -18,6 +19,7 @@ interface ServeFlags {
   host: string;
   maxAge: number;
   store?: string;
+  newsWindow?: string;
   json?: boolean;
 }
 
@@ -52,12 +54,18 @@ async function folderListener(dir: string, cacheControl: string): Promise<Listen
  */
 async function storeListener(
   path: string,
-  maxAge: number,
+  flags: ServeFlags,
 ): Promise<{ listener: Listener; close: () => Promise<void> }> {
+  const raw = flags.newsWindow?.trim();
+  const newsWindow =
+    raw === undefined ? undefined : raw === 'off' ? false : durationFlag('--news-window', raw, 's')!;
   await requireStore(path, 'build one first (sitemapkit generate INPUT --store FILE --out DIR)');
   const store = await openStore(path, { readOnly: true });
   try {
-    const handler = createNodeSitemapHandler({ ...storeSource(store), maxAge });
+    const handler = createNodeSitemapHandler({
+      ...storeSource(store, newsWindow === undefined ? {} : { newsWindow }),
+      maxAge: flags.maxAge,
+    });
     const listener = toNodeListener(handler);
     return { listener: (req, res) => listener(req, res), close: () => store.close() };
   } catch (error) {
@@ -80,17 +88,20 @@ export function registerServe(program: Command, ctx: CliContext): void {
     .option('--port <n>', 'port to listen on (0: any free port)', wholeNumberArg('--port', 0, 65_535), 8080)
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .option('--max-age <seconds>', 'Cache-Control max-age (0: no-cache)', wholeNumberArg('--max-age', 0), 0)
+    .addOption(newsWindowOption())
     .option('--json', 'print the address as one JSON line')
     .action(async (dir: string | undefined, flags: ServeFlags) => {
       if (dir !== undefined && flags.store !== undefined)
         throw new UsageError(`give a folder or --store, not both (${dir} and --store ${flags.store})`);
       if (dir === undefined && flags.store === undefined)
         throw new UsageError('give the folder generate wrote, or a site store with --store FILE');
+      if (flags.store === undefined && flags.newsWindow !== undefined)
+        throw new UsageError('--news-window applies to --store: a folder is served as it was built');
       const cacheControl = flags.maxAge === 0 ? 'no-cache' : `public, max-age=${flags.maxAge}`;
       const served =
         flags.store === undefined
           ? { listener: await folderListener(dir!, cacheControl), close: async () => undefined }
-          : await storeListener(flags.store, flags.maxAge);
+          : await storeListener(flags.store, flags);
       const server = createServer(served.listener);
       try {
         await serve(server, flags, flags.store === undefined ? dir! : `the site store ${flags.store}`, ctx);
