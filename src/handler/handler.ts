@@ -265,7 +265,9 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     if (cached === undefined) return undefined;
     // Asked for again: worth sending smaller from now on.
     if (encoding === 'gzip') recompress?.(key, cached, () => current === state);
-    const headers = cachedHeaders(cached, () => headersFor(v, CONTENT_TYPES[r.format]!, encoding));
+    const headers = cachedHeaders(cached, key, v.lastModified.getTime(), () =>
+      headersFor(v, CONTENT_TYPES[r.format]!, encoding),
+    );
     return { status: 200, headers, body: request.method === 'HEAD' ? null : cached };
   };
 

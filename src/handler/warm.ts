@@ -32,22 +32,31 @@ export function encodingChooser(brotli: boolean): (header: string | null) => Enc
 }
 
 // The headers of a 200 with a cached body, per body: the cache hands back the same bytes object
-// while it keeps a file, so its headers (validators, types, Content-Length) are made once.
-const prepared = new WeakMap<Uint8Array, Readonly<Record<string, string>>>();
+// while it keeps a file, so its headers (validators, types, Content-Length) are made once. They
+// are remade when the same bytes come back for another key or time (a cache that shares equal
+// bytes between versions).
+const prepared = new WeakMap<
+  Uint8Array,
+  { key: string; time: number; headers: Readonly<Record<string, string>> }
+>();
 
-/** The headers of a 200 carrying the cached `bytes`: `make()` the first time, the same object after. */
+/**
+ * The headers of a 200 carrying the cached `bytes` of cache key `key` (its validators'
+ * Last-Modified `time`): `make()` the first time, the same object after.
+ */
 export function cachedHeaders(
   bytes: Uint8Array,
+  key: string,
+  time: number,
   make: () => Record<string, string>,
 ): Readonly<Record<string, string>> {
-  let h = prepared.get(bytes);
-  if (h === undefined) {
-    const made = make();
-    made['content-length'] = String(bytes.byteLength);
-    h = Object.freeze(made);
-    prepared.set(bytes, h);
-  }
-  return h;
+  const p = prepared.get(bytes);
+  if (p !== undefined && p.key === key && p.time === time) return p.headers;
+  const made = make();
+  made['content-length'] = String(bytes.byteLength);
+  const headers = Object.freeze(made);
+  prepared.set(bytes, { key, time, headers });
+  return headers;
 }
 
 // A compressor's variant at its best (slowest) level, for bytes compressed once and sent many

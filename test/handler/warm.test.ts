@@ -96,6 +96,39 @@ describe('a cached gzip file', () => {
 });
 
 describe('the warm path', () => {
+  it('gives each version its own validators even when a cache hands back one bytes object for both', async () => {
+    // A content-addressed cache: equal bytes are stored once and shared between keys.
+    const byKey = new Map<string, Uint8Array>();
+    const shared: Uint8Array[] = [];
+    const cache: HandlerCache = {
+      get: (key) => byKey.get(key),
+      set(key, bytes) {
+        const same = shared.find((b) => Buffer.from(b).equals(Buffer.from(bytes)));
+        if (same === undefined) shared.push(bytes);
+        byKey.set(key, same ?? bytes);
+      },
+    };
+    let version = 1;
+    const handler = createNodeSitemapHandler({
+      baseUrl: BASE,
+      source: pagedSource({ '': 3 }),
+      cache,
+      version: () => version,
+    });
+    const etagOf = async (): Promise<string | null> => {
+      const r = await handler(new Request(`${BASE}sitemap.xml`));
+      await r.arrayBuffer();
+      return r.headers.get('etag');
+    };
+    const one = [await etagOf(), await etagOf()];
+    version = 2;
+    const two = [await etagOf(), await etagOf()];
+    expect(shared.length).toBe(1);
+    expect(one[1]).toBe(one[0]);
+    expect(two[1]).toBe(two[0]);
+    expect(two[0]).not.toBe(one[0]);
+  });
+
   it('chooses the encoding of an Accept-Encoding value as chooseEncoding does, however often it is asked', () => {
     const coding = fc.constantFrom('gzip', 'br', 'deflate', 'identity', '*', 'x-gzip', 'GZIP', 'zstd');
     const part = fc
