@@ -120,7 +120,10 @@ export function storeSource(store: ServableStore, options: StoreServeOptions = {
       files: async () =>
         (await store.files()).files.map((f) => {
           const expired = news.get(f.name)?.expired ?? 0;
-          return { name: f.name, version: expired === 0 ? f.version : `${f.version}.${expired}` };
+          // Dated as the build that published its current bytes dated it, while no news block
+          // has expired from them since (then the handler dates it by when it saw the change).
+          if (expired === 0) return { name: f.name, version: f.version, lastmod: f.lastmod };
+          return { name: f.name, version: `${f.version}.${expired}` };
         }),
       entries,
     },

@@ -56,9 +56,9 @@ describe('sitemapkit serve --store', () => {
     const index = await get(origin, '/sitemap.xml');
     expect(index.status).toBe(200);
     expect(xsdProblems('sitemap.xml', index.text)).toBe('');
-    expect(locs(index.text)).toEqual(locs(built));
-    // Every child has a lastmod, as in the build's index (there: when a build last rewrote it).
-    expect(index.text.match(/<lastmod>/g)?.length).toBe(3);
+    // The build published every file as it is: each child dated as its index dates it.
+    expect(index.text).toBe(built);
+    expect(index.text.match(/<lastmod>2026-01-02T00:00:00Z<\/lastmod>/g)?.length).toBe(3);
     for (const url of locs(built)) {
       const name = url.slice(BASE.length);
       const got = await get(origin, `/${name}`, { 'accept-encoding': 'gzip' });
@@ -84,13 +84,25 @@ describe('sitemapkit serve --store', () => {
         expect(now.headers['etag']).not.toBe(old.headers['etag']);
       } else expect([name, now.headers['etag']]).toEqual([name, old.headers['etag']]);
     }
-    // In the index, the changed child's lastmod moves on; the others keep theirs.
+    // In the index, the changed child's lastmod moves on to the build that published it; the
+    // others keep theirs: the rebuilt index, byte for byte.
     const dates = (text: string): string[] =>
       [...text.matchAll(/<lastmod>([^<]*)<\/lastmod>/g)].map((m) => m[1]!);
-    const [a, b, c] = dates(index.text);
-    const [a2, b2, c2] = dates((await get(origin, '/sitemap.xml')).text);
-    expect([a2, c2]).toEqual([a, c]);
-    expect(Date.parse(b2!)).toBeGreaterThan(Date.parse(b!));
+    const [a, , c] = dates(index.text);
+    const after = await get(origin, '/sitemap.xml');
+    expect(after.text).toBe(readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8'));
+    expect(dates(after.text)).toEqual([a, '2026-01-03T00:00:00Z', c]);
+
+    // A write no build has published yet: its child is dated by when the server first saw the
+    // change (the clock of this machine, later than any build here); the others keep their
+    // builds' dates.
+    const hook = await openStore(storePath, { now: () => at(4) });
+    await hook.add([{ loc: `${BASE}p/26` }]);
+    await hook.close();
+    const [a3, b3, c3] = dates((await get(origin, '/sitemap.xml')).text);
+    expect([a3, b3]).toEqual([a, '2026-01-03T00:00:00Z']);
+    expect(Date.parse(c3!)).toBeGreaterThan(Date.parse('2026-01-04'));
+    expect((await get(origin, '/sitemap-00003.xml')).text).toContain(`${BASE}p/26`);
   });
 
   it('refuses a store that does not exist, a folder with --store, neither, and a bad --news-window, in one line, exit 2', async () => {
