@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // Serving a 50,000-URL sitemap from SQLite inside an Express app: sitemapkit's handler against
 // the route the npm `sitemap` package's README shows (SitemapStream piped through gzip, the
-// gzipped buffer cached). Each server runs in its own process; one undici client drives both,
-// gzip accepted, no conditional headers (so a 304 cannot win). Cold: every request generates
-// (a new version for the handler; no cached buffer for the README route). Warm: cached.
-// Prints requests per second (median of RUNS), the ratio, the server's CPU per request (from
-// /proc), and each server's peak RSS. A third row runs the handler under node:http alone.
+// gzipped buffer cached). Each server runs in its own process; the same clients drive all, gzip
+// accepted, no conditional headers (so a 304 cannot win): the lean undici client (cold and warm)
+// and wrk (warm; in C, in its own process, so the client does not set the pace). Cold: every
+// request generates (a new version for the handler; no cached buffer for the README route).
+// Warm: cached. Prints requests per second (median of RUNS), the ratio, the server's CPU per
+// request (from /proc), the client's own CPU per request, and each server's peak RSS. Two more
+// rows run the handler under node:http alone and in a Fastify app.
 //   npm run build && node bench/handler.mjs [URLS] [RUNS]      (default 50,000; 3)
 import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { fmt, OUT } from './lib.mjs';
@@ -43,12 +46,17 @@ const SERVERS = {
     arg: dbPath,
     env: { PLAIN: '1' },
   },
+  'sitemapkit, Fastify': {
+    script: new URL('./serve/handler-server.mjs', import.meta.url).pathname,
+    arg: dbPath,
+    env: { FASTIFY: '1' },
+  },
 };
 
 const results = await measure(SERVERS, { urls: URLS, runs: RUNS });
 
 console.log(
-  `\nServing a ${fmt.n(URLS)}-URL sitemap from SQLite in Express, gzip, ${CONCURRENCY} connections, median of ${RUNS}`,
+  `\nServing a ${fmt.n(URLS)}-URL sitemap from SQLite in Express, gzip, ${CONCURRENCY} connections, median of ${RUNS} (load average ${loadavg()[0].toFixed(1)} at the end)`,
 );
 printResults(results, SERVERS, 'sitemapkit', 'sitemapkit');
 rmSync(dbPath, { force: true });

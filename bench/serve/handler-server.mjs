@@ -1,11 +1,12 @@
-// sitemapkit's handler in an Express app (PLAIN=1: node:http alone), over a SQLite table through a
+// sitemapkit's handler in an Express app (PLAIN=1: node:http alone; FASTIFY=1: a Fastify app), over a SQLite table through a
 // paged source (keyset reads of 5,000 rows). COLD=1 gives every request a new version (generated
 // each time).
 // Prints the port, and exits when stdin ends.
 import { createServer } from 'node:http';
 import Database from 'better-sqlite3';
 import express from 'express';
-import { createNodeSitemapHandler, toNodeListener } from 'sitemapkit/handler/node';
+import Fastify from 'fastify';
+import { addFastifyRoutes, createNodeSitemapHandler, toNodeListener } from 'sitemapkit/handler/node';
 
 const [dbPath] = process.argv.slice(2);
 const db = new Database(dbPath, { readonly: true });
@@ -30,14 +31,23 @@ const handler = createNodeSitemapHandler({
     },
   },
 });
-const app = express();
-app.use(toNodeListener(handler));
-const server = createServer(process.env.PLAIN === '1' ? toNodeListener(handler) : app).listen(
-  0,
-  '127.0.0.1',
-  () => {
-    process.stdout.write(`${server.address().port}\n`);
-  },
-);
-process.stdin.on('end', () => server.close(() => process.exit(0)));
-process.stdin.resume();
+if (process.env.FASTIFY === '1') {
+  const app = Fastify();
+  addFastifyRoutes(app, handler);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  process.stdout.write(`${app.server.address().port}\n`);
+  process.stdin.on('end', () => app.close().then(() => process.exit(0)));
+  process.stdin.resume();
+} else {
+  const app = express();
+  app.use(toNodeListener(handler));
+  const server = createServer(process.env.PLAIN === '1' ? toNodeListener(handler) : app).listen(
+    0,
+    '127.0.0.1',
+    () => {
+      process.stdout.write(`${server.address().port}\n`);
+    },
+  );
+  process.stdin.on('end', () => server.close(() => process.exit(0)));
+  process.stdin.resume();
+}

@@ -8,15 +8,17 @@
 
 import { isSitemapkitError, type SitemapkitError } from '../core/errors.js';
 import { hash64 } from '../core/hash.js';
+import { formatUtc } from '../core/lastmod.js';
 import { updateRobotsText } from '../writer/robots-line.js';
 import { type Answer, type PlainRequest, setAnswerer, textAnswer, toResponse } from './body.js';
 import { normalizer } from './entries.js';
 import { type Child, type Format, pass, textStream } from './generate.js';
 import { htmlIndex } from './html-view.js';
-import { CONTENT_TYPES, chooseEncoding, type Encoding, notModified } from './http.js';
+import { CONTENT_TYPES, type Encoding, notModified } from './http.js';
 import { computeLayout, indexText } from './layout.js';
 import { resolveHandlerOptions } from './options.js';
 import type { Compressor, SitemapHandler, SitemapHandlerOptions, SourceVersion } from './types.js';
+import { cachedHeaders, encodingChooser, gzipRecompressor } from './warm.js';
 import { BUNDLED_XSL } from './xsl-text.js';
 
 type Validators = { etag: string; lastModified: Date };
@@ -104,6 +106,8 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
   const o = resolveHandlerOptions(options);
   const brotli = o.brotli ?? nativeBrotli();
   const gzip: Compressor = o.gzip ?? (() => new CompressionStream('gzip'));
+  const chooseEncoding = encodingChooser(brotli !== undefined);
+  const recompress = o.cache === undefined ? undefined : gzipRecompressor(gzip, o.cache);
   const config = `${o.prefix}|${o.maxUrlsPerFile}|${o.xslHref ?? ''}|${o.extensions.join(',')}`;
   // The two newest versions: a request that began on the old one still finds its layout.
   let current: VersionState | undefined;
@@ -171,7 +175,8 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
       if (children.length === 0) return undefined;
       if (children.length > 1) {
         if (format === 'txt') return undefined;
-        const text = format === 'xml' ? indexText(o, children) : htmlIndex(o, children);
+        const listed = dated(children);
+        const text = format === 'xml' ? indexText(o, listed) : htmlIndex(o, listed);
         return new Response(text).body!;
       }
     }
@@ -198,6 +203,16 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
           : pass(s.files.entries(child.name), '*', format, ctx, false);
     return textStream(gen);
   };
+
+  /**
+   * The children as the index lists them: one with a version of its own and no lastmod from its
+   * source (a site store's file) is dated by when the handler first saw that version of it.
+   */
+  const dated = (children: Child[]): Child[] =>
+    children.map((c) => {
+      const at = c.lastmod === undefined && c.version !== undefined ? since.get(c.name) : undefined;
+      return at === undefined ? c : { ...c, lastmod: formatUtc(at.at) };
+    });
 
   /** Whether the set has this file (any format of it). */
   const exists = (children: Child[], r: { name: string; format: Format }): boolean =>
@@ -237,16 +252,22 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     r: { name: string; format: Format },
     v: Validators,
     encoding: Encoding,
+    state: VersionState,
   ): Promise<Answer | undefined> => {
-    const headers = headersFor(v, CONTENT_TYPES[r.format]!, encoding);
     if (notModified(request.header, v.etag, v.lastModified)) {
+      const headers = headersFor(v, CONTENT_TYPES[r.format]!, encoding);
       delete headers['content-encoding'];
       delete headers['content-type'];
       return { status: 304, headers, body: null };
     }
-    const cached = await o.cache?.get(`${v.etag}|${r.name}.${r.format}|${encoding}`);
+    const key = `${v.etag}|${r.name}.${r.format}|${encoding}`;
+    const cached = await o.cache?.get(key);
     if (cached === undefined) return undefined;
-    headers['content-length'] = String(cached.byteLength);
+    // Asked for again: worth sending smaller from now on.
+    if (encoding === 'gzip') recompress?.(key, cached, () => current === state);
+    const headers = cachedHeaders(cached, key, v.lastModified.getTime(), () =>
+      headersFor(v, CONTENT_TYPES[r.format]!, encoding),
+    );
     return { status: 200, headers, body: request.method === 'HEAD' ? null : cached };
   };
 
@@ -261,8 +282,8 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
   ): Promise<Answer> => {
     const g = lastGood;
     if (g !== undefined && exists(g.children, r)) {
-      const encoding = chooseEncoding(request.header('accept-encoding'), brotli !== undefined);
-      const ready = await fromCache(request, r, validators(g.state, g.children, r.name), encoding);
+      const encoding = chooseEncoding(request.header('accept-encoding'));
+      const ready = await fromCache(request, r, validators(g.state, g.children, r.name), encoding, g.state);
       if (ready !== undefined) return ready;
     }
     return textAnswer(
@@ -288,9 +309,9 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
             : `${r.name}.${r.format} is not a file of this sitemap set (any more): start from sitemap.xml`;
       return textAnswer(404, why);
     }
-    const encoding = chooseEncoding(request.header('accept-encoding'), brotli !== undefined);
+    const encoding = chooseEncoding(request.header('accept-encoding'));
     const v = validators(state, children, r.name);
-    const ready = await fromCache(request, r, v, encoding);
+    const ready = await fromCache(request, r, v, encoding, state);
     if (ready !== undefined) return ready;
     const headers = headersFor(v, CONTENT_TYPES[r.format]!, encoding);
     if (head) return { status: 200, headers, body: null };

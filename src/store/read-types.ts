@@ -31,4 +31,9 @@ export interface StoreReads {
   entries(file: number, after: number, limit: number): Promise<{ generation: number; rows: EntryReadRow[] }>;
   /** The generation alone (asked on every request a handler answers). @default from `files()` */
   generation?(): Promise<number>;
+  /**
+   * The last published build: the generation it published, and each file it published with the
+   * lastmod its index gave it. Absent: files are not dated by their builds.
+   */
+  published?(): Promise<{ generation: number; files: Array<{ path: string; lastmod: string }> }>;
 }

@@ -23,6 +23,11 @@ export interface StoreFile {
   urls: number;
   /** Changes when (and only when) the file's content changes: the generation that last changed it. */
   version: number;
+  /**
+   * The lastmod the last build's index gave the file, when that build published its current
+   * content (nothing changed it since); else absent.
+   */
+  lastmod?: string;
 }
 
 const PAGE = 5000;
@@ -30,6 +35,18 @@ const PAGE = 5000;
 /** The live files in the order a build's index lists them: no section first, then by section, by number. */
 export async function readFiles(reads: StoreReads): Promise<{ generation: number; files: StoreFile[] }> {
   const { generation, files } = await reads.files();
+  // Read after the files: a build that commits in between dates a file by a build that published
+  // it at the latest content read or later (a lastmod too new, never one too old).
+  const published = await reads.published?.();
+  const dates = new Map(published?.files.map((p) => [p.path, p.lastmod]));
+  const dateOf = (f: FileReadRow, name: string): string | undefined => {
+    if (published === undefined || f.changed > published.generation) return undefined;
+    for (const ext of ['xml', 'xml.gz', 'txt', 'txt.gz']) {
+      const d = dates.get(`${name}.${ext}`);
+      if (d !== undefined) return d;
+    }
+    return undefined;
+  };
   const live = files.filter((f) => f.urls > 0);
   live.sort((a, b) =>
     a.section === b.section
@@ -44,12 +61,13 @@ export async function readFiles(reads: StoreReads): Promise<{ generation: number
   );
   return {
     generation,
-    files: live.map((f) => ({
-      name: childName(f, 'x').slice(0, -2),
-      section: f.section,
-      urls: f.urls,
-      version: f.changed,
-    })),
+    files: live.map((f) => {
+      const name = childName(f, 'x').slice(0, -2);
+      const lastmod = dateOf(f, name);
+      const file: StoreFile = { name, section: f.section, urls: f.urls, version: f.changed };
+      if (lastmod !== undefined) file.lastmod = lastmod;
+      return file;
+    }),
   };
 }
 
@@ -101,6 +119,9 @@ export const READ_SQL = {
     LEFT JOIN (SELECT id, loc, coalesce(input_lastmod, changed_at) AS lastmod, entry FROM urls
       WHERE file = $1 AND id > $2 ORDER BY id LIMIT $3) AS u ON true
     ORDER BY u.id`,
+  published: `SELECT g.value AS pub, p.path, p.lastmod
+    FROM (SELECT coalesce((SELECT value FROM meta WHERE key = 'published'), '0') AS value) AS g
+    LEFT JOIN published AS p ON true`,
 } as const;
 
 type Raw = Record<string, unknown>;
@@ -136,6 +157,13 @@ export function sqlReads(run: (sql: string, values: unknown[]) => Promise<Raw[]>
         });
       }
       return { generation: Number(rows[0]?.['gen'] ?? 0), rows: out };
+    },
+    async published() {
+      const rows = await run(READ_SQL.published, []);
+      const files: Array<{ path: string; lastmod: string }> = [];
+      for (const r of rows)
+        if (typeof r['path'] === 'string') files.push({ path: r['path'], lastmod: String(r['lastmod']) });
+      return { generation: Number(rows[0]?.['pub'] ?? 0), files };
     },
   };
 }

@@ -104,6 +104,7 @@ export async function openSqliteReader(
   const reads: StoreReads = {
     files: () => once((db) => sqliteReadsOf(db).files()),
     entries: (file, after, limit) => once((db) => sqliteReadsOf(db).entries(file, after, limit)),
+    published: () => once((db) => sqliteReadsOf(db).published!()),
     async generation() {
       const { stamp, newest } = stampOf();
       if (known !== undefined && known.stamp === stamp && known.readAt - known.newest > 1000)

@@ -268,6 +268,8 @@ class ThreadBackend implements StoreBackend {
         this.#call('reads.entries', file, after, limit) as ReturnType<StoreReads['entries']>,
     };
     if (this.#hasGeneration) reads.generation = () => this.#call('reads.generation') as Promise<number>;
+    // The last build's dates of its files (the lastmod files() gives), read in the worker too.
+    reads.published = () => this.#call('reads.published') as ReturnType<NonNullable<StoreReads['published']>>;
     return reads;
   }
 

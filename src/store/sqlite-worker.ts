@@ -68,6 +68,7 @@ const WITHOUT_INDEXES: ReadonlySet<string> = new Set([
   'layouts.get',
   'layouts.save',
   'reads.files',
+  'reads.published',
 ]);
 /** The id the next new row gets during a bulk load into an empty table (checked, see `insert`). */
 let nextId = 0;

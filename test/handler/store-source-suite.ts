@@ -74,6 +74,8 @@ export function storeSourceSuite(target: StoreTarget): void {
       const children = childrenOf(index.text);
       // The names a store build publishes (generate --store), in its index order.
       expect(children).toEqual(built.files.filter((f) => f.kind === 'urlset').map((f) => f.path));
+      // Built since its last write: the build's own index, each child dated as the build dated it.
+      expect(index.text).toBe(readFileSync(join(out, 'sitemap.xml'), 'utf8'));
       const etags = new Map<string, string>();
       const bodies = new Map<string, string>();
       for (const name of children) {
@@ -97,6 +99,7 @@ export function storeSourceSuite(target: StoreTarget): void {
 
       const after = await get(app.origin, '/sitemap.xml');
       expect(childrenOf(after.text)).toEqual(children);
+      expect(after.text).toBe(readFileSync(join(out, 'sitemap.xml'), 'utf8'));
       for (const name of children) {
         const got = await get(app.origin, `/${name}`);
         const conditional = await get(app.origin, `/${name}`, { 'if-none-match': etags.get(name)! });
