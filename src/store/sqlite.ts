@@ -72,11 +72,18 @@ CREATE TABLE IF NOT EXISTS published (
 ) WITHOUT ROWID;
 `;
 
+// The live URLs' input lastmods by time, then text: the lastmod policy reads the two ends of it
+// (store/lastmods.ts) instead of every row of the table at every build. Partial, so a set without
+// input lastmods pays nothing for it. A store made before it gets it when it is next opened.
+const LASTMODS =
+  'CREATE INDEX IF NOT EXISTS urls_lastmods ON urls (julianday(input_lastmod), input_lastmod) WHERE file IS NOT NULL AND input_lastmod IS NOT NULL;';
+
 // Locs are looked up through a 53-bit hash of them: an index a third the size of one on the text.
 const INDEXES = `
 CREATE INDEX IF NOT EXISTS urls_key ON urls (key);
 CREATE INDEX IF NOT EXISTS urls_file ON urls (file, id) WHERE file IS NOT NULL;
 CREATE INDEX IF NOT EXISTS urls_changed ON urls (changed, id);
+${LASTMODS}
 `;
 
 // What an import compares (the serialised entry is left out: it is rewritten when anything changes).
@@ -158,6 +165,7 @@ export async function openSqliteBackend(path: string): Promise<SqliteBackend> {
       );
     }
     db.exec(LAYOUTS);
+    db.exec(LASTMODS);
   } catch (cause) {
     db.close();
     if (cause instanceof SitemapkitError) throw cause;
@@ -232,10 +240,21 @@ export class SqliteBackend implements StoreBackend {
          WHERE time IS NOT NULL ORDER BY julianday(time) DESC, loc LIMIT @limit`,
       ),
       // julianday() reads W3C Datetimes with a zone and plain dates; NULL (a year alone) counts as far.
-      inputLastmods: p(
-        `SELECT count(*) AS count, min(input_lastmod) AS first, max(input_lastmod) AS last,
-          coalesce(sum(CASE WHEN abs(julianday(input_lastmod) - @jd) * 86400000.0 <= @near THEN 0 ELSE 1 END), 0) AS far
-         FROM urls NOT INDEXED WHERE file IS NOT NULL AND input_lastmod IS NOT NULL`,
+      // The two ends of urls_lastmods (NULL times first): whether every input lastmod is one text,
+      // or near the build time, is decided by them alone (see inputLastmods).
+      lastmodEnds: p(
+        `SELECT x, abs(julianday(x) - @jd) * 86400000.0 <= @near AS near FROM (
+           SELECT * FROM (SELECT input_lastmod AS x FROM urls INDEXED BY urls_lastmods
+             WHERE file IS NOT NULL AND input_lastmod IS NOT NULL
+             ORDER BY julianday(input_lastmod), input_lastmod LIMIT 1)
+           UNION ALL
+           SELECT * FROM (SELECT input_lastmod AS x FROM urls INDEXED BY urls_lastmods
+             WHERE file IS NOT NULL AND input_lastmod IS NOT NULL
+             ORDER BY julianday(input_lastmod) DESC, input_lastmod DESC LIMIT 1))`,
+      ),
+      lastmodCount: p(
+        `SELECT count(*) AS count, min(input_lastmod) AS first FROM urls INDEXED BY urls_lastmods
+         WHERE file IS NOT NULL AND input_lastmod IS NOT NULL`,
       ),
       tombstones: p(`SELECT ${COLUMNS} FROM urls WHERE file IS NULL AND id > ? ORDER BY id LIMIT ?`),
       pending: p(
@@ -411,13 +430,24 @@ export class SqliteBackend implements StoreBackend {
     buildMs: number,
     nearMs: number,
   ): Promise<{ count: number; first: string | null; same: boolean; near: boolean }> {
-    const r = this.#s['inputLastmods']!.get({ jd: buildMs / 86_400_000 + 2_440_587.5, near: nearMs }) as {
-      count: number;
-      first: string | null;
-      last: string | null;
-      far: number;
-    };
-    return { count: r.count, first: r.first, same: r.first === r.last, near: r.far === 0 };
+    // The index sorts by time, then text. All texts are one when the lowest and the highest entry
+    // share theirs (one text has one time); all times lie near the build's when both ends do (the
+    // distance grows away from it on either side) and neither has none (NULL sorts first).
+    const ends = this.#s['lastmodEnds']!.all({
+      jd: buildMs / 86_400_000 + 2_440_587.5,
+      near: nearMs,
+    }) as Array<{
+      x: string;
+      near: number | null;
+    }>;
+    const [low, high] = ends;
+    if (low === undefined || high === undefined) return { count: 0, first: null, same: false, near: false };
+    const same = low.x === high.x;
+    const near = low.near === 1 && high.near === 1;
+    // Neither: no verdict, so the count (a walk of the index) is not needed.
+    if (!same && !near) return { count: 0, first: low.x, same, near };
+    const r = this.#s['lastmodCount']!.get() as { count: number; first: string };
+    return { count: r.count, first: r.first, same, near };
   }
 
   async tombstones(after: number, limit: number): Promise<UrlRow[]> {
@@ -446,7 +476,9 @@ export class SqliteBackend implements StoreBackend {
    * after, by sorting (several times faster than keeping them up to date row by row).
    */
   async bulk<T>(fn: () => Promise<T>): Promise<T> {
-    this.#db.exec('DROP INDEX urls_key; DROP INDEX urls_file; DROP INDEX urls_changed');
+    this.#db.exec(
+      'DROP INDEX urls_key; DROP INDEX urls_file; DROP INDEX urls_changed; DROP INDEX urls_lastmods',
+    );
     const out = await fn();
     this.#db.exec(INDEXES);
     return out;
