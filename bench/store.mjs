@@ -60,7 +60,8 @@ const add = (name, r, extra = {}) => {
 function startFrom(base, work) {
   mkdirSync(join(work, 'out'), { recursive: true });
   for (const name of readdirSync(base)) if (name !== 'out') cpSync(join(base, name), join(work, name));
-  for (const name of readdirSync(join(base, 'out'))) linkSync(join(base, 'out', name), join(work, 'out', name));
+  for (const name of readdirSync(join(base, 'out')))
+    linkSync(join(base, 'out', name), join(work, 'out', name));
 }
 
 rmSync(dir, { recursive: true, force: true });
