@@ -79,7 +79,9 @@ for (let i = 0; i < (N > 0 ? RUNS : 0); i++) {
   rmSync(base, { recursive: true, force: true });
   const firstRun = await run(['first', String(N), join(base, 'site.db'), join(base, 'out')]);
   add('store: first build (sync + build)', firstRun);
-  note('first', JSON.parse(firstRun.stdout.trim().split('\n').at(-1)).times.first);
+  const firstOut = JSON.parse(firstRun.stdout.trim().split('\n').at(-1));
+  note('first', firstOut.times.first);
+  note('first cpu', firstOut.cpu.first);
 }
 // delta-full: the same as delta with the files' layouts deleted first, so every touched file is
 // serialised in full from the store (what a rebuild cost before splicing: the baseline of this run).
@@ -90,10 +92,12 @@ for (const how of N > 0 ? ['spread', 'cluster'] : []) {
       rmSync(work, { recursive: true, force: true });
       startFrom(base, work);
       const r = await run([mode, String(N), join(work, 'site.db'), join(work, 'out'), how]);
-      const { rewritten, files, spliced, times } = JSON.parse(r.stdout.trim().split('\n').at(-1));
+      const { rewritten, files, spliced, times, cpu } = JSON.parse(r.stdout.trim().split('\n').at(-1));
       if (mode === 'delta') {
         note(`${how} imports`, times.imports);
         note(`${how} build`, times.build);
+        note(`${how} imports cpu`, cpu.imports);
+        note(`${how} build cpu`, cpu.build);
       }
       const label = {
         delta: `store: 3,000 changes ${how}, store add/remove + build`,
@@ -149,6 +153,12 @@ if (N > 0) {
     const imports = median(inProcess[`${how} imports`]);
     console.log(
       `3,000 changes ${how}, in process: the build ${fmt.s(build / 1000)} s = ${((build / firstIn) * 100).toFixed(1)}% of the first build's ${fmt.s(firstIn / 1000)} s (target: at most 10%); the three imports before it ${fmt.s(imports / 1000)} s = ${((imports / firstIn) * 100).toFixed(1)}%`,
+    );
+    const firstCpuIn = median(inProcess['first cpu']);
+    const buildCpu = median(inProcess[`${how} build cpu`]);
+    const importsCpu = median(inProcess[`${how} imports cpu`]);
+    console.log(
+      `  CPU time in process: the build ${fmt.s(buildCpu / 1000)} s = ${((buildCpu / firstCpuIn) * 100).toFixed(1)}% of the first build's ${fmt.s(firstCpuIn / 1000)} s; the imports ${fmt.s(importsCpu / 1000)} s = ${((importsCpu / firstCpuIn) * 100).toFixed(1)}%`,
     );
   }
   for (const how of ['spread', 'cluster']) {
