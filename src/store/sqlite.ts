@@ -23,6 +23,7 @@ import type {
 } from './backend.js';
 import { type StoreReads, sqliteReadsOf } from './read.js';
 import { SqliteInserter } from './sqlite-insert.js';
+import { LASTMODS, SqliteLastmods } from './sqlite-lastmods.js';
 import { LAYOUTS, SqliteLayouts } from './sqlite-layouts.js';
 
 type Db = BetterSqlite3.Database;
@@ -71,12 +72,6 @@ CREATE TABLE IF NOT EXISTS published (
   lastmod TEXT NOT NULL
 ) WITHOUT ROWID;
 `;
-
-// The live URLs' input lastmods by time, then text: the lastmod policy reads the two ends of it
-// (store/lastmods.ts) instead of every row of the table at every build. Partial, so a set without
-// input lastmods pays nothing for it. A store made before it gets it when it is next opened.
-const LASTMODS =
-  'CREATE INDEX IF NOT EXISTS urls_lastmods ON urls (julianday(input_lastmod), input_lastmod) WHERE file IS NOT NULL AND input_lastmod IS NOT NULL;';
 
 // Locs are looked up through a 53-bit hash of them: an index a third the size of one on the text.
 const INDEXES = `
@@ -196,12 +191,14 @@ export class SqliteBackend implements StoreBackend {
   /** A new store, under a rollback journal until its first write transaction ends (then WAL). */
   #fresh: boolean;
   readonly layouts: SqliteLayouts;
+  readonly #lastmods: SqliteLastmods;
 
   constructor(db: Db) {
     this.#db = db;
     this.#fresh = db.pragma('journal_mode', { simple: true }) === 'delete';
     this.#inserter = new SqliteInserter(db);
     this.layouts = new SqliteLayouts(db);
+    this.#lastmods = new SqliteLastmods(db);
     const p = (sql: string): Statement => db.prepare(sql);
     this.#s = {
       getMeta: p('SELECT value FROM meta WHERE key = ?'),
@@ -238,23 +235,6 @@ export class SqliteBackend implements StoreBackend {
              changed_at, CASE WHEN born > @first THEN first_seen END) AS time
            FROM urls NOT INDEXED WHERE file IS NOT NULL)
          WHERE time IS NOT NULL ORDER BY julianday(time) DESC, loc LIMIT @limit`,
-      ),
-      // julianday() reads W3C Datetimes with a zone and plain dates; NULL (a year alone) counts as far.
-      // The two ends of urls_lastmods (NULL times first): whether every input lastmod is one text,
-      // or near the build time, is decided by them alone (see inputLastmods).
-      lastmodEnds: p(
-        `SELECT x, abs(julianday(x) - @jd) * 86400000.0 <= @near AS near FROM (
-           SELECT * FROM (SELECT input_lastmod AS x FROM urls INDEXED BY urls_lastmods
-             WHERE file IS NOT NULL AND input_lastmod IS NOT NULL
-             ORDER BY julianday(input_lastmod), input_lastmod LIMIT 1)
-           UNION ALL
-           SELECT * FROM (SELECT input_lastmod AS x FROM urls INDEXED BY urls_lastmods
-             WHERE file IS NOT NULL AND input_lastmod IS NOT NULL
-             ORDER BY julianday(input_lastmod) DESC, input_lastmod DESC LIMIT 1))`,
-      ),
-      lastmodCount: p(
-        `SELECT count(*) AS count, min(input_lastmod) AS first FROM urls INDEXED BY urls_lastmods
-         WHERE file IS NOT NULL AND input_lastmod IS NOT NULL`,
       ),
       tombstones: p(`SELECT ${COLUMNS} FROM urls WHERE file IS NULL AND id > ? ORDER BY id LIMIT ?`),
       pending: p(
@@ -430,24 +410,7 @@ export class SqliteBackend implements StoreBackend {
     buildMs: number,
     nearMs: number,
   ): Promise<{ count: number; first: string | null; same: boolean; near: boolean }> {
-    // The index sorts by time, then text. All texts are one when the lowest and the highest entry
-    // share theirs (one text has one time); all times lie near the build's when both ends do (the
-    // distance grows away from it on either side) and neither has none (NULL sorts first).
-    const ends = this.#s['lastmodEnds']!.all({
-      jd: buildMs / 86_400_000 + 2_440_587.5,
-      near: nearMs,
-    }) as Array<{
-      x: string;
-      near: number | null;
-    }>;
-    const [low, high] = ends;
-    if (low === undefined || high === undefined) return { count: 0, first: null, same: false, near: false };
-    const same = low.x === high.x;
-    const near = low.near === 1 && high.near === 1;
-    // Neither: no verdict, so the count (a walk of the index) is not needed.
-    if (!same && !near) return { count: 0, first: low.x, same, near };
-    const r = this.#s['lastmodCount']!.get() as { count: number; first: string };
-    return { count: r.count, first: r.first, same, near };
+    return this.#lastmods.judge(buildMs, nearMs);
   }
 
   async tombstones(after: number, limit: number): Promise<UrlRow[]> {
