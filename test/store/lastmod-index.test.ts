@@ -9,8 +9,11 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { openSqliteBackend } from '../../src/store/sqlite.js';
+import { openStore } from '../../src/store/store.js';
 import { tempDir } from '../support/tmp.js';
+import { snapshot } from './helpers.js';
 
 const T0 = Date.UTC(2026, 10, 26, 12);
 const NEAR = 15 * 60_000;
@@ -110,5 +113,38 @@ describe('the lastmod policy over the SQLite index', () => {
       check.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'urls_lastmods'").get(),
     ).toEqual({ name: 'urls_lastmods' });
     check.close();
+  });
+
+  it('builds the same bytes from a store made before the index, once migrated', async () => {
+    const dir = tempDir('sk-lastmod-index-build');
+    const path = join(dir, 'site.db');
+    const now = () => new Date(T0);
+    const pages = Array.from({ length: 30 }, (_, i) => ({
+      loc: `https://a.example/p/${i}`,
+      ...(i % 3 !== 0 && { lastmod: zoned(T0 - i * 20_000, i % 2 === 0 ? 0 : 60) }),
+    }));
+    const found: Diagnostic[][] = [[], []];
+    const s = await openStore(path, { baseUrl: 'https://a.example/', maxUrlsPerFile: 7, now });
+    await s.sync(pages);
+    await s.build({ outDir: join(dir, 'a'), lastmodPolicy: 'drop', onDiagnostic: (d) => found[0]!.push(d) });
+    await s.close();
+    // The store as the release before left it: no urls_lastmods.
+    const db = new Database(path);
+    db.exec('DROP INDEX urls_lastmods');
+    db.close();
+    const again = await openStore(path, { now });
+    await again.build({
+      outDir: join(dir, 'b'),
+      lastmodPolicy: 'drop',
+      onDiagnostic: (d) => found[1]!.push(d),
+    });
+    await again.close();
+    // All near the build time: the warning, and the set published without lastmods, both times.
+    expect(found[0]!.map((d) => d.message)).toEqual(found[1]!.map((d) => d.message));
+    expect(found[0]).toHaveLength(1);
+    const [a, b] = [snapshot(join(dir, 'a')), snapshot(join(dir, 'b'))];
+    expect([...b.keys()]).toEqual([...a.keys()]);
+    for (const [name, bytes] of a) expect(b.get(name)!.equals(bytes)).toBe(true);
+    expect(a.get('sitemap-00001.xml')!.toString()).not.toContain('<lastmod>');
   });
 });
