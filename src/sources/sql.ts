@@ -23,7 +23,7 @@ export interface SqlOptions {
   ignoreColumns?: CsvOptions['ignoreColumns'];
   /** A column that is no field: `fail` names it and reads nothing; `ignore` leaves it out. @default 'fail' */
   extraColumns?: CsvOptions['extraColumns'];
-  /** Rows fetched from the server at a time (memory holds about one batch). @default 2000 */
+  /** Rows fetched from the server at a time (memory holds about two batches). @default 500 */
   batchRows?: number | undefined;
   /** Ends a running query (the PostgreSQL connection is closed) with `ERR_ABORTED`. */
   signal?: AbortSignal | undefined;
@@ -60,7 +60,7 @@ export function resolveSqlOptions(query: string, db: string, options: SqlOptions
     query: query.trim().replace(/;\s*$/, ''),
     mapped: resolveColumns(columns),
     columns,
-    batchRows: wholeNumber('batchRows', options.batchRows, 2000, { min: 1, max: 100_000 }),
+    batchRows: wholeNumber('batchRows', options.batchRows, 500, { min: 1, max: 100_000 }),
     signal: options.signal,
   };
 }

@@ -198,7 +198,9 @@ export interface StoreBackend {
   newestUrls(firstBuild: number, limit: number): Promise<FeedRow[]>;
   /**
    * The input lastmods of the live URLs, for the lastmod policy: how many, the least (as text),
-   * whether all are one text, and whether all lie within `nearMs` of `buildMs`.
+   * whether all are one text, and whether all lie within `nearMs` of `buildMs`. When neither
+   * holds (no verdict to word), `count` and `first` may be left rough (SQLite leaves them so: it
+   * decides from the two ends of an index, and counting is a walk of it).
    */
   inputLastmods(
     buildMs: number,

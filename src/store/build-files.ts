@@ -19,10 +19,10 @@ export function measured(
   const h = hash ? createHash('sha256') : undefined;
   let size = 0;
   return {
-    write(chunk) {
+    write(chunk, release) {
       h?.update(chunk);
       size += chunk.length;
-      return target.write(chunk);
+      return target.write(chunk, release);
     },
     close: () => target.close(),
     abort: (reason) => target.abort(reason),

@@ -23,6 +23,7 @@ import type {
 } from './backend.js';
 import { type StoreReads, sqliteReadsOf } from './read.js';
 import { SqliteInserter } from './sqlite-insert.js';
+import { LASTMODS, SqliteLastmods } from './sqlite-lastmods.js';
 import { LAYOUTS, SqliteLayouts } from './sqlite-layouts.js';
 
 type Db = BetterSqlite3.Database;
@@ -77,6 +78,7 @@ const INDEXES = `
 CREATE INDEX IF NOT EXISTS urls_key ON urls (key);
 CREATE INDEX IF NOT EXISTS urls_file ON urls (file, id) WHERE file IS NOT NULL;
 CREATE INDEX IF NOT EXISTS urls_changed ON urls (changed, id);
+${LASTMODS}
 `;
 
 // What an import compares (the serialised entry is left out: it is rewritten when anything changes).
@@ -158,6 +160,7 @@ export async function openSqliteBackend(path: string): Promise<SqliteBackend> {
       );
     }
     db.exec(LAYOUTS);
+    db.exec(LASTMODS);
   } catch (cause) {
     db.close();
     if (cause instanceof SitemapkitError) throw cause;
@@ -188,12 +191,14 @@ export class SqliteBackend implements StoreBackend {
   /** A new store, under a rollback journal until its first write transaction ends (then WAL). */
   #fresh: boolean;
   readonly layouts: SqliteLayouts;
+  readonly #lastmods: SqliteLastmods;
 
   constructor(db: Db) {
     this.#db = db;
     this.#fresh = db.pragma('journal_mode', { simple: true }) === 'delete';
     this.#inserter = new SqliteInserter(db);
     this.layouts = new SqliteLayouts(db);
+    this.#lastmods = new SqliteLastmods(db);
     const p = (sql: string): Statement => db.prepare(sql);
     this.#s = {
       getMeta: p('SELECT value FROM meta WHERE key = ?'),
@@ -230,12 +235,6 @@ export class SqliteBackend implements StoreBackend {
              changed_at, CASE WHEN born > @first THEN first_seen END) AS time
            FROM urls NOT INDEXED WHERE file IS NOT NULL)
          WHERE time IS NOT NULL ORDER BY julianday(time) DESC, loc LIMIT @limit`,
-      ),
-      // julianday() reads W3C Datetimes with a zone and plain dates; NULL (a year alone) counts as far.
-      inputLastmods: p(
-        `SELECT count(*) AS count, min(input_lastmod) AS first, max(input_lastmod) AS last,
-          coalesce(sum(CASE WHEN abs(julianday(input_lastmod) - @jd) * 86400000.0 <= @near THEN 0 ELSE 1 END), 0) AS far
-         FROM urls NOT INDEXED WHERE file IS NOT NULL AND input_lastmod IS NOT NULL`,
       ),
       tombstones: p(`SELECT ${COLUMNS} FROM urls WHERE file IS NULL AND id > ? ORDER BY id LIMIT ?`),
       pending: p(
@@ -411,13 +410,7 @@ export class SqliteBackend implements StoreBackend {
     buildMs: number,
     nearMs: number,
   ): Promise<{ count: number; first: string | null; same: boolean; near: boolean }> {
-    const r = this.#s['inputLastmods']!.get({ jd: buildMs / 86_400_000 + 2_440_587.5, near: nearMs }) as {
-      count: number;
-      first: string | null;
-      last: string | null;
-      far: number;
-    };
-    return { count: r.count, first: r.first, same: r.first === r.last, near: r.far === 0 };
+    return this.#lastmods.judge(buildMs, nearMs);
   }
 
   async tombstones(after: number, limit: number): Promise<UrlRow[]> {
@@ -446,7 +439,9 @@ export class SqliteBackend implements StoreBackend {
    * after, by sorting (several times faster than keeping them up to date row by row).
    */
   async bulk<T>(fn: () => Promise<T>): Promise<T> {
-    this.#db.exec('DROP INDEX urls_key; DROP INDEX urls_file; DROP INDEX urls_changed');
+    this.#db.exec(
+      'DROP INDEX urls_key; DROP INDEX urls_file; DROP INDEX urls_changed; DROP INDEX urls_lastmods',
+    );
     const out = await fn();
     this.#db.exec(INDEXES);
     return out;

@@ -68,9 +68,12 @@ function folderFile(path: string, explain: (e: unknown) => unknown): SinkFile {
       ws.on('close', done);
     });
   return {
-    write(chunk) {
+    write(chunk, release) {
       if (error !== undefined) throw error;
-      return ws.write(chunk) ? undefined : settled('drain');
+      // The stream's callback runs once the chunk is in the file (or failed): it is free again.
+      return ws.write(chunk, release === undefined ? undefined : () => release())
+        ? undefined
+        : settled('drain');
     },
     close() {
       const closed = settled('close');

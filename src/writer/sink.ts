@@ -9,9 +9,11 @@ import type { ManifestHeader } from './manifest.js';
 export interface SinkFile {
   /**
    * Takes the next bytes of the file; the chunk is the sink's to keep. A returned promise asks the
-   * writer to wait before the next write (backpressure).
+   * writer to wait before the next write (backpressure). A sink may call `release` once it holds
+   * the chunk no more (written out): the writer then fills the same memory again (see
+   * file-writer.ts); a sink that never calls it keeps the chunk.
    */
-  write(chunk: Uint8Array): Promise<void> | undefined;
+  write(chunk: Uint8Array, release?: () => void): Promise<void> | undefined;
   /** The file is complete. */
   close(): Promise<void>;
   /** Abandons the file (an error or an abort); no more calls follow. */
