@@ -43,7 +43,21 @@ export interface StaticSiteOptions {
   imageFilter?: ImageFilterOptions;
   /** Largest page read, in bytes; bigger pages are listed without reading their meta. @default 10 MiB */
   maxPageBytes?: number;
+  /**
+   * The pages, each with its public URL, instead of the walk of `dir` (a framework's build that
+   * knows its routes: a Next.js build keeps `about.html` for `/about`). A page without `file` is
+   * rendered on request: listed by its URL alone. `exclude` and `skip` apply only to the walk.
+   */
+  pages?: Iterable<StaticPage> | AsyncIterable<StaticPage>;
   onDiagnostic?: DiagnosticHandler;
+}
+
+/** A page of {@link StaticSiteOptions.pages}. */
+export interface StaticPage {
+  /** Its absolute URL. */
+  url: string;
+  /** Its HTML file, when the build wrote one. */
+  file?: string;
 }
 
 const HTML = /\.html?$/i;
@@ -99,6 +113,18 @@ function pageUrl(prefix: string, rel: string): string {
   return prefix + segments.map((s) => encodeURIComponent(s)).join('/');
 }
 
+async function* walkPages(
+  dir: string,
+  prefix: string,
+  excluded: (rel: string) => boolean,
+  skip: ReadonlySet<string> | undefined,
+): AsyncGenerator<StaticPage> {
+  for await (const file of walk(dir, dir, excluded)) {
+    if (skip?.has(file)) continue;
+    yield { url: pageUrl(prefix, relative(dir, file).split(sep).join('/')), file };
+  }
+}
+
 /**
  * Yields one entry per indexable page, in a stable (sorted) order. Images shared by more than the
  * given share of pages are only known once every page was read, so with images on the pages'
@@ -146,10 +172,13 @@ async function* readPages(options: StaticSiteOptions): AsyncGenerator<SourceReco
   const agent = (options.agent ?? 'googlebot').toLowerCase();
   const maxBytes = options.maxPageBytes ?? 10 * 1024 * 1024;
   const report = (d: Diagnostic): void => options.onDiagnostic?.(d);
-  for await (const file of walk(dir, dir, excluded)) {
-    if (options.skip?.has(file)) continue;
+  for await (const page of options.pages ?? walkPages(dir, prefix, excluded, options.skip)) {
+    const { url, file } = page;
+    if (file === undefined) {
+      yield { loc: url };
+      continue;
+    }
     const rel = relative(dir, file).split(sep).join('/');
-    const url = pageUrl(prefix, rel);
     const st = await stat(file);
     const rec: SourceRecord = { loc: url };
     if (st.size <= maxBytes) {

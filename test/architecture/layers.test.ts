@@ -21,7 +21,7 @@ const LAYERS: readonly (readonly string[])[] = [
   // The site store sits under the crawler, which feeds a recrawl's changes into it.
   ['store'],
   ['validate', 'crawler', 'submit'],
-  ['audit', 'handler'],
+  ['audit', 'handler', 'next'],
   ['cli', 'integrations'],
 ];
 
