@@ -7,6 +7,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two cores: more workers only fight over them (and over the child processes tests start).
     maxWorkers: 2,
+    setupFiles: ['test/support/fast-check-seed.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

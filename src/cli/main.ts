@@ -53,7 +53,13 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
     })
     .exitOverride();
   const named = argv.find((a) => !a.startsWith('-'));
-  const wanted = named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);
+  // `--version` alone needs no command: loading them all would triple its time (scripts call it).
+  const versionOnly = argv.length > 0 && argv.every((a) => a === '--version' || a === '-V');
+  const wanted = versionOnly
+    ? []
+    : named !== undefined && Object.hasOwn(COMMANDS, named)
+      ? [named]
+      : Object.keys(COMMANDS);
   for (const name of wanted) (await COMMANDS[name]!())(program, ctx);
   const inherit = (cmd: Command): void => {
     for (const c of cmd.commands) {

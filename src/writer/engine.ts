@@ -10,9 +10,11 @@
  * it past a budget is refused, since moving it elsewhere would break the assignment.
  */
 import type { SitemapEntry } from '../core/entry.js';
+import { SitemapkitError } from '../core/errors.js';
 import { MAX_BYTES, MAX_NEWS_PER_FILE, MAX_URLS } from '../core/limits.js';
 import type { EntryProblem } from '../core/normalize.js';
 import { utf8Length } from '../core/utf8.js';
+import { ADDED_EXTENSION, FILE_NAME } from './file-names.js';
 import { type Extension, textLine, URLSET_CLOSE, urlsetOpen, urlXml } from './serialize.js';
 
 export interface EngineOptions {
@@ -28,6 +30,13 @@ export interface EngineOptions {
   xslHref?: string | undefined;
   /** Appended to every file name (`.gz` when the sink compresses). @default '' */
   suffix?: string;
+  /**
+   * Names the Nth (from 0) rotated file of a section, without extension; it must give names no
+   * other file of the set has. @default `sitemap-[SECTION-]00001`, …
+   */
+  childName?: ((n: number, section: string) => string) | undefined;
+  /** Names no file may take (the entry point's, when a caller chose it). @default [] */
+  reservedNames?: readonly string[];
 }
 
 /** A file as the engine sees it when it opens one. */
@@ -98,6 +107,9 @@ export class SitemapEngine<H> {
   readonly #auto = new Map<string, Slot<H>>();
   readonly #named = new Map<string, Slot<H>>();
   readonly #closed: ClosedFile[] = [];
+  readonly #childName: ((n: number, section: string) => string) | undefined;
+  /** Every name given so far (without extension), when a caller names rotated files. */
+  readonly #given = new Set<string>();
   #declared: ReadonlySet<Extension> = new Set();
   #open = '';
   #openBytes = 0;
@@ -113,6 +125,8 @@ export class SitemapEngine<H> {
     this.#maxNews = positive('maxNewsPerFile', options.maxNewsPerFile, MAX_NEWS_PER_FILE);
     this.#xsl = options.xslHref;
     this.#closeBytes = this.#xml ? URLSET_CLOSE.length : 0;
+    this.#childName = options.childName;
+    for (const name of options.reservedNames ?? []) this.#given.add(name);
     this.declare([]);
   }
 
@@ -161,6 +175,7 @@ export class SitemapEngine<H> {
       if (named === undefined) {
         const bad = this.#badName(file);
         if (bad !== undefined) return bad;
+        this.#given.add(file);
       }
       slot = named ?? this.#slot(this.#named, file, '', file);
       if (slot.open !== undefined && !this.#fits(slot, len, news)) return this.#full(slot, len, news);
@@ -170,7 +185,9 @@ export class SitemapEngine<H> {
       const name =
         slot.assigned !== undefined
           ? `${slot.assigned}.${this.#ext}`
-          : `sitemap-${slot.section === '' ? '' : `${slot.section}-`}${pad(slot.next++)}.${this.#ext}`;
+          : this.#childName !== undefined
+            ? `${this.#callerName(slot.next++ - 1, slot.section)}.${this.#ext}`
+            : `sitemap-${slot.section === '' ? '' : `${slot.section}-`}${pad(slot.next++)}.${this.#ext}`;
       const f: EngineFile = { name, section: slot.section, assigned: slot.assigned };
       open = { file: f, handle: this.#events.open(f) };
       slot.open = open;
@@ -238,7 +255,34 @@ export class SitemapEngine<H> {
     };
   }
 
+  /** A rotated file's name from the caller's function, checked: a bad or repeated name would overwrite another file. */
+  #callerName(n: number, section: string): string {
+    const name = this.#childName!(n, section);
+    const what = `names.child(${n}${section === '' ? '' : `, "${section}"`})`;
+    if (typeof name !== 'string' || !FILE_NAME.test(name) || ADDED_EXTENSION.test(name)) {
+      throw new SitemapkitError(
+        'ERR_OPTIONS',
+        `${what} gave ${JSON.stringify(name)}, which cannot name a sitemap file: give 1–100 of A-Z, a-z, 0-9, ".", "_" and "-" without extension`,
+      );
+    }
+    if (this.#given.has(name)) {
+      throw new SitemapkitError(
+        'ERR_OPTIONS',
+        `${what} gave "${name}", which another file of the set already has: give every file its own name (use n)`,
+      );
+    }
+    this.#given.add(name);
+    return name;
+  }
+
   #badName(file: string): EntryProblem | undefined {
+    if (this.#given.has(file)) {
+      return {
+        code: 'file-name-invalid',
+        field: 'file',
+        message: `"${file}" is already the name of a rotated file of this set (names.child); assign another name`,
+      };
+    }
     if (ASSIGNED_NAME.test(file) && !RESERVED.test(file)) return undefined;
     return {
       code: 'file-name-invalid',

@@ -5,6 +5,7 @@
 import { SitemapkitError } from '../core/errors.js';
 import { formatUtc } from '../core/lastmod.js';
 import { putBundledXsl } from './bundled-xsl.js';
+import { FEED_NAME } from './feed.js';
 import { FileWriter } from './file-writer.js';
 import type { HtmlPagesResult } from './html-pages.js';
 import { buildIndexes } from './index-builder.js';
@@ -84,9 +85,9 @@ export async function finish(run: Run, start: SinkStart): Promise<Finished> {
   const moves: CommitFile[] = [];
   const roots: string[] = [];
 
-  if (children.length === 1) {
+  if (children.length === 1 && !o.alwaysIndex) {
     const c = children[0]!;
-    const entryName = `sitemap.${run.ext}${run.gz}`;
+    const entryName = `${o.indexName}.${run.ext}${run.gz}`;
     // A sink that cannot rename got the only child held back: it is created under its public name now.
     if (run.first !== undefined) await run.first.file.bind(entryName);
     const created = run.first !== undefined ? entryName : (c.created ?? c.name);
@@ -123,7 +124,9 @@ export async function finish(run: Run, start: SinkStart): Promise<Finished> {
       maxSitemapsPerIndex: o.maxSitemapsPerIndex,
       maxBytesPerFile: o.maxBytesPerFile,
       suffix: run.gz,
+      indexName: o.indexName,
     });
+    checkUnique(children, indexes, o.indexName);
     const gzip = run.gzipper;
     for (const index of indexes) {
       const target = sink.create(index.name);
@@ -208,4 +211,25 @@ export async function finish(run: Run, start: SinkStart): Promise<Finished> {
   }
   await sink.commit(plan);
   return { files, extraFiles, roots };
+}
+
+/**
+ * Chosen names (`names`) could give two files of the set one name, or a child the feed's: refused
+ * before anything is published, since the second file would replace the first.
+ */
+function checkUnique(
+  children: readonly { name: string }[],
+  indexes: readonly { name: string }[],
+  indexName: string,
+): void {
+  const seen = new Set<string>([FEED_NAME]);
+  for (const f of [...children, ...indexes]) {
+    if (seen.has(f.name)) {
+      throw new SitemapkitError(
+        'ERR_OPTIONS',
+        `two files of the set would be named ${f.name} (the entry point is ${indexName}): choose names (names.index, names.child) that no other file has`,
+      );
+    }
+    seen.add(f.name);
+  }
 }

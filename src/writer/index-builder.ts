@@ -4,6 +4,7 @@
  * an index: robots.txt names each root).
  */
 import { utf8Length } from '../core/utf8.js';
+import { indexFileName } from './file-names.js';
 import { INDEX_CLOSE, indexItem, indexOpen } from './serialize.js';
 
 export interface IndexChild {
@@ -13,7 +14,7 @@ export interface IndexChild {
 }
 
 export interface IndexFile {
-  /** `sitemap.xml[.gz]` for the first, `sitemap-index-N.xml[.gz]` after. */
+  /** `sitemap.xml[.gz]` for the first, `sitemap-index-N.xml[.gz]` after (see {@link indexFileName}). */
   name: string;
   text: string;
   /** UTF-8 length of `text`. */
@@ -29,6 +30,8 @@ export interface IndexOptions {
   maxBytesPerFile: number;
   /** '' or '.gz'. */
   suffix: string;
+  /** The entry point's name without extension. @default 'sitemap' */
+  indexName?: string;
 }
 
 export function buildIndexes(children: readonly IndexChild[], o: IndexOptions): IndexFile[] {
@@ -40,7 +43,7 @@ export function buildIndexes(children: readonly IndexChild[], o: IndexOptions): 
   const flush = (): void => {
     const g = out.length;
     out.push({
-      name: g === 0 ? `sitemap.xml${o.suffix}` : `sitemap-index-${g + 1}.xml${o.suffix}`,
+      name: `${indexFileName(o.indexName ?? 'sitemap', g)}.xml${o.suffix}`,
       text: head + parts.join('') + INDEX_CLOSE,
       bytes: bytes + INDEX_CLOSE.length,
       urls: parts.length,

@@ -4,6 +4,7 @@ import { SitemapkitError } from '../core/errors.js';
 import { MAX_BYTES, MAX_URLS } from '../core/limits.js';
 import { locationPrefix } from '../core/url.js';
 import { type FeedOptions, type ResolvedFeed, resolveFeed } from './feed-options.js';
+import { ADDED_EXTENSION, FILE_NAME } from './file-names.js';
 import { type LastmodPolicy, resolveLastmodPolicy } from './lastmod-policy.js';
 import { resolveNewsWindow } from './news-window.js';
 import type { Extension } from './serialize.js';
@@ -15,6 +16,23 @@ import type { StreamFactory } from './web-stream-sink.js';
  * (one web `WritableStream` per file, asked for by name), or any {@link Sink}.
  */
 export type WriterOutput = 'memory' | { streams: StreamFactory } | Sink;
+
+/**
+ * File names of a set, without extensions (`.xml` or `.txt`, and `.gz`, are added). Names are 1 to
+ * 100 of A-Z, a-z, 0-9, `.`, `_` and `-`, starting with a letter or digit, and unique in the set.
+ */
+export interface FileNames {
+  /**
+   * The entry point. Extra indexes (more than `maxSitemapsPerIndex` children) are `NAME-2`, … (for
+   * the default, `sitemap-index-2`, …). @default 'sitemap'
+   */
+  index?: string;
+  /**
+   * The name of the Nth automatically rotated child of a section (N from 0; section '' for none).
+   * @default (n, section) => `sitemap-${section ? `${section}-` : ''}${String(n + 1).padStart(5, '0')}`
+   */
+  child?: (n: number, section: string) => string;
+}
 
 /** What the writer does with an invalid record (see {@link WriteSitemapsOptions.onInvalid}). */
 export type OnInvalid = 'fail' | 'skip' | 'drop-field';
@@ -45,6 +63,13 @@ export interface WriteSitemapsOptions {
   maxBytesPerFile?: number;
   /** Children per index file, 1 to 50,000 (extra indexes are `sitemap-index-2.xml`, …). @default 50000 */
   maxSitemapsPerIndex?: number;
+  /**
+   * The set's file names, for a site that must keep another generator's names (see
+   * {@link FileNames}). @default `sitemap.xml`, `sitemap-00001.xml`, …
+   */
+  names?: FileNames;
+  /** Write an index over the children even when one file holds every URL. @default false */
+  alwaysIndex?: boolean;
   /**
    * What an invalid or duplicate record does: `fail` writes nothing and throws; `skip` leaves it
    * out and counts it; `drop-field` keeps a record whose `loc` is good without its bad optional
@@ -111,6 +136,11 @@ export interface ResolvedWriterOptions {
   maxUrlsPerFile: number;
   maxBytesPerFile: number;
   maxSitemapsPerIndex: number;
+  /** The entry point's name, without extension. */
+  indexName: string;
+  /** Names rotated children; undefined: the writer's own names. */
+  childName: ((n: number, section: string) => string) | undefined;
+  alwaysIndex: boolean;
   onInvalid: OnInvalid;
   allowHosts: readonly string[];
   legacy: boolean;
@@ -131,6 +161,12 @@ export interface ResolvedWriterOptions {
 
 function bad(message: string): SitemapkitError {
   return new SitemapkitError('ERR_OPTIONS', message);
+}
+
+function flag(name: string, v: unknown): boolean {
+  if (v === undefined) return false;
+  if (typeof v !== 'boolean') throw bad(`${name} must be true or false, got ${String(v)}`);
+  return v;
 }
 
 /** The clock: `SOURCE_DATE_EPOCH` (reproducible builds) wins over `now`, which wins over the system clock. */
@@ -172,6 +208,22 @@ function resolveOutput(o: WriteSitemapsOptions): ResolvedOutput {
   throw bad(
     "output must be 'memory', { streams: (name) => WritableStream }, or a Sink (start, create, put, commit, abort, locate)",
   );
+}
+
+function resolveNames(names: FileNames | undefined): Pick<ResolvedWriterOptions, 'indexName' | 'childName'> {
+  if (names === undefined) return { indexName: 'sitemap', childName: undefined };
+  if (typeof names !== 'object' || names === null)
+    throw bad('names must be an object such as { index: "sitemap-index", child: (n) => `sitemap-${n}` }');
+  const index = names.index ?? 'sitemap';
+  if (typeof index !== 'string' || !FILE_NAME.test(index) || ADDED_EXTENSION.test(index)) {
+    throw bad(
+      `names.index must be a file name without extension (1–100 of A-Z, a-z, 0-9, ".", "_" and "-"; .xml and .gz are added), got ${JSON.stringify(index)}`,
+    );
+  }
+  const child = names.child;
+  if (child !== undefined && typeof child !== 'function')
+    throw bad('names.child must be a function (n, section) => name, such as (n) => `sitemap-${n}`');
+  return { indexName: index, childName: child };
 }
 
 /** Checks and completes the options once; contradictions are refused here, not deep in the run. */
@@ -224,6 +276,8 @@ export function resolveWriterOptions(o: WriteSitemapsOptions): ResolvedWriterOpt
       min: 1,
       max: MAX_URLS,
     }),
+    ...resolveNames(o.names),
+    alwaysIndex: flag('alwaysIndex', o.alwaysIndex),
     onInvalid,
     allowHosts: [...(o.allowHosts ?? [])],
     legacy: o.legacy === true,

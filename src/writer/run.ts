@@ -83,6 +83,8 @@ export class Run implements EngineEvents<FileWriter> {
       maxBytesPerFile: o.maxBytesPerFile,
       xslHref: this.xslHref,
       suffix: this.gz,
+      childName: o.childName,
+      reservedNames: o.childName === undefined && o.indexName === 'sitemap' ? [] : [o.indexName],
     });
     if (o.manifest) {
       this.manifest = new FileWriter(sink.create(MANIFEST_NAME), { hash: false });
@@ -219,7 +221,7 @@ export class Run implements EngineEvents<FileWriter> {
   open(f: EngineFile): FileWriter {
     this.#opened++;
     let target: SinkFile;
-    if (this.#opened === 1 && !this.sink.renames) {
+    if (this.#opened === 1 && !this.sink.renames && !this.o.alwaysIndex) {
       const held = new PendingFile((name) => this.sink.create(name));
       this.first = { file: held, name: f.name };
       target = held;

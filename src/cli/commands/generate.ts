@@ -34,13 +34,14 @@ import {
   listArg,
   shareArg,
 } from '../input-flags.js';
+import { addNameOptions, type NameFlags, nameWriterOptions } from '../name-flags.js';
 import { checkInputFile, checkInputFolder, namingPath } from '../paths.js';
 import { Progress } from '../progress.js';
 import { addSourceOptions, extraSources, hasSourceFlags, type SourceFlags } from '../source-flags.js';
 import { type SqlFlags, sqlSource } from '../sql-flags.js';
 import { maxDropArg, runStoreGenerate } from '../store-build.js';
 
-interface GenerateFlags extends InputFlags, ImageFlags, ExtrasFlags, SqlFlags, SourceFlags {
+interface GenerateFlags extends InputFlags, ImageFlags, ExtrasFlags, SqlFlags, SourceFlags, NameFlags {
   baseUrl: string;
   out: string;
   fromDir?: string;
@@ -220,6 +221,7 @@ written); 130 interrupted.`,
       ctx.exitCode = await runGenerate(inputs, flags, ctx);
     });
   addSourceOptions(command);
+  addNameOptions(command);
 }
 
 async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliContext): Promise<number> {
@@ -243,6 +245,7 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
     ] as const)
       if (set !== undefined) throw new UsageError(`${name} needs --store FILE`);
   }
+  const names = nameWriterOptions(flags, flags.store);
   const sources: Array<() => AsyncIterable<unknown>> = [];
   for (const input of inputs) {
     const format = flags.inputFormat ?? (input === '-' ? undefined : formatFromName(input));
@@ -362,6 +365,7 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
           : false,
       ...(flags.updateRobots !== undefined && { updateRobots: flags.updateRobots }),
       ...extrasWriterOptions(flags),
+      ...names,
       onDiagnostic,
       onProgress: (n) => progress.update(n),
       signal: ctx.signal,

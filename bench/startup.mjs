@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// Start-up (issue 16, item 6): `sitemapkit --version` and `parse` of a one-URL file against a bare
+// `node -e ''`, each a fresh process, the contenders taken in turn (so that a load on the machine
+// falls on all of them alike), medians of --runs (default 10). Target: both within 1.5x bare.
+// Usage: node bench/startup.mjs [--runs N]
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fmt, OUT, ROOT, table } from './lib.mjs';
+
+const argv = process.argv.slice(2);
+const i = argv.indexOf('--runs');
+const RUNS = i === -1 ? 10 : Number(argv[i + 1]);
+const BIN = join(ROOT, 'dist/cli/bin.js');
+const dir = join(OUT, 'startup');
+mkdirSync(dir, { recursive: true });
+const one = join(dir, 'one.xml');
+writeFileSync(
+  one,
+  '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/</loc></url></urlset>\n',
+);
+
+const contenders = [
+  { name: "bare node -e ''", args: ['-e', ''] },
+  { name: 'sitemapkit --version', args: [BIN, '--version'] },
+  { name: 'sitemapkit parse (one URL)', args: [BIN, 'parse', one] },
+  { name: 'sitemapkit parse --format jsonl', args: [BIN, 'parse', one, '--format', 'jsonl'] },
+];
+const times = contenders.map(() => []);
+for (let r = 0; r < RUNS + 1; r++) {
+  contenders.forEach((c, k) => {
+    const t0 = process.hrtime.bigint();
+    const res = spawnSync(process.execPath, c.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+    if (res.status !== 0) throw new Error(`${c.name} exited ${res.status}: ${res.stderr}`);
+    // The first round warms the disk cache for everyone and is not counted.
+    if (r > 0) times[k].push(secs);
+  });
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const bare = median(times[0]);
+table(
+  contenders.map((c, k) => ({
+    run: c.name,
+    'median s': fmt.s(median(times[k])),
+    'vs bare': `${(median(times[k]) / bare).toFixed(2)}x`,
+  })),
+  ['run', 'median s', 'vs bare'],
+);
+console.log(`\nmedians of ${RUNS}; target (issue 16): --version and a one-URL parse at most 1.5x bare`);
