@@ -12,13 +12,13 @@ import { MAX_URLS } from '../core/limits.js';
 export interface NextSitemapField {
   /** The path (`/about`) or absolute URL. */
   loc: string;
-  lastmod?: string;
-  changefreq?: string;
-  priority?: number;
+  lastmod?: string | undefined;
+  changefreq?: string | undefined;
+  priority?: number | undefined;
   /** Other language versions: `href` is a base the path is appended to, unless `hrefIsAbsolute`. */
-  alternateRefs?: readonly NextAlternateRef[];
+  alternateRefs?: readonly NextAlternateRef[] | undefined;
   /** Whether the URL ends in a slash. @default the option `trailingSlash` */
-  trailingSlash?: boolean;
+  trailingSlash?: boolean | undefined;
   /** Other entry fields (`images`, `news`, …) are passed to the writer in sitemapkit's form. */
   [field: string]: unknown;
 }
