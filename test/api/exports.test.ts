@@ -17,6 +17,7 @@ const SUBPATHS = [
   '/handler',
   '/handler/node',
   '/audit',
+  '/next',
 ] as const;
 
 /** The errors and findings belong to every concept: the root is their home. */

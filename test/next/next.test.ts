@@ -7,13 +7,19 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runBin, runProcess } from '../support/cli.js';
 import { copyApp, NEXT_ENV, NEXT_SITEMAP_BIN, nextBuild } from '../support/next-build.js';
 import { assertXmllint, xmllint } from '../support/xmllint.js';
 
-const CONFIG = (extra: string): string =>
-  `/** @type {import('next-sitemap').IConfig} */\nexport default { siteUrl: 'https://example.com', generateRobotsTxt: true${extra} };\n`;
+// The server build reads the config of docs/next.md verbatim (CommonJS, as next-sitemap's users
+// write it); next-sitemap needs output: 'export' to read an export.
+const DOC_CONFIG = /```js\n(\/\*\* @type \{import\('sitemapkit\/next'\)[\s\S]*?)```/.exec(
+  readFileSync(fileURLToPath(new URL('../../docs/next.md', import.meta.url)), 'utf8'),
+)![1]!;
+const EXPORT_CONFIG =
+  "module.exports = { siteUrl: 'https://example.com', generateRobotsTxt: true, output: 'export' };\n";
 
 /**
  * The locs of a urlset as URLs (next-sitemap writes the root as https://example.com and é raw;
@@ -41,7 +47,7 @@ interface Side {
 async function buildBoth(kind: 'export' | 'server'): Promise<Side> {
   const dir = copyApp('test/fixtures/next-app', `next-${kind}`);
   const buildSeconds = await nextBuild(dir, kind === 'export' ? { SITEMAPKIT_NEXT_OUTPUT: 'export' } : {});
-  writeFileSync(join(dir, 'next-sitemap.config.js'), CONFIG(kind === 'export' ? ", output: 'export'" : ''));
+  writeFileSync(join(dir, 'next-sitemap.config.js'), kind === 'export' ? EXPORT_CONFIG : DOC_CONFIG);
   const out = join(dir, kind === 'export' ? 'out' : 'public');
   const peer = await runProcess(process.execPath, [NEXT_SITEMAP_BIN], { cwd: dir, env: NEXT_ENV });
   expect(peer.code, peer.stderr).toBe(0);
