@@ -85,7 +85,12 @@ export interface NextSitemapOptions {
   priority?: number;
   /** URLs a file. @default 50,000, the protocol's limit (next-sitemap: 5,000) */
   sitemapSize?: number;
-  /** lastmod from the time Next.js wrote the page's HTML; none for pages rendered on request. @default true */
+  /**
+   * lastmod from the time `next build` wrote the page's HTML (none for pages rendered on request).
+   * Off by default, unlike next-sitemap's (the run's time): a build dates every page alike, and
+   * search engines stop trusting a lastmod that does not follow real changes (the writer warns).
+   * Give real dates with `transform` or `additionalPaths`. @default false
+   */
   autoLastmod?: boolean;
   /** URLs end in a slash. @default the build's trailingSlash */
   trailingSlash?: boolean;
@@ -237,7 +242,7 @@ export function resolveNextOptions(o: NextSitemapOptions): ResolvedNextOptions {
     changefreq: o.changefreq,
     priority: o.priority,
     sitemapSize: wholeNumber('sitemapSize', o.sitemapSize, MAX_URLS, { min: 1, max: MAX_URLS }),
-    autoLastmod: optionalBoolean('autoLastmod', o.autoLastmod, true),
+    autoLastmod: optionalBoolean('autoLastmod', o.autoLastmod, false),
     trailingSlash:
       o.trailingSlash === undefined ? undefined : optionalBoolean('trailingSlash', o.trailingSlash, false),
     sitemapBaseFileName: base,

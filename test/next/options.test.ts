@@ -106,8 +106,10 @@ describe('generateNextSitemaps with next-sitemap options', () => {
       'https://example.com/blog/b',
     ]);
     // The transform's config holds next-sitemap's defaults (daily, 0.7), as its users' code expects.
-    expect(child).toContain('<loc>https://example.com/about</loc><lastmod>');
-    expect(child).toContain('<changefreq>daily</changefreq><priority>0.7</priority>');
+    // No lastmod unless asked for: one build dates every page alike.
+    expect(child).toContain(
+      '<loc>https://example.com/about</loc><changefreq>daily</changefreq><priority>0.7</priority>',
+    );
     expect(child).toContain('<loc>https://example.com/</loc>');
     expect(child).toContain('<priority>1.0</priority>');
     // What the HTML shows stays: the page's own image.
@@ -128,7 +130,6 @@ describe('generateNextSitemaps with next-sitemap options', () => {
         { href: 'https://es.example.com', hreflang: 'es' },
         { href: 'https://fr.example.com/about-fr', hreflang: 'fr', hrefIsAbsolute: true },
       ],
-      autoLastmod: false,
     });
     const child = readFileSync(join(dir, 'public/sitemap-0.xml'), 'utf8');
     expect(child).toContain(
@@ -197,6 +198,22 @@ describe('generateNextSitemaps with next-sitemap options', () => {
     const single = fakeBuild();
     await generateNextSitemaps({ dir: single, siteUrl: 'https://example.com', generateIndexSitemap: false });
     expect(readFileSync(join(single, 'public/sitemap.xml'), 'utf8')).toContain('<urlset');
+  });
+
+  it('autoLastmod: true dates each page by its HTML, and the writer says one build dated them all', async () => {
+    const dir = fakeBuild();
+    const codes: string[] = [];
+    await generateNextSitemaps({
+      dir,
+      siteUrl: 'https://example.com',
+      autoLastmod: true,
+      onDiagnostic: (d) => codes.push(d.code),
+    });
+    expect(readFileSync(join(dir, 'public/sitemap-0.xml'), 'utf8')).toMatch(
+      /<loc>https:\/\/example\.com\/about<\/loc><lastmod>\d{4}-\d\d-\d\dT/,
+    );
+    // Seven pages are too few for the lastmod watch (twenty or more): no finding here.
+    expect(codes).toEqual([]);
   });
 
   it('words every wrong option as a sentence naming it', async () => {

@@ -22,7 +22,7 @@ interface NextFlags {
   changefreq?: string;
   priority?: string;
   sitemapSize?: number;
-  lastmod: boolean;
+  lastmod?: boolean;
   images: boolean;
   index: boolean;
   baseName?: string;
@@ -73,7 +73,7 @@ export function registerNext(program: Command, ctx: CliContext): void {
       `URLs a file (default and most ${MAX_URLS})`,
       wholeNumberArg('--sitemap-size', 1, MAX_URLS),
     )
-    .option('--no-lastmod', 'no lastmod (default: the time next build wrote the page; autoLastmod)')
+    .option('--lastmod', 'lastmod from the time next build wrote each page (autoLastmod; off by default)')
     .option('--no-images', "leave the pages' images out")
     .option('--no-index', 'no index over a single file: sitemap.xml is the urlset (generateIndexSitemap)')
     .option('--base-name <name>', 'the index name without .xml (sitemapBaseFileName; default sitemap)')
@@ -119,7 +119,7 @@ async function runNext(dir: string, flags: NextFlags, ctx: CliContext): Promise<
   if (flags.changefreq !== undefined) options.changefreq = flags.changefreq;
   if (flags.priority !== undefined) options.priority = Number(flags.priority);
   if (flags.sitemapSize !== undefined) options.sitemapSize = flags.sitemapSize;
-  if (!flags.lastmod) options.autoLastmod = false;
+  if (flags.lastmod === true) options.autoLastmod = true;
   if (!flags.images) options.images = false;
   if (!flags.index) options.generateIndexSitemap = false;
   if (flags.baseName !== undefined) options.sitemapBaseFileName = flags.baseName;
