@@ -42,6 +42,18 @@ function safeDecode(s: string): string {
   }
 }
 
+/**
+ * The absolute URL of a page path (an absolute URL stays as it is) on a site whose public URL is
+ * `siteUrl` (which may carry the basePath: https://example.com/docs).
+ */
+export function nextPageUrl(siteUrl: string, pathOrUrl: string, trailingSlash: boolean): string {
+  if (ABSOLUTE.test(pathOrUrl)) return pathOrUrl;
+  const prefix = siteUrl.replace(/\/+$/, '');
+  const path = pathOrUrl.startsWith('/') ? pathOrUrl : `/${pathOrUrl}`;
+  if (path === '/') return `${prefix}/`;
+  return `${prefix}${encodePath(path.replace(/\/+$/, ''))}${trailingSlash ? '/' : ''}`;
+}
+
 export function nextEntryShaper(
   r: ResolvedNextOptions,
   config: NextSitemapOptions,
@@ -50,13 +62,7 @@ export function nextEntryShaper(
   // siteUrl may carry the basePath (https://example.com/docs): the pages live under it.
   const prefix = r.siteUrl.replace(/\/+$/, '');
   const base = `${prefix}/`;
-  const url = (pathOrUrl: string, slash: boolean): string => {
-    if (ABSOLUTE.test(pathOrUrl)) return pathOrUrl;
-    const path = pathOrUrl.startsWith('/') ? pathOrUrl : `/${pathOrUrl}`;
-    if (path === '/') return base;
-    const bare = encodePath(path.replace(/\/+$/, ''));
-    return `${prefix}${bare}${slash ? '/' : ''}`;
-  };
+  const url = (pathOrUrl: string, slash: boolean): string => nextPageUrl(prefix, pathOrUrl, slash);
   const alternates = (refs: readonly NextAlternateRef[], path: string, loc: string, slash: boolean) => {
     const out = refs.map((a) => ({
       hreflang: a.hreflang,

@@ -12,4 +12,5 @@ export type {
   NextSitemapField,
   NextSitemapOptions,
 } from './options.js';
+export { type NextPagesOptions, readNextPages } from './pages.js';
 export { LEFT_OUT_REASONS, type NextLeftOut, type NextLeftOutReason } from './routes.js';

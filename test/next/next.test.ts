@@ -117,6 +117,22 @@ describe.each(['export', 'server'] as const)('sitemapkit next on a %s build, bes
     expect(child).not.toContain('logo.png');
   });
 
+  it('generate --from-next lists the same pages as sitemapkit next', async () => {
+    const out = join(side.dir, 'generated');
+    const run = await runBin([
+      'generate',
+      '--from-next',
+      side.dir,
+      '--base-url',
+      'https://example.com/',
+      '--out',
+      out,
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('page-noindex');
+    expect(locs(join(out, 'sitemap.xml')).sort()).toEqual([...side.oursLocs].sort());
+  });
+
   it("keeps next-sitemap's file names, and every file is valid against the XSDs", () => {
     const index = readFileSync(join(side.out, 'sitemap.xml'), 'utf8');
     expect(index).toContain('<loc>https://example.com/sitemap-0.xml</loc>');
