@@ -283,6 +283,9 @@ describe('the config file', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('/admin/users: it matches exclude');
     expect(locs(join(dir, 'public/sitemap-0.xml'))[0]).toBe('https://example.com/');
+    const priority = await runBin(['next', dir, '--priority', '1.5']);
+    expect(priority.code).toBe(2);
+    expect(priority.stderr).toContain('--priority needs a number from 0 to 1, not "1.5"');
     const none = await runBin(['next', tempDir('sk-next-none'), '--site-url', 'https://example.com']);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(

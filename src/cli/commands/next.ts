@@ -9,7 +9,7 @@ import type { NextSitemapOptions } from '../../next/options.js';
 import { LEFT_OUT_REASONS, type NextLeftOutReason } from '../../next/routes.js';
 import type { CliContext } from '../context.js';
 import { DiagnosticReport } from '../diagnostic-report.js';
-import { EXIT_FINDINGS, EXIT_OK } from '../exit.js';
+import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
 import { collect, wholeNumberArg } from '../flags.js';
 
 interface NextFlags {
@@ -20,7 +20,7 @@ interface NextFlags {
   exclude: string[];
   robots?: boolean;
   changefreq?: string;
-  priority?: string;
+  priority?: number;
   sitemapSize?: number;
   lastmod?: boolean;
   images: boolean;
@@ -35,6 +35,12 @@ const REASONS: Readonly<Record<string, string>> = {
   exclude: 'it matches exclude',
   transform: 'the transform returned nothing for it',
 };
+
+function priorityArg(raw: string): number {
+  const n = raw.trim() === '' ? Number.NaN : Number(raw);
+  if (!(n >= 0 && n <= 1)) throw new UsageError(`--priority needs a number from 0 to 1, not "${raw}"`);
+  return n;
+}
 
 export function registerNext(program: Command, ctx: CliContext): void {
   program
@@ -67,7 +73,7 @@ export function registerNext(program: Command, ctx: CliContext): void {
         'never',
       ]),
     )
-    .option('--priority <n>', "every entry's priority, 0 to 1 (Google ignores it)")
+    .option('--priority <n>', "every entry's priority, 0 to 1 (Google ignores it)", priorityArg)
     .option(
       '--sitemap-size <n>',
       `URLs a file (default and most ${MAX_URLS})`,
@@ -82,7 +88,7 @@ export function registerNext(program: Command, ctx: CliContext): void {
     .addHelpText(
       'after',
       `
-Options come from the config file first (next-sitemap.config.js works as it is), then the flags.
+Flags override the options of the config file (next-sitemap.config.js works as it is).
 
 Examples:
   sitemapkit next --site-url https://example.com
@@ -117,7 +123,7 @@ async function runNext(dir: string, flags: NextFlags, ctx: CliContext): Promise<
   }
   if (flags.robots === true) options.generateRobotsTxt = true;
   if (flags.changefreq !== undefined) options.changefreq = flags.changefreq;
-  if (flags.priority !== undefined) options.priority = Number(flags.priority);
+  if (flags.priority !== undefined) options.priority = flags.priority;
   if (flags.sitemapSize !== undefined) options.sitemapSize = flags.sitemapSize;
   if (flags.lastmod === true) options.autoLastmod = true;
   if (!flags.images) options.images = false;
