@@ -153,8 +153,10 @@ async function readExport(out: string, marker: Record<string, unknown> | undefin
     if (folder && bare !== 'index') slashed++;
     const path = `/${folder ? bare.replace(/(^|\/)index$/, '') : bare}`;
     const reason = SKIPPED_PAGES.get(path);
-    if (reason !== undefined) leftOut.push({ path, reason });
-    else pages.push({ path, file });
+    if (reason !== undefined) {
+      // 404.html and 404/index.html (trailingSlash) are one route.
+      if (!leftOut.some((l) => l.path === path)) leftOut.push({ path, reason });
+    } else pages.push({ path, file });
   }
   // Without the marker (an export folder alone), a build whose pages are folders was made with
   // trailingSlash: true.

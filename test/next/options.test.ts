@@ -239,6 +239,32 @@ describe('generateNextSitemaps with next-sitemap options', () => {
   });
 });
 
+describe('a static export folder given alone', () => {
+  it('reads its pages (trailingSlash folders as /path/), leaves 404 out, and writes into it', async () => {
+    const out = tempDir('sk-next-out');
+    for (const [rel, text] of [
+      ['index.html', '<title>Home</title>'],
+      ['about/index.html', '<title>About</title>'],
+      ['blog/a/index.html', '<title>A</title>'],
+      ['404.html', '<title>Not found</title>'],
+      ['404/index.html', '<title>Not found</title>'],
+      ['_next/static/chunks/x.html', 'not a page'],
+    ] as const) {
+      mkdirSync(dirname(join(out, rel)), { recursive: true });
+      writeFileSync(join(out, rel), text);
+    }
+    const result = await generateNextSitemaps({ dir: out, siteUrl: 'https://example.com/' });
+    expect(result.build).toEqual({ kind: 'export', pages: 3 });
+    expect(result.outDir).toBe(out);
+    expect(locs(join(out, 'sitemap-0.xml'))).toEqual([
+      'https://example.com/',
+      'https://example.com/about/',
+      'https://example.com/blog/a/',
+    ]);
+    expect(result.leftOut).toEqual([{ path: '/404', reason: 'error-page' }]);
+  });
+});
+
 describe('the config file', () => {
   it("loads next-sitemap.config.js (CommonJS, as next-sitemap's docs write it)", async () => {
     const dir = tempDir('sk-next-config');

@@ -97,7 +97,7 @@ Examples:
 
 In package.json: "postbuild": "sitemapkit next"
 
-Exit codes: 0 written; 1 no URLs, or records skipped; 2 usage error or could not run (nothing written);
+Exit codes: 0 written; 1 no URLs, or an invalid entry (nothing written); 2 usage error or could not run (nothing written);
 130 interrupted.`,
     )
     .action(async (dir: string, flags: NextFlags) => {
@@ -138,7 +138,8 @@ async function runNext(dir: string, flags: NextFlags, ctx: CliContext): Promise<
     result = await generateNextSitemaps(options);
   } catch (error) {
     report.finish();
-    if (isSitemapkitError(error) && error.code === 'ERR_NO_URLS') {
+    // Findings (no URL to write, an invalid entry from a transform): exit 1, as generate does.
+    if (isSitemapkitError(error) && (error.code === 'ERR_NO_URLS' || error.code === 'ERR_INVALID_ENTRY')) {
       if (flags.json) {
         const { code, message, hint } = error;
         ctx.stdout.write(
