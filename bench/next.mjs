@@ -59,7 +59,7 @@ for (let r = 0; r < runs; r++) {
   for (const [name, args] of Object.entries(contenders)) {
     const run = await runNodeIn(args);
     if (run.code !== 0) throw new Error(`${name} failed: ${run.stderr}${run.stdout}`);
-    (results[name] ??= []).push(run);
+    results[name] = [...(results[name] ?? []), run];
   }
 }
 
