@@ -213,7 +213,7 @@ function resolveOutput(o: WriteSitemapsOptions): ResolvedOutput {
 function resolveNames(names: FileNames | undefined): Pick<ResolvedWriterOptions, 'indexName' | 'childName'> {
   if (names === undefined) return { indexName: 'sitemap', childName: undefined };
   if (typeof names !== 'object' || names === null)
-    throw bad('names must be an object such as { index: "sitemap-index", child: (n) => `sitemap-${n}` }');
+    throw bad('names must be an object such as { index: "sitemap-index", child: (n) => "sitemap-" + n }');
   const index = names.index ?? 'sitemap';
   if (typeof index !== 'string' || !FILE_NAME.test(index) || ADDED_EXTENSION.test(index)) {
     throw bad(
@@ -222,7 +222,7 @@ function resolveNames(names: FileNames | undefined): Pick<ResolvedWriterOptions,
   }
   const child = names.child;
   if (child !== undefined && typeof child !== 'function')
-    throw bad('names.child must be a function (n, section) => name, such as (n) => `sitemap-${n}`');
+    throw bad('names.child must be a function (n, section) => name, such as (n) => "sitemap-" + n');
   return { indexName: index, childName: child };
 }
 

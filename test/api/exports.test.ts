@@ -18,6 +18,7 @@ const SUBPATHS = [
   '/handler/node',
   '/audit',
   '/next',
+  '/vite',
 ] as const;
 
 /** The errors and findings belong to every concept: the root is their home. */

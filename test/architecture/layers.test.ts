@@ -22,7 +22,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['store'],
   ['validate', 'crawler', 'submit'],
   ['audit', 'handler', 'next'],
-  ['cli', 'integrations'],
+  // The framework plug-ins (vite) sit beside the CLI: each is an edge over the writer and its sources.
+  ['cli', 'integrations', 'vite'],
 ];
 
 const rank = new Map<string, number>(LAYERS.flatMap((folders, i) => folders.map((f) => [f, i] as const)));
