@@ -11,7 +11,7 @@ import { writeFileAtomic } from '../writer/atomic.js';
 import { untypedRecords, type WriteSitemapsResult, writeSitemaps } from '../writer/write-sitemaps.js';
 import { readNextBuild } from './build.js';
 import { pathExcluder } from './exclude.js';
-import { type NextEntryShaper, nextEntryShaper } from './fields.js';
+import { nextEntryShaper } from './fields.js';
 import { type NextSitemapOptions, type ResolvedNextOptions, resolveNextOptions } from './options.js';
 import { robotsTxtText } from './robots-txt.js';
 import type { NextLeftOut, NextLeftOutReason } from './routes.js';
@@ -87,7 +87,7 @@ export async function generateNextSitemaps(options: NextSitemapOptions): Promise
     });
     for await (const rec of site) {
       const path = pathOf.get(rec['loc'] as string) ?? '/';
-      const shaped = await shape(shaper, rec, path);
+      const shaped = await shaper.entry(rec, path);
       if (shaped === undefined) leftOut.push({ path, reason: 'transform' });
       else yield shaped;
     }
@@ -112,14 +112,6 @@ export async function generateNextSitemaps(options: NextSitemapOptions): Promise
   };
   if (r.generateRobotsTxt) out.robotsTxt = await writeRobotsTxt(r, config, result, outDir);
   return out;
-}
-
-async function shape(
-  shaper: NextEntryShaper,
-  rec: SourceRecord,
-  path: string,
-): Promise<SourceRecord | undefined> {
-  return shaper.entry(rec, path);
 }
 
 async function writeRobotsTxt(
