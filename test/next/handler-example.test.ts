@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyApp, NEXT_BIN, NEXT_ENV, nextBuild } from '../support/next-build.js';
+import { copyApp, NEXT_BIN, NEXT_ENV, nextBuild, removeApps } from '../support/next-build.js';
 import { assertXmllint, xmllint } from '../support/xmllint.js';
 
 const PAGES = 120;
@@ -65,10 +65,12 @@ describe('examples/next-handler under next start', () => {
   }, 600_000);
 
   afterAll(async () => {
-    if (server === undefined || server.exitCode !== null) return;
-    const ended = new Promise((resolve) => server!.once('exit', resolve));
-    server.kill('SIGTERM');
-    await ended;
+    if (server !== undefined && server.exitCode === null) {
+      const ended = new Promise((resolve) => server!.once('exit', resolve));
+      server.kill('SIGTERM');
+      await ended;
+    }
+    removeApps();
   });
 
   async function fetchFile(name: string, headers: Record<string, string> = {}): Promise<Response> {

@@ -8,9 +8,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBin, runProcess } from '../support/cli.js';
-import { copyApp, NEXT_ENV, NEXT_SITEMAP_BIN, nextBuild } from '../support/next-build.js';
+import { copyApp, NEXT_ENV, NEXT_SITEMAP_BIN, nextBuild, removeApps } from '../support/next-build.js';
 import { assertXmllint, xmllint } from '../support/xmllint.js';
 
 // The server build reads the config of docs/next.md verbatim (CommonJS, as next-sitemap's users
@@ -60,6 +60,8 @@ async function buildBoth(kind: 'export' | 'server'): Promise<Side> {
 }
 
 const NOINDEX = 'https://example.com/private';
+
+afterAll(removeApps);
 
 describe.each(['export', 'server'] as const)('sitemapkit next on a %s build, beside next-sitemap', (kind) => {
   let side: Side;

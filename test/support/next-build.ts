@@ -3,8 +3,8 @@
  * given the repository's node_modules, and built by `next build` through its CLI, without
  * telemetry and without the network. The build takes some seconds: a suite builds each once.
  */
-import { cpSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runProcess } from './cli.js';
 import { tempDir } from './tmp.js';
@@ -12,6 +12,13 @@ import { tempDir } from './tmp.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const NEXT_BIN = join(ROOT, 'node_modules/next/dist/bin/next');
 export const NEXT_SITEMAP_BIN = join(ROOT, 'node_modules/next-sitemap/bin/next-sitemap.mjs');
+
+const copies: string[] = [];
+
+/** Removes the copies this file made (a build leaves some 100 MB): call it in afterAll. */
+export function removeApps(): void {
+  for (const dir of copies.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
 
 /** Environment of every Next.js run: no telemetry, no question asked. */
 export const NEXT_ENV: NodeJS.ProcessEnv = { NEXT_TELEMETRY_DISABLED: '1', CI: '1' };
@@ -23,6 +30,7 @@ export const NEXT_ENV: NodeJS.ProcessEnv = { NEXT_TELEMETRY_DISABLED: '1', CI: '
  */
 export function copyApp(source: string, name: string): string {
   const dir = join(tempDir(`sk-${name}`), name);
+  copies.push(dirname(dir));
   cpSync(join(ROOT, source), dir, { recursive: true });
   const modules = join(dir, 'node_modules');
   mkdirSync(modules);
