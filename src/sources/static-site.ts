@@ -30,6 +30,14 @@ export interface StaticSiteOptions {
   exclude?: readonly string[];
   /** Absolute paths to leave out (the writer's own HTML site map pages). */
   skip?: ReadonlySet<string>;
+  /**
+   * The public URL of a page file (its path relative to `dir`, with `/`), or `undefined` to leave
+   * the file out: for a framework's build, whose URLs are not its file names (`about.html` served
+   * as `/about`) and whose folder also holds copied files that are no pages. The canonical and
+   * hreflang checks compare against this URL.
+   * @default `index.html` gives its folder's URL, any other file its own, under `baseUrl`
+   */
+  pageUrl?: (rel: string) => string | undefined;
   /** Where lastmod comes from. @default 'mtime' */
   lastmod?: 'mtime' | 'git' | 'none';
   /** Agent whose `<meta name=AGENT>` counts beside `robots`. @default 'googlebot' */
@@ -46,7 +54,7 @@ export interface StaticSiteOptions {
   /**
    * The pages, each with its public URL, instead of the walk of `dir` (a framework's build that
    * knows its routes: a Next.js build keeps `about.html` for `/about`). A page without `file` is
-   * rendered on request: listed by its URL alone. `exclude` and `skip` apply only to the walk.
+   * rendered on request: listed by its URL alone. `exclude`, `skip` and `pageUrl` apply only to the walk.
    */
   pages?: Iterable<StaticPage> | AsyncIterable<StaticPage>;
   onDiagnostic?: DiagnosticHandler;
@@ -117,11 +125,14 @@ async function* walkPages(
   dir: string,
   prefix: string,
   excluded: (rel: string) => boolean,
-  skip: ReadonlySet<string> | undefined,
+  options: StaticSiteOptions,
 ): AsyncGenerator<StaticPage> {
   for await (const file of walk(dir, dir, excluded)) {
-    if (skip?.has(file)) continue;
-    yield { url: pageUrl(prefix, relative(dir, file).split(sep).join('/')), file };
+    if (options.skip?.has(file)) continue;
+    const rel = relative(dir, file).split(sep).join('/');
+    const url = options.pageUrl === undefined ? pageUrl(prefix, rel) : options.pageUrl(rel);
+    if (url === undefined) continue;
+    yield { url, file };
   }
 }
 
@@ -172,7 +183,7 @@ async function* readPages(options: StaticSiteOptions): AsyncGenerator<SourceReco
   const agent = (options.agent ?? 'googlebot').toLowerCase();
   const maxBytes = options.maxPageBytes ?? 10 * 1024 * 1024;
   const report = (d: Diagnostic): void => options.onDiagnostic?.(d);
-  for await (const page of options.pages ?? walkPages(dir, prefix, excluded, options.skip)) {
+  for await (const page of options.pages ?? walkPages(dir, prefix, excluded, options)) {
     const { url, file } = page;
     if (file === undefined) {
       yield { loc: url };

@@ -19,6 +19,7 @@ const SUBPATHS = [
   '/audit',
   '/next',
   '/vite',
+  '/astro',
 ] as const;
 
 /** The errors and findings belong to every concept: the root is their home. */

@@ -22,8 +22,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['store'],
   ['validate', 'crawler', 'submit'],
   ['audit', 'handler', 'next'],
-  // The framework plug-ins (vite) sit beside the CLI: each is an edge over the writer and its sources.
-  ['cli', 'integrations', 'vite'],
+  // The framework integrations (issue 15) read sources and drive the writer, as the CLI does.
+  ['cli', 'integrations', 'vite', 'astro'],
 ];
 
 const rank = new Map<string, number>(LAYERS.flatMap((folders, i) => folders.map((f) => [f, i] as const)));
