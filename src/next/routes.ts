@@ -15,7 +15,8 @@ export type NextLeftOutReason =
   | 'internal'
   | 'error-page'
   | 'not-found'
-  | 'dynamic-route';
+  | 'dynamic-route'
+  | 'intercepting-route';
 
 /** The sentence each reason stands for, as the CLI prints it. */
 export const LEFT_OUT_REASONS: Readonly<Record<NextLeftOutReason, string>> = {
@@ -25,6 +26,8 @@ export const LEFT_OUT_REASONS: Readonly<Record<NextLeftOutReason, string>> = {
   'error-page': 'an error page (404, 500), which search engines must not list',
   'not-found': 'its getStaticProps answered notFound',
   'dynamic-route': 'a dynamic route without prerendered paths: its URLs exist only at request time',
+  'intercepting-route':
+    "an intercepting route ((.)photo): it shows another route's page, which is listed by its own URL",
 };
 
 /** A route of the build left out of the sitemap. */
@@ -62,6 +65,11 @@ export interface NextManifests {
 const INTERNAL = new Set(['/_app', '/_document', '/_error', '/_not-found', '/_global-error']);
 const ERROR_PAGES = new Set(['/404', '/500']);
 
+/** `(.)photo`, `(..)photo`, `(...)photo`: a route that shows another inside this layout. */
+function isIntercepting(pattern: string): boolean {
+  return /\/\(\.{1,3}\)|\/\(\.\.\)\(\.\.\)/.test(pattern);
+}
+
 function isDynamic(pattern: string): boolean {
   return pattern.includes('[');
 }
@@ -78,6 +86,7 @@ export function routesFromManifests(m: NextManifests): { routes: NextRoute[]; le
   const appPages = new Set<string>();
   for (const [key, route] of Object.entries(m.appPathRoutes ?? {})) {
     if (key.endsWith('/route')) handlers.add(route);
+    else if (isIntercepting(route)) leave(route, 'intercepting-route');
     else appPages.add(route);
   }
   const pagesPages = new Map<string, string>();

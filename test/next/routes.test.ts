@@ -19,6 +19,8 @@ describe('routesFromManifests', () => {
         '/icon.png/route': '/icon.png',
         '/api/items/route': '/api/items',
         '/_not-found/page': '/_not-found',
+        '/@modal/(.)login/page': '/(.)login',
+        '/feed/@modal/(..)photo/[id]/page': '/feed/(..)photo/[id]',
       },
       pages: {
         '/_app': 'pages/_app.js',
@@ -52,6 +54,7 @@ describe('routesFromManifests', () => {
       { path: '/terms', router: 'pages', html: 'pages/terms.html' },
     ]);
     expect(leftOut).toEqual([
+      { path: '/(.)login', reason: 'intercepting-route' },
       { path: '/404', reason: 'error-page' },
       { path: '/500', reason: 'error-page' },
       { path: '/_app', reason: 'internal' },
@@ -60,6 +63,7 @@ describe('routesFromManifests', () => {
       { path: '/_not-found', reason: 'internal' },
       { path: '/api/items', reason: 'route-handler' },
       { path: '/api/ping', reason: 'api-route' },
+      { path: '/feed/(..)photo/[id]', reason: 'intercepting-route' },
       { path: '/feed/[id]', reason: 'dynamic-route' },
       { path: '/gone', reason: 'not-found' },
       { path: '/icon.png', reason: 'route-handler' },
