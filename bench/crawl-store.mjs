@@ -8,39 +8,28 @@
 //                                 a 304, every file kept).
 // Printed: medians of --runs N of seconds and peak RSS, the ratio of each store run to its plain
 // peer, and the files the publish wrote.
-// Usage: node bench/crawl-store.mjs [--runs 3] [--pages 10000] [--concurrency 8]
-import { spawn } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
-import { loadavg } from 'node:os';
+// Usage: node bench/crawl-store.mjs [--runs 3] [--pages 10000] [--concurrency 8] [--quick]
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fmt, OUT, ROOT, runNode, table } from './lib.mjs';
+import {
+  benchFlags,
+  fmt,
+  load,
+  median,
+  OUT,
+  requireBuild,
+  runNode,
+  startCrawlServer,
+  table,
+} from './lib.mjs';
 
-const argv = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = argv.indexOf(name);
-  return i === -1 ? dflt : argv[i + 1];
-};
-const RUNS = Math.max(1, Number(opt('--runs', 3)));
-const PAGES = Number(opt('--pages', 10000));
-const CONCURRENCY = Number(opt('--concurrency', 8));
-const BIN = join(ROOT, 'dist/cli/bin.js');
-if (!existsSync(BIN)) throw new Error('build first: npm run build');
+const flags = benchFlags({ runs: 3, pages: { value: 10000, quick: 500 }, concurrency: 8 });
+const RUNS = flags.runs;
+const PAGES = flags.pages;
+const CONCURRENCY = flags.concurrency;
+const BIN = requireBuild();
 
-function startServer(args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bench/crawl-server.mjs'), ...args], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    child.stdout.setEncoding('utf8').once('data', (d) => {
-      const m = /PORT=(\d+)/.exec(d);
-      if (m === null) reject(new Error(`server said ${d}`));
-      else resolve({ origin: `http://127.0.0.1:${m[1]}`, close: () => child.kill() });
-    });
-    child.on('error', reject);
-  });
-}
-
-const server = await startServer(['--synthetic', String(PAGES)]);
+const server = await startCrawlServer(['--synthetic', String(PAGES)]);
 await fetch(`${server.origin}/__validators?on`);
 const out = join(OUT, 'crawl-store');
 
@@ -62,11 +51,6 @@ async function crawl(mode, phase) {
   return { secs: r.secs, rssMiB: r.rssMiB, written, pages: result.stats.listed };
 }
 
-const median = (xs) => {
-  const a = [...xs].sort((x, y) => x - y);
-  const m = a.length >> 1;
-  return a.length % 2 === 1 ? a[m] : (a[m - 1] + a[m]) / 2;
-};
 const KINDS = ['plain first', 'store first', 'plain recrawl', 'store recrawl'];
 const runs = Object.fromEntries(KINDS.map((k) => [k, []]));
 console.log(
@@ -75,9 +59,7 @@ console.log(
 try {
   await crawl('plain', 'first'); // unmeasured: warm caches
   for (let run = 0; run < RUNS; run++) {
-    const load = loadavg()
-      .map((x) => x.toFixed(1))
-      .join(' ');
+    const before = load();
     // Alternate which contender goes first: a drift in the machine's load favours neither.
     const order = run % 2 === 0 ? ['plain', 'store'] : ['store', 'plain'];
     const got = {};
@@ -85,7 +67,7 @@ try {
       for (const mode of order) got[`${mode} ${phase}`] = await crawl(mode, phase);
     for (const k of KINDS) runs[k].push(got[k]);
     console.log(
-      `  run ${run + 1}/${RUNS} (load ${load}): ${KINDS.map((k) => `${k} ${fmt.s(got[k].secs)} s`).join(', ')}`,
+      `  run ${run + 1}/${RUNS} (load ${before}): ${KINDS.map((k) => `${k} ${fmt.s(got[k].secs)} s`).join(', ')}`,
     );
   }
 } finally {

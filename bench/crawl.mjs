@@ -9,24 +9,38 @@
 // With --runs N (default 1) each documentation site is crawled N times by both, side by side (the
 // order alternating), and the speed ratio reported is the median of the N same-run ratios: on a
 // shared, loaded machine only ratios taken side by side mean anything. The load average is shown.
-// Usage: node bench/crawl.mjs [--concurrency 8] [--runs N] [--synthetic N] [--no-peer] [--only pg|python|synthetic]
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+// --quick: the synthetic site alone, 2,000 pages, no peer (a smoke run of the script).
+// Usage: node bench/crawl.mjs [--concurrency 8] [--runs N] [--synthetic N] [--no-peer] [--only pg|python|synthetic] [--quick]
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { fmt, OUT, ROOT, runNode, table } from './lib.mjs';
+import {
+  benchFlags,
+  ensureAptPackages,
+  fmt,
+  load,
+  median,
+  OUT,
+  ROOT,
+  requireBuild,
+  runNode,
+  startCrawlServer,
+  table,
+} from './lib.mjs';
 
-const argv = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = argv.indexOf(name);
-  return i === -1 ? dflt : argv[i + 1];
-};
-const CONCURRENCY = Number(opt('--concurrency', 8));
-const SYNTHETIC = Number(opt('--synthetic', 200_000));
-const ONLY = opt('--only', undefined);
-const RUNS = Math.max(1, Number(opt('--runs', 1)));
-const withPeer = !argv.includes('--no-peer');
-const BIN = join(ROOT, 'dist/cli/bin.js');
+const flags = benchFlags({
+  concurrency: 8,
+  synthetic: { value: 200_000, quick: 2000 },
+  only: { value: null, quick: 'synthetic' },
+  'no-peer': { value: false, quick: true },
+});
+const CONCURRENCY = flags.concurrency;
+const SYNTHETIC = flags.synthetic;
+const ONLY = flags.only;
+const RUNS = flags.runs;
+const withPeer = !flags.noPeer;
+const BIN = requireBuild();
 
 const SITES = [
   {
@@ -48,31 +62,6 @@ const SITES = [
     extra: ['--public-origin', 'https://docs.python.org'],
   },
 ];
-
-function ensurePackages(sites) {
-  const missing = sites.filter((s) => !existsSync(s.root)).map((s) => s.pkg);
-  if (missing.length === 0) return;
-  console.log(`Installing ${missing.join(', ')} with apt-get …`);
-  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-  execFileSync('apt-get', ['install', '-y', '-qq', ...missing], {
-    stdio: 'inherit',
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
-}
-
-function startServer(args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bench/crawl-server.mjs'), ...args], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    child.stdout.setEncoding('utf8').once('data', (d) => {
-      const m = /PORT=(\d+)/.exec(d);
-      if (m === null) reject(new Error(`server said ${d}`));
-      else resolve({ origin: `http://127.0.0.1:${m[1]}`, close: () => child.kill() });
-    });
-    child.on('error', reject);
-  });
-}
 
 function locsOf(xmlPath) {
   const text = readFileSync(xmlPath, 'utf8');
@@ -131,22 +120,12 @@ function reference(url, mount) {
   return out.trim().split('\n').filter(Boolean);
 }
 
-const median = (xs) => {
-  const a = [...xs].sort((x, y) => x - y);
-  const m = a.length >> 1;
-  return a.length % 2 === 1 ? a[m] : (a[m - 1] + a[m]) / 2;
-};
-const load = () =>
-  loadavg()
-    .map((x) => x.toFixed(1))
-    .join(' ');
-
 const rows = [];
 const notes = [];
 const chosen = SITES.filter((s) => ONLY === undefined || ONLY === s.name);
-ensurePackages(chosen);
+ensureAptPackages(chosen);
 for (const site of chosen) {
-  const server = await startServer([site.root, site.mount]);
+  const server = await startCrawlServer([site.root, site.mount]);
   try {
     const url = `${server.origin}${site.start}`;
     console.log(`\n${site.label}: ${url}`);
@@ -243,7 +222,7 @@ for (const site of chosen) {
 }
 
 if (ONLY === undefined || ONLY === 'synthetic') {
-  const server = await startServer(['--synthetic', String(SYNTHETIC)]);
+  const server = await startCrawlServer(['--synthetic', String(SYNTHETIC)]);
   try {
     console.log(`\nSynthetic site: ${SYNTHETIC.toLocaleString('en-US')} pages`);
     const sk = await sitemapkit('synthetic', `${server.origin}/`, ['--max-per-pattern', '0']);

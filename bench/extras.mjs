@@ -5,19 +5,19 @@
 // Inputs: 1,000,000 JSONL URLs with lastmods spread over a month ("honest"), and the same URLs
 // with one lastmod for all ("one value", which the watch flags and drop rewrites). Then
 // --big URLs with drop, the feed and gzip together, for memory.
-// Usage: node bench/extras.mjs [--urls N] [--big N] [--runs N]
+// Usage: node bench/extras.mjs [--urls N] [--big N] [--runs N] [--quick]
 import { createWriteStream, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fmt, OUT, ROOT, runNode, table } from './lib.mjs';
+import { benchFlags, fmt, median, OUT, requireBuild, runNode, table } from './lib.mjs';
 
-const argv = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = argv.indexOf(name);
-  return i === -1 ? dflt : Number(argv[i + 1]);
-};
-const N = opt('--urls', 1_000_000);
-const BIG = opt('--big', 10_000_000);
-const RUNS = opt('--runs', 3);
+const flags = benchFlags({
+  urls: { value: 1_000_000, quick: 20_000 },
+  big: { value: 10_000_000, quick: 40_000 },
+  runs: 3,
+});
+const N = flags.urls;
+const BIG = flags.big;
+const RUNS = flags.runs;
 
 async function makeInput(n, kind) {
   const path = join(OUT, `extras-${kind}-${n}.jsonl`);
@@ -40,7 +40,7 @@ async function makeInput(n, kind) {
   return path;
 }
 
-const BIN = join(ROOT, 'dist/cli/bin.js');
+const BIN = requireBuild();
 const generate = (input, out, extra) => [
   BIN,
   'generate',
@@ -51,7 +51,6 @@ const generate = (input, out, extra) => [
   out,
   ...extra,
 ];
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const honest = await makeInput(N, 'honest');
 const same = await makeInput(N, 'same');

@@ -3,22 +3,24 @@
 // written into 50,000-URL files, plain and gzip, through each contender's real entry point, each in
 // its own process: sitemapkit's CLI (full validation, dedupe, manifest, atomic commit), the npm
 // `sitemap` package as its README shows, and a bare no-checks script (the floor). Then 10,000,000
-// URLs through sitemapkit alone, for memory. Usage: node bench/generate.mjs [--urls N] [--big N] [--runs N] [--no-peer]
+// URLs through sitemapkit alone, for memory.
+// Usage: node bench/generate.mjs [--urls N] [--big N] [--runs N] [--no-peer] [--quick]
 // Times are the best of --runs; peak RSS is the worst.
 import { createWriteStream, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fmt, OUT, ROOT, runNode, table } from './lib.mjs';
+import { benchFlags, fmt, OUT, ROOT, requireBuild, runNode, table } from './lib.mjs';
 
-const argv = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = argv.indexOf(name);
-  return i === -1 ? dflt : Number(argv[i + 1]);
-};
-const N = opt('--urls', 1_000_000);
-const BIG = opt('--big', 10_000_000);
-const withPeer = !argv.includes('--no-peer');
+const flags = benchFlags({
+  urls: { value: 1_000_000, quick: 20_000 },
+  big: { value: 10_000_000, quick: 40_000 },
+  runs: 3,
+  'no-peer': false,
+});
+const N = flags.urls;
+const BIG = flags.big;
+const withPeer = !flags.noPeer;
 // Best of RUNS, contenders interleaved, so that a busy moment on the machine hits everyone alike.
-const RUNS = opt('--runs', 3);
+const RUNS = flags.runs;
 const FREQS = ['daily', 'weekly', 'monthly'];
 
 async function makeInput(n) {
@@ -39,7 +41,7 @@ async function makeInput(n) {
   return path;
 }
 
-const BIN = join(ROOT, 'dist/cli/bin.js');
+const BIN = requireBuild();
 const contenders = [
   {
     name: 'sitemapkit',

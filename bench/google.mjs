@@ -7,21 +7,21 @@
 //   per-call   — a hand-written script as often seen: for each sitemap, sign a JWT, fetch a token,
 //                PUT the sitemap (node:crypto and fetch, nothing cached)
 // It prints the median wall time of RUNS runs, the requests each made, and peak RSS.
-// Usage: npm run build && node bench/google.mjs [--children N] [--latency MS] [--runs N]
+// Usage: npm run build && node bench/google.mjs [--children N] [--latency MS] [--runs N] [--quick]
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { fmt, OUT, ROOT, runNode, table } from './lib.mjs';
+import { benchFlags, fmt, OUT, ROOT, runNode, table } from './lib.mjs';
 
-const argv = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = argv.indexOf(name);
-  return i === -1 ? fallback : Number(argv[i + 1]);
-};
-const CHILDREN = arg('--children', 100);
-const LATENCY = arg('--latency', 20);
-const RUNS = arg('--runs', 3);
+const flags = benchFlags({
+  children: { value: 100, quick: 10 },
+  latency: { value: 20, quick: 1 },
+  runs: 3,
+});
+const CHILDREN = flags.children;
+const LATENCY = flags.latency;
+const RUNS = flags.runs;
 const SITE = 'https://www.example.com/';
 
 let requests = 0;

@@ -1,6 +1,10 @@
-// Shared bench helpers: run a contender in its own process and read its time and peak RSS.
-import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+// Shared bench helpers: a script's flags and setup (benchFlags, requireBuild, ensureAptPackages,
+// startCrawlServer), running a contender in its own process with its time and peak RSS (runNode),
+// and printing (table, fmt, median, load).
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -57,3 +61,100 @@ export const fmt = {
   n: (x) => Math.round(x).toLocaleString('en-US'),
   mb: (x) => x.toFixed(0),
 };
+
+/**
+ * The flags of a bench script, read once from the command line. `spec` maps each flag's name
+ * (`pages` for `--pages`) to its default, whose type says how the flag reads: a number (`--pages
+ * 2000`), a string, `null` (an optional string, undefined when absent) or `false` (a switch:
+ * `--no-peer`). `{ value, quick }` gives the value `--quick` uses instead: a smoke run, small sizes
+ * and one run, that checks the script end to end in seconds (its figures measure nothing). Every
+ * script has `--runs` (default 1 unless `spec` says otherwise; at least 1) and `--quick`. Returns
+ * the values under camelCase names (`noPeer`), and `quick`. An unknown flag or a bad number is
+ * refused: a typo never runs the default silently.
+ */
+export function benchFlags(spec, argv = process.argv.slice(2)) {
+  const all = { runs: { value: 1, quick: 1 }, ...spec, quick: false };
+  const quick = argv.includes('--quick');
+  const given = new Map();
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i].replace(/^--/, '');
+    if (!argv[i].startsWith('--') || !(name in all)) {
+      throw new Error(
+        `unknown flag ${argv[i]}; this script takes ${Object.keys(all)
+          .map((k) => `--${k}`)
+          .join(', ')}`,
+      );
+    }
+    const dflt = flagDefault(all[name], false);
+    if (dflt === false) given.set(name, true);
+    else if (i + 1 >= argv.length) throw new Error(`--${name} needs a value`);
+    else given.set(name, argv[++i]);
+  }
+  const out = { quick };
+  for (const [name, entry] of Object.entries(all)) {
+    if (name === 'quick') continue;
+    const dflt = flagDefault(entry, quick);
+    let v = given.has(name) ? given.get(name) : dflt;
+    if (typeof flagDefault(entry, false) === 'number' && given.has(name)) {
+      v = Number(v);
+      if (!Number.isFinite(v) || v < 0) throw new Error(`--${name} takes a number, not ${given.get(name)}`);
+    }
+    out[name.replace(/-(\w)/g, (_, c) => c.toUpperCase())] = v ?? undefined;
+  }
+  out.runs = quick && !given.has('runs') ? 1 : Math.max(1, out.runs);
+  return out;
+}
+
+function flagDefault(entry, quick) {
+  if (entry !== null && typeof entry === 'object')
+    return quick && 'quick' in entry ? entry.quick : entry.value;
+  return entry;
+}
+
+/** The built CLI (dist/cli/bin.js); throws when it is not built. */
+export function requireBuild() {
+  const bin = join(ROOT, 'dist/cli/bin.js');
+  if (!existsSync(bin)) throw new Error('build first: npm run build');
+  return bin;
+}
+
+/** Installs the Debian packages whose file `root` is missing (a documentation site), with apt-get. */
+export function ensureAptPackages(sites) {
+  const missing = sites.filter((s) => !existsSync(s.root)).map((s) => s.pkg);
+  if (missing.length === 0) return;
+  console.log(`Installing ${missing.join(', ')} with apt-get …`);
+  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+  execFileSync('apt-get', ['install', '-y', '-qq', ...missing], {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+}
+
+/** bench/crawl-server.mjs in its own process (`args`: a folder and its mount, or `--synthetic N`). */
+export function startCrawlServer(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'bench/crawl-server.mjs'), ...args], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    child.stdout.setEncoding('utf8').once('data', (d) => {
+      const m = /PORT=(\d+)/.exec(d);
+      if (m === null) reject(new Error(`server said ${d}`));
+      else resolve({ origin: `http://127.0.0.1:${m[1]}`, close: () => child.kill() });
+    });
+    child.on('error', reject);
+  });
+}
+
+/** The median (of an even count, the mean of the two middle values). */
+export function median(xs) {
+  const a = [...xs].sort((x, y) => x - y);
+  const m = a.length >> 1;
+  return a.length % 2 === 1 ? a[m] : (a[m - 1] + a[m]) / 2;
+}
+
+/** The load average, as the scripts print it: `6.1 5.8 5.2`. */
+export function load() {
+  return loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
+}

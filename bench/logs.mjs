@@ -4,21 +4,17 @@
 // sitemaps through `sitemapkit generate --from-log`, plain and gzip, against a floor in the same
 // run: a bare script that splits the same lines and takes each path with no checks
 // (bench/peers/bare-log.mjs). Prints medians of --runs, MB/s, lines/s, the ratio to the floor and
-// peak RSS. Usage: node bench/logs.mjs [--mb N] [--runs N]
+// peak RSS. Usage: node bench/logs.mjs [--mb N] [--runs N] [--quick]
 import { createReadStream, createWriteStream, existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { fmt, OUT, ROOT, runNode, table } from './lib.mjs';
+import { benchFlags, fmt, OUT, ROOT, requireBuild, runNode, table } from './lib.mjs';
 
-const argv = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = argv.indexOf(name);
-  return i === -1 ? dflt : Number(argv[i + 1]);
-};
-const MB = opt('--mb', 1024);
-const RUNS = opt('--runs', 3);
-const BIN = join(ROOT, 'dist/cli/bin.js');
+const flags = benchFlags({ mb: { value: 1024, quick: 20 }, runs: 3 });
+const MB = flags.mb;
+const RUNS = flags.runs;
+const BIN = requireBuild();
 
 /** A deterministic generator (mulberry32), so every machine benches the same log. */
 function rng(seed) {

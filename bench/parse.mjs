@@ -6,23 +6,25 @@
 // Prints seconds (best of --runs, contenders interleaved), URLs/s, MB/s of uncompressed XML, the
 // speed-up over `sitemap`, and peak RSS (worst run). sitemapkit runs twice: importing the package
 // root, as users do, and importing dist/parser alone, which shows the parser's own cost.
-// Usage: node bench/parse.mjs [--urls N] [--files N] [--runs N] [--tree-runs N] [--no-peer]
+// Usage: node bench/parse.mjs [--urls N] [--files N] [--runs N] [--tree-runs N] [--no-peer] [--quick]
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { fmt, OUT, ROOT, runNode, table } from './lib.mjs';
+import { benchFlags, fmt, OUT, ROOT, runNode, table } from './lib.mjs';
 
-const argv = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = argv.indexOf(name);
-  return i === -1 ? dflt : Number(argv[i + 1]);
-};
-const N = opt('--urls', 50_000);
-const FILES = opt('--files', 20);
-const RUNS = opt('--runs', 3);
-const TREE_RUNS = opt('--tree-runs', 1);
-const withPeers = !argv.includes('--no-peer');
+const flags = benchFlags({
+  urls: { value: 50_000, quick: 5000 },
+  files: { value: 20, quick: 3 },
+  runs: 3,
+  'tree-runs': 1,
+  'no-peer': false,
+});
+const N = flags.urls;
+const FILES = flags.files;
+const RUNS = flags.runs;
+const TREE_RUNS = flags.treeRuns;
+const withPeers = !flags.noPeer;
 const HOST = 'https://www.example.com';
 
 function makeSitemap(n) {

@@ -14,50 +14,40 @@
 // process, best of 5), for what fingerprinting costs a normal crawl.
 // With --baseline BIN (another build's dist/cli/bin.js, such as the previous release's), its
 // first crawl runs in the same run too, without a recrawl: what this build costs a normal crawl.
-// Usage: node bench/recrawl.mjs [--runs 3] [--concurrency 8] [--synthetic N] [--baseline BIN]
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg } from 'node:os';
+// --quick: a synthetic site of 500 pages, one run (a smoke run of the script).
+// Usage: node bench/recrawl.mjs [--runs 3] [--concurrency 8] [--synthetic N] [--baseline BIN] [--quick]
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fmt, OUT, ROOT, runNode, table } from './lib.mjs';
+import {
+  benchFlags,
+  ensureAptPackages,
+  fmt,
+  load,
+  median,
+  OUT,
+  ROOT,
+  requireBuild,
+  runNode,
+  startCrawlServer,
+  table,
+} from './lib.mjs';
 
-const argv = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = argv.indexOf(name);
-  return i === -1 ? dflt : argv[i + 1];
-};
-const RUNS = Math.max(1, Number(opt('--runs', 3)));
-const CONCURRENCY = Number(opt('--concurrency', 8));
-const SYNTHETIC = opt('--synthetic', undefined);
-const BASELINE = opt('--baseline', undefined);
-const BIN = join(ROOT, 'dist/cli/bin.js');
+const flags = benchFlags({
+  runs: 3,
+  concurrency: 8,
+  synthetic: { value: null, quick: '500' },
+  baseline: null,
+});
+const RUNS = flags.runs;
+const CONCURRENCY = flags.concurrency;
+const SYNTHETIC = flags.synthetic;
+const BASELINE = flags.baseline;
+const BIN = requireBuild();
 const PG = '/usr/share/doc/postgresql-doc-15/html';
 
-if (!existsSync(BIN)) throw new Error('build first: npm run build');
-if (SYNTHETIC === undefined && !existsSync(PG)) {
-  console.log('Installing postgresql-doc-15 with apt-get …');
-  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-  execFileSync('apt-get', ['install', '-y', '-qq', 'postgresql-doc-15'], {
-    stdio: 'inherit',
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
-}
+if (SYNTHETIC === undefined) ensureAptPackages([{ root: PG, pkg: 'postgresql-doc-15' }]);
 
-function startServer(args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bench/crawl-server.mjs'), ...args], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    child.stdout.setEncoding('utf8').once('data', (d) => {
-      const m = /PORT=(\d+)/.exec(d);
-      if (m === null) reject(new Error(`server said ${d}`));
-      else resolve({ origin: `http://127.0.0.1:${m[1]}`, close: () => child.kill() });
-    });
-    child.on('error', reject);
-  });
-}
-
-const server = await startServer(SYNTHETIC === undefined ? [PG, '/'] : ['--synthetic', SYNTHETIC]);
+const server = await startCrawlServer(SYNTHETIC === undefined ? [PG, '/'] : ['--synthetic', SYNTHETIC]);
 const control = async (path) => {
   const r = await fetch(`${server.origin}${path}`);
   return r.status === 200 ? r.json() : undefined;
@@ -88,16 +78,6 @@ async function crawl(kind) {
   const served = await control('/__stats');
   return { kind, secs: r.secs, rssMiB: r.rssMiB, result, served };
 }
-
-const median = (xs) => {
-  const a = [...xs].sort((x, y) => x - y);
-  const m = a.length >> 1;
-  return a.length % 2 === 1 ? a[m] : (a[m - 1] + a[m]) / 2;
-};
-const load = () =>
-  loadavg()
-    .map((x) => x.toFixed(1))
-    .join(' ');
 
 console.log(`Recrawl of ${label} from ${server.origin}, concurrency ${CONCURRENCY}, ${RUNS} run(s)`);
 const KINDS = [...(BASELINE === undefined ? [] : ['baseline']), 'first', 'first-recrawl', '304', '200-same'];

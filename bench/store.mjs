@@ -59,14 +59,40 @@ const note = (name, ms) => {
   inProcess[name] ??= [];
   inProcess[name].push(ms);
 };
+/** Per first build: in-process seconds, CPU seconds of the main and the worker thread, main thread idle. */
+const splits = {};
+const split = (name, r) => {
+  const { times, threads, idle } = JSON.parse(r.stdout.trim().split('\n').at(-1));
+  splits[name] ??= [];
+  splits[name].push({
+    secs: times.first / 1000,
+    main: threads.main,
+    other: threads.other,
+    idle: idle / 1000,
+  });
+};
 // --urls 0 skips this part (for the --big figure alone).
 for (let i = 0; i < (N > 0 ? RUNS : 0); i++) {
   rmSync(join(dir, 'plain'), { recursive: true, force: true });
   add('plain writeSitemaps (baseline)', await run(['plain', String(N), join(dir, 'plain')]));
+  // The same first build with the store's connection in thread (before the worker thread), then
+  // through the worker thread (what a first build does now), alternating with plain.
+  const inThreadDir = join(dir, 'in-thread');
+  rmSync(inThreadDir, { recursive: true, force: true });
+  const mainRun = await run([
+    'first-main',
+    String(N),
+    join(inThreadDir, 'site.db'),
+    join(inThreadDir, 'out'),
+  ]);
+  add('store: first build, connection in thread (before)', mainRun);
+  split('in thread', mainRun);
+  rmSync(inThreadDir, { recursive: true, force: true });
   rmSync(base, { recursive: true, force: true });
   const firstRun = await run(['first', String(N), join(base, 'site.db'), join(base, 'out')]);
   add('store: first build (sync + build)', firstRun);
   note('first', JSON.parse(firstRun.stdout.trim().split('\n').at(-1)).times.first);
+  split('worker thread', firstRun);
 }
 // delta-full: the same as delta with the files' layouts deleted first, so every touched file is
 // serialised in full from the store (what a rebuild cost before splicing: the baseline of this run).
@@ -126,6 +152,28 @@ if (N > 0) {
   const plainCpu = median(rows['plain writeSitemaps (baseline)'].cpu);
   console.log(
     `\nfirst build through the store: ${(first / plain).toFixed(2)}x plain writeSitemaps (target: at most 1.5x); CPU time ${(firstCpu / plainCpu).toFixed(2)}x; runs: store ${runs('store: first build (sync + build)')} s, plain ${runs('plain writeSitemaps (baseline)')} s`,
+  );
+  const mainFirst = median(rows['store: first build, connection in thread (before)'].secs);
+  console.log(
+    `first build with the connection in thread (before): ${(mainFirst / plain).toFixed(2)}x plain; through the worker thread ${(first / mainFirst).toFixed(2)}x of that`,
+  );
+  // In process: where the first build's time goes (medians), with and without the worker thread.
+  console.log('');
+  table(
+    Object.entries(splits).map(([name, xs]) => ({
+      'first build': name,
+      'in-process s': fmt.s(median(xs.map((x) => x.secs))),
+      'main thread CPU s': fmt.s(median(xs.map((x) => x.main))),
+      'other thread CPU s (busiest)': fmt.s(median(xs.map((x) => x.other))),
+      'main thread idle s': fmt.s(median(xs.map((x) => x.idle))),
+    })),
+    [
+      'first build',
+      'in-process s',
+      'main thread CPU s',
+      'other thread CPU s (busiest)',
+      'main thread idle s',
+    ],
   );
   // Issue 12's target: the rebuild after scattered changes within 10% of the first build.
   // In-process: the build alone (what the target names) and the hook's imports before it, each

@@ -8,20 +8,16 @@
 //   bing --no-journal       Bing Webmaster Tools, SubmitUrlBatch of 500 (quota read first)
 //   bing                    the same with the journal
 // Printed: medians of --runs N (seconds, peak RSS), and each journal run's ratio to its baseline.
-// Usage: node bench/submit-journal.mjs [--urls 200000] [--runs 3]
+// Usage: node bench/submit-journal.mjs [--urls 200000] [--runs 3] [--quick]
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { fmt, OUT, ROOT, runNode, table } from './lib.mjs';
+import { benchFlags, fmt, OUT, requireBuild, runNode, table } from './lib.mjs';
 
-const argv = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = argv.indexOf(name);
-  return i === -1 ? dflt : argv[i + 1];
-};
-const N = Number(opt('--urls', 200_000));
-const RUNS = Math.max(1, Number(opt('--runs', 3)));
-const BIN = join(ROOT, 'dist/cli/bin.js');
+const flags = benchFlags({ urls: { value: 200_000, quick: 5000 }, runs: 3 });
+const N = flags.urls;
+const RUNS = flags.runs;
+const BIN = requireBuild();
 const KEY = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
 const SITE = 'https://www.example.com/';
 

@@ -5,20 +5,16 @@
 // - the npm `sitemap` package: XMLToSitemapItemStream with ErrorLevel.THROW over each file, and its
 //   xmlLint (xmllint --schema, what `sitemap --validate` runs), one file at a time.
 // Prints seconds, URLs/s, the ratio to sitemapkit's library and peak RSS. Times are the best of
-// --runs; peak RSS the worst. Usage: npm run build && node bench/validate.mjs [--urls N] [--runs N]
+// --runs; peak RSS the worst. Usage: npm run build && node bench/validate.mjs [--urls N] [--runs N] [--quick]
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeSitemaps } from '../dist/index.js';
-import { fmt, OUT, ROOT, runNode, table } from './lib.mjs';
+import { benchFlags, fmt, OUT, ROOT, runNode, table } from './lib.mjs';
 
-const argv = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = argv.indexOf(name);
-  return i === -1 ? dflt : Number(argv[i + 1]);
-};
-const N = opt('--urls', 1_000_000);
-const RUNS = opt('--runs', 1);
+const flags = benchFlags({ urls: { value: 1_000_000, quick: 20_000 } });
+const N = flags.urls;
+const RUNS = flags.runs;
 const FREQS = ['daily', 'weekly', 'monthly'];
 const BASE = 'https://example.com/';
 

@@ -4,18 +4,14 @@
 // lastmod its own (a timestamp a row, as databases keep them) against 28 dates, with and without
 // the duplicate set, and a floor that only makes the entries. Each in its own process, contenders
 // interleaved; prints the median time, the worst peak RSS and the worst peak V8 heap.
-// Usage: node bench/writer-memory.mjs [--urls N] [--runs N]
+// Usage: node bench/writer-memory.mjs [--urls N] [--runs N] [--quick]
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fmt, OUT, ROOT, runNode, table } from './lib.mjs';
+import { benchFlags, fmt, OUT, ROOT, runNode, table } from './lib.mjs';
 
-const argv = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = argv.indexOf(name);
-  return i === -1 ? dflt : Number(argv[i + 1]);
-};
-const N = opt('--urls', 1_000_000);
-const RUNS = opt('--runs', 3);
+const flags = benchFlags({ urls: { value: 1_000_000, quick: 20_000 }, runs: 3 });
+const N = flags.urls;
+const RUNS = flags.runs;
 const SCRIPT = join(ROOT, 'bench/peers/writer-memory.mjs');
 
 const contenders = [

@@ -1,6 +1,7 @@
 // One contender of bench/store.mjs, in its own process (so its peak RSS is its own).
 //   plain N OUT                 writeSitemaps over N URLs (the baseline)
-//   first N STORE OUT           a new store: sync N URLs and build, one unit
+//   first N STORE OUT           a new store: sync N URLs and build, one unit (SQLite: in a worker thread)
+//   first-main N STORE OUT      the same with the connection in thread (SQLite)
 //   import N STORE              a new store: sync N URLs, no build
 //   build STORE OUT             build from the store alone (STORE in the place of N)
 //   delta N STORE OUT spread|cluster   1,000 added, 1,000 removed, 1,000 changed, then a build
@@ -8,6 +9,7 @@
 //   resync N STORE OUT          the whole set again with those 3,000 changes, synced and built
 // SK_GZIP=1 builds a gzipped set. delta and resync print how many files were written (spliced: how
 // many of those were spliced from their previous bytes).
+import { readdirSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { openStore } from '../../dist/store/index.js';
 import { writeSitemaps } from '../../dist/writer/index.js';
@@ -38,6 +40,21 @@ function delta(n, how) {
   return { removed, changed, added };
 }
 
+/** CPU seconds of this process's main thread, and of its busiest other thread (Linux: /proc). */
+function threadCpu() {
+  const cpu = (task) => {
+    const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  };
+  try {
+    const others = readdirSync('/proc/self/task').filter((t) => Number(t) !== process.pid);
+    return { main: cpu(process.pid), other: Math.max(0, ...others.map(cpu)) };
+  } catch {
+    return { main: Number.NaN, other: Number.NaN };
+  }
+}
+
 const n = Number(nText);
 const gzip = process.env.SK_GZIP === '1';
 let spliced = 0;
@@ -63,11 +80,17 @@ const report = (r) =>
   );
 if (mode === 'plain') {
   await writeSitemaps(urls(n), { outDir: rest[0], baseUrl: BASE, dedupe: true });
-} else if (mode === 'first') {
-  const s = await openStore(rest[0], { baseUrl: BASE });
+} else if (mode === 'first' || mode === 'first-main') {
+  // first-main: the connection kept in thread (what a first build cost before the worker thread).
+  const s = await openStore(rest[0], { baseUrl: BASE, worker: mode === 'first' });
+  const elu = performance.eventLoopUtilization();
   await timed('first', () => s.syncAndBuild(urls(n), { outDir: rest[1], gzip }));
+  // Where the time went: CPU seconds of the main thread and of the busiest other thread (the
+  // store's worker thread, when there is one), and how long the main thread waited, idle.
+  const threads = threadCpu();
+  const idle = performance.eventLoopUtilization(elu).idle;
   await s.close();
-  console.log(JSON.stringify({ times }));
+  console.log(JSON.stringify({ times, threads, idle }));
 } else if (mode === 'import') {
   const s = await openStore(rest[0], { baseUrl: BASE });
   await s.sync(urls(n));

@@ -10,39 +10,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DiagnosticHandler } from '../core/diagnostics.js';
 import type { EntryInput } from '../core/entry.js';
-import { isSitemapkitError, SitemapkitError } from '../core/errors.js';
-import { type CrawlResult, crawl } from '../crawler/crawl.js';
-import { normalizeCrawlUrl } from '../crawler/normalize-url.js';
-import { type CrawlOptions, resolveCrawlOptions } from '../crawler/options.js';
-import { CrawlState } from '../crawler/state.js';
-import { discoverSitemaps } from '../parser/discover.js';
-import { parseSitemapTree } from '../parser/tree.js';
-import { fetchRobotsTxt, type RobotsFetchOptions } from '../robots/fetch.js';
-import type { RobotsTxt } from '../robots/robots-txt.js';
 import {
   type AuditCounts,
   type AuditEntry,
   type AuditFinding,
-  type AuditPage,
   type AuditRules,
-  auditFindings,
   judgeLastmod,
 } from './audit-core.js';
+import { type AuditCrawlOptions, auditCrawled, crawlKept } from './crawled.js';
+import { auditHttp, readPublished } from './published.js';
 
-/** The crawl options an audit passes on (where the crawl writes is the audit's own business). */
-export type AuditCrawlOptions = Omit<
-  CrawlOptions,
-  | 'start'
-  | 'outDir'
-  | 'state'
-  | 'resume'
-  | 'fresh'
-  | 'recrawl'
-  | 'changes'
-  | 'store'
-  | 'report'
-  | 'seedSitemaps'
->;
+export type { AuditCrawlOptions } from './crawled.js';
 
 /** Options of {@link audit}. Only `start` is required. */
 export interface AuditOptions extends AuditRules {
@@ -83,96 +61,38 @@ export interface AuditResult {
 export async function audit(options: AuditOptions): Promise<AuditResult> {
   const crawlOptions = options.crawl ?? {};
   const signal = options.signal ?? crawlOptions.signal;
-  const http = {
-    ...(crawlOptions.timeoutMs === undefined ? {} : { timeoutMs: crawlOptions.timeoutMs }),
-    ...(crawlOptions.headers === undefined ? {} : { headers: crawlOptions.headers }),
-    ...(crawlOptions.userAgent === undefined ? {} : { userAgent: crawlOptions.userAgent }),
-    ...(crawlOptions.addressPolicy === undefined ? {} : { addressPolicy: crawlOptions.addressPolicy }),
-    ...(crawlOptions.fetch === undefined ? {} : { fetch: crawlOptions.fetch }),
-    ...(crawlOptions.dispatcher === undefined ? {} : { dispatcher: crawlOptions.dispatcher }),
-    ...(signal === undefined ? {} : { signal }),
-  };
-  let roots = options.sitemaps === undefined ? undefined : [...options.sitemaps];
-  if (roots === undefined) {
-    // Discovery says why it found none (robots.txt unreachable, no Sitemap: line, …): that is the message.
-    let why = `${options.start} publishes no sitemap`;
-    const found = await discoverSitemaps(options.start, {
-      ...http,
-      onDiagnostic: (d) => {
-        if (d.code === 'discover-none') why = d.message;
-        else options.onDiagnostic?.(d);
-      },
-    });
-    roots = found.map((s) => s.url);
-    if (roots.length === 0) {
-      throw new SitemapkitError('ERR_INPUT', why, {
-        hint: 'nothing was audited; give the published sitemap with --sitemap URL (library: sitemaps)',
-      });
-    }
-  }
-  const entries: AuditEntry[] = [];
-  const tree = parseSitemapTree(roots, {
-    ...http,
-    crossSubmit: false,
-    ...(options.onDiagnostic === undefined ? {} : { onDiagnostic: options.onDiagnostic }),
+  const http = auditHttp(crawlOptions, signal);
+  const { roots, entries } = await readPublished({
+    starts: [options.start],
+    sitemaps: options.sitemaps,
+    http,
+    onDiagnostic: options.onDiagnostic,
   });
-  for await (const e of tree) {
-    const url = normalizeCrawlUrl(e.loc);
-    if (url === undefined) continue;
-    const entry: AuditEntry = { url, sitemap: e.sitemap };
-    if (e.lastmod !== undefined) entry.lastmod = e.lastmod;
-    if (e.images !== undefined && e.images.length > 0) entry.images = e.images;
-    if (e.alternates !== undefined && e.alternates.length > 0) {
-      entry.alternates = e.alternates.flatMap((a) => {
-        const href = normalizeCrawlUrl(a.href);
-        return href === undefined ? [] : [{ hreflang: a.hreflang, href }];
-      });
-    }
-    entries.push(entry);
-  }
-
   const dir = await mkdtemp(join(tmpdir(), 'sitemapkit-audit-'));
   try {
-    const common: CrawlOptions = {
+    const site = await crawlKept({
       ...crawlOptions,
       start: options.start,
       outDir: join(dir, 'out'),
       report: false,
+      state: join(dir, 'site.db'),
       ...(signal === undefined ? {} : { signal }),
       ...(options.onDiagnostic === undefined ? {} : { onDiagnostic: options.onDiagnostic }),
-    };
-    const site = await crawlKept({
-      ...common,
-      state: join(dir, 'site.db'),
       ...(options.outDir === undefined
         ? {}
         : { outDir: options.outDir, adjustEntry: keepAgreeing(entries, options) }),
     });
-    const pages = await readPages(join(dir, 'site.db'), true);
-    const origins = new Set([...pages.keys()].map((u) => new URL(u).origin));
-    // Listed URLs no link reached, on the crawled hosts: fetched once each, no link followed.
-    const unreached = [...new Set(entries.map((e) => e.url))].filter(
-      (u) => !pages.has(u) && origins.has(new URL(u).origin),
-    );
-    if (unreached.length > 0) {
-      await crawlKept({
-        ...common,
-        start: unreached,
-        outDir: join(dir, 'orphans-out'),
-        state: join(dir, 'orphans.db'),
-        maxDepth: 0,
-        sitemaps: { html: false },
-      });
-      for (const [url, page] of await readPages(join(dir, 'orphans.db'), false)) {
-        if (!pages.has(url)) pages.set(url, page);
-      }
-    }
-    // With robots.txt ignored (robots: false), the crawl's verdicts do not say what it disallows.
-    const rules: AuditRules =
-      crawlOptions.robots === false
-        ? { ...options, isDisallowed: await disallowedBy([...origins], options.start, crawlOptions, http) }
-        : options;
-    const { findings, counts } = auditFindings(pages.values(), entries, rules);
+    const { findings, counts } = await auditCrawled({
+      start: options.start,
+      state: join(dir, 'site.db'),
+      entries,
+      crawl: crawlOptions,
+      rules: options,
+      http,
+      dir,
+      signal,
+      onDiagnostic: options.onDiagnostic,
+    });
     const result: AuditResult = { findings, counts, sitemaps: roots };
     if (options.outDir !== undefined && site?.sitemaps !== undefined) result.out = site.sitemaps.entry.path;
     return result;
@@ -204,63 +124,4 @@ function keepAgreeing(entries: readonly AuditEntry[], rules: AuditRules): (e: En
     }
     return out;
   };
-}
-
-/** What the origins' robots.txt files disallow for the crawl's robots agent (fetched once each). */
-async function disallowedBy(
-  origins: readonly string[],
-  start: string,
-  crawlOptions: AuditCrawlOptions,
-  http: Omit<RobotsFetchOptions, 'httpClient'>,
-): Promise<(url: string) => boolean> {
-  const agent = resolveCrawlOptions({ ...crawlOptions, start, outDir: '.' }).robotsAgent;
-  const byOrigin = new Map<string, RobotsTxt>();
-  for (const origin of origins) byOrigin.set(origin, (await fetchRobotsTxt(`${origin}/`, http)).robots);
-  return (url) => {
-    const robots = byOrigin.get(new URL(url).origin);
-    return robots !== undefined && !robots.isAllowed(url, agent);
-  };
-}
-
-/** A crawl whose state is kept for reading: one that lists no page is still read (undefined). */
-async function crawlKept(o: CrawlOptions): Promise<CrawlResult | undefined> {
-  try {
-    return await crawl(o);
-  } catch (error) {
-    if (isSitemapkitError(error, 'ERR_NO_URLS')) return undefined;
-    throw error;
-  }
-}
-
-/** The URLs a crawl recorded; the orphan crawl's own start URLs only (the rest it did not follow). */
-async function readPages(path: string, reached: boolean): Promise<Map<string, AuditPage>> {
-  const state = await CrawlState.open(path, 'resume');
-  const out = new Map<string, AuditPage>();
-  try {
-    for (const r of state.reportRows()) {
-      if (!reached && r.source !== 'start') continue;
-      let alternates: AuditPage['alternates'] = [];
-      if (r.extra !== null) {
-        const extra = JSON.parse(r.extra) as { alternates?: Array<{ hreflang: string; href: string }> };
-        alternates = extra.alternates ?? [];
-      }
-      out.set(r.url, {
-        url: r.url,
-        reached,
-        depth: r.depth,
-        status: r.status,
-        verdict: r.verdict,
-        reason: r.reason,
-        target: r.target,
-        contentType: r.contentType,
-        title: r.title,
-        lastmod: r.lastmod,
-        alternates,
-        ms: r.ms,
-      });
-    }
-  } finally {
-    state.close();
-  }
-  return out;
 }

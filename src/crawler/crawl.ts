@@ -31,6 +31,7 @@ import { checkPublication, namedByPage } from './publish.js';
 import { Recorder } from './recorder.js';
 import type { CrawlStats } from './records.js';
 import { conditionalHeaders, observedAt } from './recrawl.js';
+import { RenderStep } from './render-step.js';
 import { type CrawlReportFiles, writeCrawlReport } from './report.js';
 import { Scheduler } from './scheduler.js';
 import { Scope } from './scope.js';
@@ -272,6 +273,8 @@ async function crawlWith(
       scheduler?.wake();
     },
   });
+  // The browser starts with the first page to render and is closed when the loop ends, however it ends.
+  const render = o.render.mode === false ? undefined : new RenderStep(o, net.page, gate, scope);
   if (start.recrawl === 'continue') {
     recorder.report({
       code: 'crawl-recrawl-continued',
@@ -306,6 +309,7 @@ async function crawlWith(
         timeoutMs: o.timeoutMs,
         signal: o.signal,
         report: (d) => recorder.report(d),
+        urls: o.seedUrls,
       });
     }
     const c = await frontier.counts();
@@ -330,7 +334,10 @@ async function crawlWith(
         frontier,
         hosts,
         gate: (origin, url) => gate.verdict(origin, url),
-        fetch: (item) => net.page(item.url, conditionalHeaders(item.prior)),
+        fetch: (item) =>
+          render === undefined
+            ? net.page(item.url, conditionalHeaders(item.prior))
+            : render.page(item.url, conditionalHeaders(item.prior)),
         originOf,
       },
       recorder,
@@ -353,6 +360,8 @@ async function crawlWith(
   } catch (error) {
     state.close();
     throw error;
+  } finally {
+    await render?.close();
   }
   try {
     const seconds = (o.now() - recorder.started) / 1000;

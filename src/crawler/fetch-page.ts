@@ -28,7 +28,23 @@ export interface PageFetchOptions {
   bodyFor: (status: number, contentType: string) => 'html' | 'skip';
   /** Fingerprint the main text of HTML pages (src/page/main-text.ts), for recrawls. */
   fingerprint: boolean;
+  /** Keep the decoded HTML (`text`): the renderer loads it as the document. @default false */
+  keepText?: boolean;
 }
+
+/** What rendering made of a page (crawl `render`); absent when the page was not rendered. */
+export type RenderedPage =
+  | {
+      ok: true;
+      /** What the raw HTML said (`meta` is then the rendered DOM's). */
+      rawMeta: PageMeta;
+      /** The time cap passed before the network was quiet: the DOM was read as it was. */
+      capped: boolean;
+      /** Milliseconds spent rendering (not part of the response time). */
+      ms: number;
+    }
+  /** Rendering failed twice (a hang, a crash): `meta` is the raw HTML's. */
+  | { ok: false; error: string; ms: number };
 
 export type PageResponse =
   | {
@@ -51,6 +67,9 @@ export type PageResponse =
       charset: string | undefined;
       /** A charset label the decoder does not know (UTF-8 was used instead). */
       unknownCharset: string | undefined;
+      /** The decoded HTML, with `keepText`. */
+      text?: string | undefined;
+      render?: RenderedPage | undefined;
     }
   | { ok: false; error: string; reason: HttpFailureReason };
 
@@ -62,20 +81,26 @@ class BodySink {
   readonly page: PageMetaReader;
   readonly decoder: PageDecoder;
   bytes = 0;
+  readonly text: string[] | undefined;
 
-  constructor(contentType: string, fingerprint: boolean) {
+  constructor(contentType: string, fingerprint: boolean, keepText: boolean) {
     this.page = new PageMetaReader({ fingerprint });
     this.decoder = new PageDecoder(contentType);
+    this.text = keepText ? [] : undefined;
   }
 
   /** Takes the next chunk (the client applies the size cap). */
   push(chunk: Uint8Array): void {
     this.bytes += chunk.length;
-    this.page.write(this.decoder.push(chunk));
+    const s = this.decoder.push(chunk);
+    this.text?.push(s);
+    this.page.write(s);
   }
 
   end(): PageMeta {
-    this.page.write(this.decoder.end());
+    const s = this.decoder.end();
+    this.text?.push(s);
+    this.page.write(s);
     return this.page.end();
   }
 }
@@ -127,7 +152,7 @@ export async function fetchPage(
     const length = res.headers.get('content-length')?.trim() ?? '';
     return { ...base, bytes: /^\d{1,15}$/.test(length) ? Number(length) : null };
   }
-  const sink = new BodySink(contentType, o.fingerprint);
+  const sink = new BodySink(contentType, o.fingerprint, o.keepText === true);
   try {
     await res.each((chunk) => sink.push(chunk));
   } catch (cause) {
@@ -142,5 +167,6 @@ export async function fetchPage(
     truncated: res.truncated,
     charset: sink.decoder.charset,
     unknownCharset: sink.decoder.unknownCharset,
+    ...(sink.text === undefined ? {} : { text: sink.text.join('') }),
   };
 }

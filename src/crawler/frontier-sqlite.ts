@@ -55,7 +55,8 @@ export class SqliteFrontier implements Frontier {
   async commit(): Promise<Committed> {
     this.#state.commit();
     const done = this.#batch;
-    if (done.queued + done.finished + done.requeued + done.external > 0) this.#batch = emptyCommitted();
+    if (done.queued + done.finished + done.requeued + done.promoted + done.external > 0)
+      this.#batch = emptyCommitted();
     return done;
   }
 
@@ -81,6 +82,7 @@ export class SqliteFrontier implements Frontier {
     const known = state.lookup(f.url, f.depth, this.#maxDepth);
     if (known !== undefined) {
       if (known.requeued) b.requeued++;
+      if (known.promoted) b.promoted++;
       if (via !== null) state.link(known.id, via);
       return;
     }

@@ -62,6 +62,8 @@ export interface Committed {
   finished: number;
   /** URLs finished as too deep that were found again within the depth limit: queued again. */
   requeued: number;
+  /** Sitemap seeds still queued that a link found: the link frontier is not empty any more. */
+  promoted: number;
   /** Links to URLs outside the crawl (not stored). */
   external: number;
   /** URLs that went over their pattern cap, in order. */
@@ -107,5 +109,5 @@ export interface Frontier {
 
 /** A commit that made nothing but pages durable. */
 export function emptyCommitted(): Committed {
-  return { queued: 0, finished: 0, requeued: 0, external: 0, trapped: [] };
+  return { queued: 0, finished: 0, requeued: 0, promoted: 0, external: 0, trapped: [] };
 }

@@ -55,6 +55,8 @@ export function openNetwork(o: ResolvedCrawlOptions, fingerprint: boolean): Craw
     signal: o.signal,
     bodyFor,
     fingerprint,
+    // A page to render is handed to the browser as it was read: the browser asks for it no more.
+    keepText: o.render.mode !== false,
   };
   return {
     client,

@@ -21,13 +21,15 @@ import {
 import { isProductToken } from '../robots/match.js';
 import type { CrawlProgress, PageEvent } from './events.js';
 import { normalizeCrawlUrl, type ParamPolicy } from './normalize-url.js';
+import { type RenderCrawlOptions, type ResolvedRender, resolveRender } from './render-options.js';
 import type { CrawlSitemapOptions, CrawlStoreOptions } from './store-publish.js';
 
 export type { CrawlProgress, PageEvent } from './events.js';
+export type { RenderCrawlOptions } from './render-options.js';
 export type { CrawlSitemapOptions } from './store-publish.js';
 
 /** Options of {@link crawl}. Only `start` and `outDir` are required. The object is never modified. */
-export interface CrawlOptions {
+export interface CrawlOptions extends RenderCrawlOptions {
   /**
    * Where the crawl starts: one URL or several (same or other hosts). Credentials in a start URL
    * (`https://user:pass@staging.example.com/`) become HTTP basic auth, sent to that origin only.
@@ -143,6 +145,12 @@ export interface CrawlOptions {
   includePdf?: boolean;
   /** Also start from the URLs of the site's sitemaps (robots.txt `Sitemap:` lines and well-known paths). @default false */
   seedSitemaps?: boolean;
+  /**
+   * With `seedSitemaps`: the sitemaps' URLs, already read, queued instead of reading the site's
+   * sitemaps again (`crawl --audit --seed-sitemaps` reads the published sitemaps once, for both).
+   * @default the site's sitemaps are read
+   */
+  seedUrls?: readonly string[];
   /** `depth`: priority from link-hop depth (see `priorityMap`). Google ignores priority. @default 'none' */
   priority?: 'none' | 'depth';
   /** Priority by depth 0, 1, 2, …; the last applies to every deeper page. @default [1, 0.8, 0.5, 0.3] */
@@ -243,6 +251,7 @@ export interface ResolvedCrawlOptions {
   followNofollow: boolean;
   includePdf: boolean;
   seedSitemaps: boolean;
+  seedUrls: readonly string[] | undefined;
   priorityMap: number[] | undefined;
   changefreq: Changefreq | undefined;
   images: ResolvedImageFilter;
@@ -258,6 +267,8 @@ export interface ResolvedCrawlOptions {
   onProgress: ((progress: CrawlProgress) => void) | undefined;
   onPage: ((event: PageEvent) => void) | undefined;
   adjustEntry: ((entry: EntryInput) => EntryInput) | undefined;
+  /** Rendering in headless Chromium (`mode: false`: none). */
+  render: ResolvedRender;
 }
 
 export const DEFAULT_PRIORITY_MAP: readonly number[] = [1, 0.8, 0.5, 0.3];
@@ -454,6 +465,7 @@ export function resolveCrawlOptions(o: CrawlOptions, cwd: string = process.cwd()
     followNofollow: o.followNofollow === true,
     includePdf: o.includePdf === true,
     seedSitemaps: o.seedSitemaps === true,
+    seedUrls: o.seedUrls,
     priorityMap,
     changefreq: o.changefreq,
     images: resolveImageFilter(o.images),
@@ -469,5 +481,6 @@ export function resolveCrawlOptions(o: CrawlOptions, cwd: string = process.cwd()
     onProgress: o.onProgress,
     onPage: o.onPage,
     adjustEntry: o.adjustEntry,
+    render: resolveRender(o),
   };
 }

@@ -15,6 +15,7 @@ import { isHtmlType, isPdfType, pageLastmod, pageVerdict, type RobotsDirectives 
 import type { PageResponse } from './fetch-page.js';
 import type { Found, Lease } from './frontier.js';
 import type { Outcome } from './records.js';
+import { renderNote } from './render-note.js';
 
 export interface PageRules {
   /** The crawler's normalisation of a reference (undefined: not a crawlable URL). */
@@ -47,7 +48,8 @@ export function pageOutcome(
   giveUp: string | undefined,
   rules: PageRules,
 ): PageOutcome {
-  const base = { attempts, ms };
+  // The response time is the exchange's: the time a page took to render is not the server's.
+  const base = { attempts, ms: res.ok && res.render !== undefined ? Math.max(0, ms - res.render.ms) : ms };
   const diagnostics: Diagnostic[] = [];
   if (!res.ok) {
     const reason = giveUp === undefined ? res.error : `${res.error}; ${giveUp}`;
@@ -108,6 +110,21 @@ export function pageOutcome(
         outcome = { ...common, verdict: 'non-html', reason: `Content-Type ${type}` };
       }
       break;
+    }
+  }
+  const rendered = renderNote(lease.url, res, rules);
+  if (rendered !== null) {
+    outcome.rendered = rendered;
+    if (res.render?.ok === false && outcome.verdict !== 'error') {
+      // What the page says once its scripts run is unknown: it is not listed on its raw HTML.
+      const reason = `rendering failed twice: ${res.render.error}`;
+      outcome = { ...outcome, verdict: 'error', reason, target: null, lastmod: null, extra: null };
+      diagnostics.push({
+        code: 'crawl-render-failed',
+        severity: 'warning',
+        message: `${reason}; the page is recorded as failed and its raw HTML's links are followed`,
+        url: lease.url,
+      });
     }
   }
   return { outcome, diagnostics, found: follow(lease, res, outcome, robots, rules) };

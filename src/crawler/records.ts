@@ -75,6 +75,8 @@ export interface UrlRecord {
   change: Change | null;
   /** When this crawl observed `change`. */
   changeAt: string | null;
+  /** What rendering changed (JSON, render-note.ts), null when the page was not rendered. */
+  rendered: string | null;
 }
 
 /** The outcome written when a URL is finished. */
@@ -100,6 +102,8 @@ export interface Outcome {
   changedAt?: string | null;
   change?: Change | null;
   changeAt?: string | null;
+  /** What rendering changed (JSON, render-note.ts); absent when the page was not rendered. */
+  rendered?: string | null;
   /**
    * The answer says nothing new (a 304, or a failure of a page listed before): the URL keeps what
    * the last crawl recorded (verdict, title, lastmod, fingerprint); only the exchange is recorded.

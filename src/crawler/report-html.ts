@@ -7,6 +7,7 @@
  */
 import { type Bar, barChart, esc } from '../chart/svg.js';
 import type { CrawlStats, UrlRecord } from './records.js';
+import { type RenderDigest, renderSection } from './report-render.js';
 import type { CrawlState } from './state.js';
 
 export interface CrawlReportInput {
@@ -26,6 +27,8 @@ export interface ReportDigest {
   pages: ReportRow[];
   /** Fetched URLs per response-time bucket, in the order of {@link MS_BUCKETS}. */
   msCounts: number[];
+  /** What rendering found (crawl `render`). */
+  render: RenderDigest;
 }
 
 /** Rows per table in report.html; the JSONL and CSV files hold everything. */
@@ -262,6 +265,7 @@ ${figure('chart-ms', 'Response times', msBars)}
 <table id="pages"><thead><tr>${head}</tr></thead><tbody>
 ${digest.pages.map(pageRow).join('\n')}
 </tbody></table>${more(s.found, digest.pages.length)}
+${renderSection(digest.render)}
 <h2>Why URLs were left out</h2>${leftOutSections || '<p>Nothing was left out.</p>'}
 <h2>Broken links</h2>${
     brokenRows === ''

@@ -19,6 +19,13 @@ import {
   renderCrawlHtml,
   TABLE_ROWS,
 } from './report-html.js';
+import {
+  addToRenderDigest,
+  jsOnlyLinks,
+  newRenderDigest,
+  renderDifferences,
+  renderedCell,
+} from './report-render.js';
 import type { CrawlState } from './state.js';
 
 export { type CrawlReportInput, VERDICT_TEXT } from './report-html.js';
@@ -31,7 +38,7 @@ export interface CrawlReportFiles {
   csv: string;
 }
 
-type Cell = string | number | null;
+type Cell = string | number | null | readonly string[];
 
 /**
  * The columns of `urls.csv` (its header line) and the keys of `urls.jsonl`, in their stable
@@ -56,6 +63,10 @@ const COLUMNS: ReadonlyArray<readonly [csv: string, json: string, get: (r: Repor
   ['attempts', 'attempts', (r) => r.attempts],
   ['canonical', 'canonical', (r) => r.canonical],
   ['description_length', 'descriptionLength', (r) => r.descriptionLength],
+  // Crawl `render` (docs/crawl.md, "Sites built with JavaScript"); empty when the page was not rendered.
+  ['rendered', 'rendered', (r) => renderedCell(r.rendered)],
+  ['js_only_links', 'jsOnlyLinks', (r) => jsOnlyLinks(r.rendered)],
+  ['render_differences', 'renderDifferences', (r) => renderDifferences(r.rendered)],
 ];
 
 /** Columns of `urls.jsonl` only (a recrawl's observations). */
@@ -68,8 +79,9 @@ const JSONL_ONLY: ReadonlyArray<readonly [json: string, get: (r: ReportRow) => C
 const CSV_HEADER: string = COLUMNS.map((c) => c[0]).join(',');
 
 /** One CSV field (RFC 4180), with spreadsheet formula triggers defused. */
-export function csvField(v: string | number | null): string {
+export function csvField(v: Cell): string {
   if (v === null) return '';
+  if (typeof v === 'object') return csvField(v.join(' '));
   let s = String(v);
   if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
@@ -117,13 +129,18 @@ export async function writeCrawlReport(
     csv: join(input.dir, 'urls.csv'),
   };
   // The JSONL pass also gathers what the HTML report shows of every URL: no extra pass.
-  const digest: ReportDigest = { pages: [], msCounts: new Array<number>(MS_BUCKETS.length + 1).fill(0) };
+  const digest: ReportDigest = {
+    pages: [],
+    msCounts: new Array<number>(MS_BUCKETS.length + 1).fill(0),
+    render: newRenderDigest(),
+  };
   await writeStreamed(
     files.jsonl,
     (function* () {
       for (const r of state.reportRows()) {
         if (digest.pages.length < TABLE_ROWS) digest.pages.push(r);
         if (r.ms !== null) digest.msCounts[msBucket(r.ms)]!++;
+        if (r.rendered !== null) addToRenderDigest(digest.render, r);
         const o: Record<string, Cell> = {};
         for (const [, key, get] of COLUMNS) o[key] = get(r);
         for (const [key, get] of JSONL_ONLY) o[key] = get(r);

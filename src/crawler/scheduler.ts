@@ -134,7 +134,8 @@ export class Scheduler {
   async #commit(): Promise<void> {
     this.#unsaved = 0;
     const c = await this.#p.frontier.commit();
-    if (c.queued + c.requeued > 0) this.#frontierEmpty = false;
+    // A seed a link found is leased at its link depth, before the seeds no link reaches.
+    if (c.queued + c.requeued + c.promoted > 0) this.#frontierEmpty = false;
     this.#events.committed(c);
   }
 

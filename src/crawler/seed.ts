@@ -60,11 +60,26 @@ export interface SitemapSeedOptions {
   timeoutMs: number;
   signal: AbortSignal | undefined;
   report: (d: Diagnostic) => void;
+  /** The sitemaps' URLs, already read (the audit's): queued instead of reading the sitemaps. */
+  urls: readonly string[] | undefined;
 }
 
 /** Queues the URLs of each origin's sitemaps, once per state. */
 export async function seedSitemaps(c: SeedContext, o: SitemapSeedOptions): Promise<void> {
   if ((await c.frontier.getMeta('seeded')) !== undefined) return;
+  if (o.urls !== undefined) {
+    for (let i = 0; i < o.urls.length; i += SEED_BATCH) {
+      const batch: Found[] = [];
+      for (const raw of o.urls.slice(i, i + SEED_BATCH)) {
+        const url = c.normalize(raw, raw);
+        if (url !== undefined) batch.push({ url, depth: SEED_DEPTH, source: 'sitemap' });
+      }
+      c.frontier.add(batch, c.admit);
+      c.committed(await c.frontier.commit());
+    }
+    await c.frontier.setMeta('seeded', 'yes');
+    return;
+  }
   for (const origin of o.origins) {
     const common = {
       httpClient: o.httpClient,

@@ -12,13 +12,14 @@ import { ensureDir } from '../writer/atomic.js';
 type Db = BetterSqlite3.Database;
 
 export const FORMAT = 'sitemapkit-crawl-state';
-export const VERSION = '3';
+export const VERSION = '4';
 
 /**
  * What each earlier version lacks, in order: a state written by an earlier release is migrated
  * when it is opened (in one transaction, under the file's lock), never refused. Version 2 (issue
  * 12, recrawls) keeps each URL's validators, its main-text fingerprint and what a recrawl observed;
- * version 3 (issue 14, the report's columns) its canonical link and meta description length.
+ * version 3 (issue 14, the report's columns) its canonical link and meta description length;
+ * version 4 (issue 14, rendering) what rendering changed on the page.
  */
 const MIGRATIONS: ReadonlyArray<{ from: string; sql: string }> = [
   {
@@ -40,6 +41,7 @@ ALTER TABLE urls ADD COLUMN canonical TEXT;
 ALTER TABLE urls ADD COLUMN description_length INTEGER;
 `,
   },
+  { from: '3', sql: 'ALTER TABLE urls ADD COLUMN rendered TEXT;' },
 ];
 
 const SCHEMA = `
@@ -70,7 +72,8 @@ CREATE TABLE IF NOT EXISTS urls (
   change TEXT,
   change_at TEXT,
   canonical TEXT,
-  description_length INTEGER
+  description_length INTEGER,
+  rendered TEXT
 );
 CREATE INDEX IF NOT EXISTS urls_queue ON urls (depth, id) WHERE state = 0;
 CREATE TABLE IF NOT EXISTS links (target INTEGER NOT NULL, source INTEGER NOT NULL, PRIMARY KEY (target, source)) WITHOUT ROWID;

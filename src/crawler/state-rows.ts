@@ -4,6 +4,15 @@
  */
 import type { Change, Prior, UrlRecord, UrlSource, Verdict } from './records.js';
 
+/** A URL the state knows, as a link found again finds it (`CrawlState.lookup`). */
+export interface Known {
+  id: number;
+  /** Finished as too deep, found again within the depth limit: queued again. */
+  requeued: boolean;
+  /** A sitemap seed still queued that a link found: now in the link frontier, at its depth. */
+  promoted: boolean;
+}
+
 export interface RawRow {
   id: number;
   url: string;
@@ -27,6 +36,7 @@ export interface RawRow {
   changed_at: string | null;
   change: Change | null;
   change_at: string | null;
+  rendered: string | null;
 }
 
 export function toRecord(r: RawRow): UrlRecord {
@@ -53,6 +63,7 @@ export function toRecord(r: RawRow): UrlRecord {
     changedAt: r.changed_at,
     change: r.change,
     changeAt: r.change_at,
+    rendered: r.rendered ?? null,
   };
 }
 

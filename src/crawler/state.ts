@@ -36,6 +36,7 @@ type Db = BetterSqlite3.Database;
 type Stmt = BetterSqlite3.Statement;
 
 import {
+  type Known,
   LEASE_COLUMNS,
   type LeasedRow,
   type LeaseRaw,
@@ -98,7 +99,7 @@ export class CrawlState {
          content_type = @contentType, title = @title, canonical = @canonical,
          description_length = @descriptionLength, lastmod = @lastmod, extra = @extra, bytes = @bytes,
          ms = @ms, attempts = @attempts, etag = @etag, last_modified = @lastModified,
-         fingerprint = @fingerprint, changed_at = @changedAt, ${MERGE_CHANGE} WHERE id = @id`,
+         fingerprint = @fingerprint, changed_at = @changedAt, rendered = @rendered, ${MERGE_CHANGE} WHERE id = @id`,
       ),
       // A 304 (or a failure of a listed page): what the last crawl recorded stays, verdict included.
       keep: db.prepare(
@@ -180,23 +181,25 @@ export class CrawlState {
    * The id of a known URL, or undefined. A URL found again closer to the start (`depth`) gets the
    * smaller depth while it is queued (breadth-first order can be crossed by concurrent pages), and
    * is queued again (`requeued`) when it was left out as too deep and `depth` is within
-   * `maxDepth`.
+   * `maxDepth`; `promoted` when it was a sitemap seed still queued (now in the link frontier).
    */
-  lookup(url: string, depth: number, maxDepth: number): { id: number; requeued: boolean } | undefined {
+  lookup(url: string, depth: number, maxDepth: number): Known | undefined {
     const cached = this.#ids.get(url);
-    if (cached !== undefined && cached.depth <= depth) return { id: cached.id, requeued: false };
+    if (cached !== undefined && cached.depth <= depth)
+      return { id: cached.id, requeued: false, promoted: false };
     const row = this.#s.find.get(url) as
       | { id: number; depth: number; state: number; verdict: Verdict | null }
       | undefined;
     if (row === undefined) return undefined;
-    let requeued = false;
+    let [requeued, promoted] = [false, false];
     if (depth < row.depth) {
-      if (row.state === 0) this.#s.lowerDepth.run(depth, row.id, depth);
+      if (row.state === 0)
+        promoted = this.#s.lowerDepth.run(depth, row.id, depth).changes > 0 && row.depth >= SEED_DEPTH;
       else if (row.verdict === 'too-deep' && depth <= maxDepth)
         requeued = this.#s.requeueTooDeep.run(depth, row.id).changes > 0;
     }
     this.#remember(url, row.id, Math.min(depth, row.depth));
-    return { id: row.id, requeued };
+    return { id: row.id, requeued, promoted };
   }
 
   /**
@@ -303,6 +306,7 @@ export class CrawlState {
       changedAt: o.changedAt ?? null,
       change: o.change ?? null,
       changeAt: o.changeAt ?? null,
+      rendered: o.rendered ?? null,
     });
   }
 

@@ -221,5 +221,11 @@ export interface StoreBackend {
   setPublished(rows: readonly PublishedRow[]): Promise<void>;
   /** What splicing a child needs (store/splice.ts). */
   readonly layouts: LayoutStore;
+  /**
+   * The caller writes files for a while and waits for no answer: a backend may do deferred work
+   * now (the SQLite worker thread builds the indexes of a bulk load while a first build's files
+   * are written and flushed).
+   */
+  idle?(): void;
   close(): Promise<void>;
 }

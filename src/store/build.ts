@@ -231,6 +231,7 @@ export async function buildStore(c: BuildContext, o: BuildOptions): Promise<Buil
     // their steps chained, in that order too).
     const flushing = new Flushing();
     let stepped = Promise.resolve();
+    c.backend.idle?.();
     for (const [i, f] of files.entries()) {
       const name = single ? `sitemap.${ext}` : childName(f, ext);
       const prev = previous.get(name);

@@ -39,6 +39,12 @@ export interface StoreOptions {
    * `ERR_BUSY` (retryable). The store must exist. @default false
    */
   readOnly?: boolean;
+  /**
+   * SQLite: run the store's connection in a worker thread, so that SQLite's work overlaps reading
+   * and writing the files on a second core (see docs/store.md, "Speed"). @default true for a new
+   * or empty store (its first build) on a machine with more than one core, else false
+   */
+  worker?: boolean;
   /** Fault injection for tests: called at each step of an import and a build. */
   onStep?: (step: string) => void | Promise<void>;
 }

@@ -26,7 +26,7 @@ import { readFileEntries, readFiles, type StoreFile, type StoreReads } from './r
 import { openReadOnly, refusedBackend } from './read-open.js';
 import { Shards } from './shards.js';
 import { BuildSpool } from './spool.js';
-import { openSqliteBackend } from './sqlite.js';
+import { openSqliteStore } from './sqlite-thread.js';
 import { compact, type ImportContext, type ImportCounts, Importer, removeRows } from './sync.js';
 
 export type { BuildOptions, BuildResult, ImportCounts, ImportOptions, StoreFile, StoreOptions };
@@ -425,7 +425,10 @@ export async function openStore(path: string, options: StoreOptions = {}): Promi
       throw error;
     }
   }
-  const backend = pg === undefined ? await openSqliteBackend(path) : await openPostgresBackend(pg);
+  const backend =
+    pg === undefined
+      ? await openSqliteStore(path, { worker: options.worker, onStep: options.onStep })
+      : await openPostgresBackend(pg);
   try {
     const stored: Partial<StoreSettings> = {};
     for (const key of SETTING_KEYS) {

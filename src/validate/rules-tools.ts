@@ -174,6 +174,14 @@ export const TOOL_RULES: ReadonlyArray<[string, Rule]> = [
     'Exclude the pattern, or raise --max-per-pattern if the URLs are real pages.',
   ),
   own(
+    'crawl-render-failed',
+    'warning',
+    'crawler',
+    'crawler',
+    'Rendering a page in Chromium failed twice (a script that never yields, or a crash of the renderer); the page is recorded as an error and its raw HTML’s links are followed.',
+    'Open the page in a browser and fix the script; raise --render-timeout if the page is only slow.',
+  ),
+  own(
     'crawl-state-restarted',
     'info',
     'crawler',

@@ -15,7 +15,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['core', 'chart'],
   ['http'],
   ['robots'],
-  ['parser', 'page', 'html'],
+  // render: headless Chromium (issue 14); it reads nothing of the site's own layers.
+  ['parser', 'page', 'html', 'render'],
   ['writer'],
   ['sources'],
   // The site store sits under the crawler, which feeds a recrawl's changes into it.

@@ -157,7 +157,7 @@ describe('what goes into the sitemap', () => {
     expect(brokenTable).toContain(`<td><a href="${u('/missing')}" rel="nofollow noreferrer">`);
     expect(brokenTable).toContain(`<li><a href="${u('/')}" rel="nofollow noreferrer">`);
     expect(readFileSync(r.report!.csv, 'utf8').split('\r\n')[0]).toBe(
-      'url,depth,status,verdict,reason,target,content_type,title,lastmod,source,via,inlinks,bytes,ms,attempts,canonical,description_length',
+      'url,depth,status,verdict,reason,target,content_type,title,lastmod,source,via,inlinks,bytes,ms,attempts,canonical,description_length,rendered,js_only_links,render_differences',
     );
     // The HTML site map uses the titles as link text.
     expect(readFileSync(join(o.outDir, 'sitemap.html'), 'utf8')).toContain('">Bad canonical</a>');

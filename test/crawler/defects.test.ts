@@ -158,4 +158,29 @@ describe('depth', () => {
     expect(v.get(`${s.origin}/orphan-child`)?.['verdict']).toBe('listed');
     expect(v.get(`${s.origin}/orphan-grandchild`)?.['verdict']).toBe('too-deep');
   });
+
+  it('a sitemap seed a link reaches once the link frontier ran dry is crawled at its link depth, not as an entry point (crawl --audit saw /l6 at depth 0)', async () => {
+    const chain = ['/c1', '/c2', '/c3', '/c4', '/c5'];
+    const s = await site({
+      '/robots.txt': {
+        headers: { 'content-type': 'text/plain' },
+        body: 'User-agent: *\nAllow: /\nSitemap: /sitemap.xml\n',
+      },
+      '/': html('Home', '<a href="/c1">1</a>'),
+      ...Object.fromEntries(
+        chain.map((p, i) => [p, html(p, i + 1 < chain.length ? `<a href="${chain[i + 1]}">n</a>` : '')]),
+      ),
+      '/sitemap.xml': (req, res) => {
+        const origin = `http://${req.headers.host}`;
+        res.setHeader('content-type', 'application/xml');
+        res.end(
+          `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${chain.map((p) => `<url><loc>${origin}${p}</loc></url>`).join('')}</urlset>`,
+        );
+      },
+    });
+    const o = setup({ start: `${s.origin}/`, seedSitemaps: true });
+    await crawl(o);
+    const v = verdicts(o.report);
+    expect(chain.map((p) => v.get(`${s.origin}${p}`)?.['depth'])).toEqual([1, 2, 3, 4, 5]);
+  });
 });

@@ -184,8 +184,8 @@ describe('sitemapkit crawl --recrawl', () => {
     const r = await crawl({ ...options, state: v1, recrawl: true, changes: join(dir, 'c.jsonl') });
     // Format 1 kept no fingerprints: this recrawl takes them; gone and new pages are seen already.
     expect(r.stats.changes).toMatchObject({ added: 1, removed: 1, changed: 0 });
-    // Migrated through every later format (2, then 3) in one go.
-    expect(query<{ value: string }>(v1, "SELECT value FROM meta WHERE key = 'version'")[0]!.value).toBe('3');
+    // Migrated through every later format (2, 3, then 4) in one go.
+    expect(query<{ value: string }>(v1, "SELECT value FROM meta WHERE key = 'version'")[0]!.value).toBe('4');
     version.v = 3;
     const next = await crawl({ ...options, state: v1, recrawl: true });
     expect(next.stats.changes).toMatchObject({ changed: 3, added: 0, removed: 0 });

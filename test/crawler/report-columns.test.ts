@@ -35,6 +35,9 @@ const HEADER = [
   'attempts',
   'canonical',
   'description_length',
+  'rendered',
+  'js_only_links',
+  'render_differences',
 ];
 
 // A site whose every column is known: statuses, depths, inlinks, titles, descriptions (one with
@@ -188,6 +191,8 @@ describe('urls.csv and urls.jsonl: the per-page columns (issue 14, item 3)', () 
     const keys: Record<string, string> = {
       content_type: 'contentType',
       description_length: 'descriptionLength',
+      js_only_links: 'jsOnlyLinks',
+      render_differences: 'renderDifferences',
     };
     for (const [i, r] of csv.entries()) {
       const j = jsonl[i]!;
@@ -252,13 +257,15 @@ describe('crawl state format 3', () => {
     await crawl(options);
     // The same crawl as the previous release stored it: without the two columns, version 2.
     const db = new Database(v2);
-    db.exec('ALTER TABLE urls DROP COLUMN canonical; ALTER TABLE urls DROP COLUMN description_length');
+    db.exec(
+      'ALTER TABLE urls DROP COLUMN canonical; ALTER TABLE urls DROP COLUMN description_length; ALTER TABLE urls DROP COLUMN rendered',
+    );
     db.prepare("UPDATE meta SET value = '2' WHERE key = 'version'").run();
     db.close();
     await crawl({ ...options, recrawl: true, report: join(d, 'report') });
     const check = new Database(v2, { readonly: true });
     try {
-      expect(check.prepare("SELECT value FROM meta WHERE key = 'version'").get()).toEqual({ value: '3' });
+      expect(check.prepare("SELECT value FROM meta WHERE key = 'version'").get()).toEqual({ value: '4' });
       expect(
         check
           .prepare('SELECT canonical, description_length AS d FROM urls WHERE url = ?')

@@ -20,6 +20,7 @@ const EXIT: Record<string, number> = {
   'sitemapkit audit http://localhost:8080/ --sitemap published/sitemap.xml --format junit > audit.xml': 1,
   'sitemapkit audit http://localhost:8080/ --sitemap published/sitemap.xml --format csv > audit.csv': 1,
   'sitemapkit audit http://localhost:8080/ --sitemap published/sitemap.xml --report audit-report --out corrected/': 1,
+  'sitemapkit crawl http://localhost:8080/ --out site/ --state site.db --report crawl-report --audit --sitemap published/sitemap.xml --quiet': 1,
 };
 
 let site: { url: string; close(): Promise<void> };
@@ -73,5 +74,7 @@ describe('docs/audit.md', () => {
     expect(readFileSync(join(work, 'audit.csv'), 'utf8')).toMatch(/^severity,code,url/);
     expect(existsSync(join(work, 'audit-report', 'report.html'))).toBe(true);
     expect(readFileSync(join(work, 'corrected', 'sitemap.xml'), 'utf8')).toContain(`${here}/about.html`);
+    const fromCrawl = JSON.parse(readFileSync(join(work, 'crawl-report', 'audit.json'), 'utf8'));
+    expect(fromCrawl.counts.error).toBe(3);
   });
 });

@@ -50,6 +50,8 @@ const EXPECTED: Record<string, Expect> = {
     },
   'sitemapkit crawl https://www.example.com/ --out dist/ --resume        # continue an interrupted crawl':
     NETWORK,
+  'sitemapkit crawl https://app.example.com/ --out dist/ --render': NETWORK,
+  'sitemapkit crawl https://www.example.com/ --out dist/ --render auto': NETWORK,
   'sitemapkit audit https://www.example.com/ --report audit-report': NETWORK,
   'sitemapkit validate https://www.example.com --discover --live --format html --out report.html': {
     network: true,

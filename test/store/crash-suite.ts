@@ -175,6 +175,17 @@ export function crashSuite(crash: CrashTarget): void {
     it('a first sync-and-build into a new store killed at any step: the store empty or whole, the folder empty or whole; a rerun lands on the first set', async () => {
       // A new SQLite store fills under a rollback journal, its files from the import's spool.
       expect(firstSteps).toContain('build:children-written');
+      // Its connection in a worker thread: killed with rows sent and not inserted, while the
+      // worker inserts, builds the indexes, and at its commit (src/store/sqlite-thread.ts).
+      if (crash.target.name === 'SQLite')
+        for (const s of [
+          'worker:posted',
+          'worker:inserted',
+          'worker:indexing',
+          'worker:indexed',
+          'worker:committing',
+        ])
+          expect(firstSteps, s).toContain(s);
       for (const step of firstSteps) {
         const dir = join(work, `first_${step.replace(/\W+/g, '_')}_${++copies}`);
         mkdirSync(dir);

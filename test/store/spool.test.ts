@@ -77,7 +77,8 @@ describe('the first build from the spool', () => {
           const ra = await a.syncAndBuild(entries, { ...build, outDir: join(dirA, 'out') });
           await a.close();
           const dirB = tempDir('sk-spool');
-          const b = await openStore(join(dirB, 'site.db'), options);
+          // In thread: a first build through the worker thread publishes the bytes of one without it.
+          const b = await openStore(join(dirB, 'site.db'), { ...options, worker: false });
           await b.sync(entries);
           const rb = await b.build({ ...build, outDir: join(dirB, 'out') });
           await b.close();
@@ -94,7 +95,8 @@ describe('the first build from the spool', () => {
   it('serves every file of a plain first build: no row is read back', async () => {
     const fragments = vi.spyOn(SqliteBackend.prototype, 'fragments');
     const dir = tempDir('sk-spool');
-    const s = await openStore(join(dir, 'site.db'), { baseUrl: BASE, maxUrlsPerFile: 10 });
+    // In thread, where the spy sees the backend's calls.
+    const s = await openStore(join(dir, 'site.db'), { baseUrl: BASE, maxUrlsPerFile: 10, worker: false });
     const r = await s.syncAndBuild(
       Array.from({ length: 45 }, (_, i) => ({ loc: `${BASE}p/${i}`, ...(i % 2 === 0 && { priority: 0.5 }) })),
       { outDir: join(dir, 'out') },
@@ -121,7 +123,11 @@ describe('the first build from the spool', () => {
   it('reads back a file whose news blocks the window decides', async () => {
     const fragments = vi.spyOn(SqliteBackend.prototype, 'fragments');
     const dir = tempDir('sk-spool');
-    const s = await openStore(join(dir, 'site.db'), { baseUrl: BASE, now: () => new Date(NOW) });
+    const s = await openStore(join(dir, 'site.db'), {
+      baseUrl: BASE,
+      now: () => new Date(NOW),
+      worker: false,
+    });
     await s.syncAndBuild(
       [
         { loc: `${BASE}a` },

@@ -4,21 +4,18 @@ import { type AuditFormat, auditHtml, formatAudit } from '../../audit/report.js'
 import { audit } from '../../audit/run.js';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import { ensureDir, removeCreated, writeFileAtomic } from '../../writer/atomic.js';
+import { type AuditRuleFlags, auditRuleFlags, auditRules } from '../audit-flags.js';
 import type { CliContext } from '../context.js';
-import { num, shortPath } from '../crawl-flags.js';
+import { shortPath } from '../crawl-flags.js';
 import { diagnosticLine, progressText } from '../crawl-lines.js';
 import { EXIT_FINDINGS, EXIT_OK } from '../exit.js';
-import { collect, wholeNumberArg } from '../flags.js';
 import { Progress, RateWindow } from '../progress.js';
 import { type SiteCrawlFlags, siteCrawlFlags, siteCrawlOptions } from '../site-crawl-flags.js';
 
 /** Diagnostics of the crawl printed per code; the rest are counted. */
 const PER_CODE = 20;
 
-interface AuditFlags extends SiteCrawlFlags {
-  sitemap: string[];
-  maxClicks?: number;
-  inflatedAfter?: number;
+interface AuditFlags extends SiteCrawlFlags, AuditRuleFlags {
   out?: string;
   report?: string;
   format: AuditFormat;
@@ -27,30 +24,15 @@ interface AuditFlags extends SiteCrawlFlags {
 }
 
 export function registerAudit(program: Command, ctx: CliContext): void {
-  siteCrawlFlags(
+  const cmd = siteCrawlFlags(
     program
       .command('audit')
       .description(
         "Hold a site's published sitemaps against the site itself: orphans, missing pages, listed URLs that are not indexable, redirect or fail, wrong lastmods, one-way hreflang, titles, deep pages",
       )
-      .argument('<url>', 'the start page of the site, such as https://example.com/')
-      .option(
-        '--sitemap <url>',
-        'a published sitemap or index to audit (repeatable; default: robots.txt Sitemap: lines and the well-known paths)',
-        collect,
-        [],
-      ),
-  )
-    .option(
-      '--max-clicks <n>',
-      'report listed pages more clicks than this from the start page (default 5)',
-      wholeNumberArg('--max-clicks'),
-    )
-    .option(
-      '--inflated-after <days>',
-      'a lastmod newer than anything the page or server shows by more than this many days is inflated (default 365)',
-      num('--inflated-after'),
-    )
+      .argument('<url>', 'the start page of the site, such as https://example.com/'),
+  );
+  auditRuleFlags(cmd)
     .option('--out <dir>', "also write a corrected sitemap set from the crawl's verdicts into this folder")
     .option('--report <dir>', 'write an HTML report (report.html) into this folder')
     .addOption(
@@ -116,9 +98,7 @@ async function runAudit(url: string, flags: AuditFlags, ctx: CliContext): Promis
     result = await audit({
       start: url,
       crawl,
-      ...(flags.sitemap.length === 0 ? {} : { sitemaps: flags.sitemap }),
-      ...(flags.maxClicks === undefined ? {} : { maxDepth: flags.maxClicks }),
-      ...(flags.inflatedAfter === undefined ? {} : { inflatedAfterDays: flags.inflatedAfter }),
+      ...auditRules(flags),
       ...(flags.out === undefined ? {} : { outDir: flags.out }),
       signal: ctx.signal,
       onDiagnostic,

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { type Command, Option } from 'commander';
+import { type AuditedCrawlResult, crawlAndAudit } from '../../audit/crawl-audit.js';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { Changefreq } from '../../core/entry.js';
 import { isSitemapkitError } from '../../core/errors.js';
@@ -8,6 +9,13 @@ import { CHANGEFREQS } from '../../core/limits.js';
 import { type CrawlResult, crawl } from '../../crawler/crawl.js';
 import type { CrawlOptions, CrawlProgress } from '../../crawler/options.js';
 import { ensureDir, removeCreated } from '../../writer/atomic.js';
+import {
+  type AuditRuleFlags,
+  auditOnlyFlags,
+  auditRuleFlags,
+  auditRules,
+  auditSummaryLines,
+} from '../audit-flags.js';
 import type { CliContext } from '../context.js';
 import { defaultState, priorities, shortPath } from '../crawl-flags.js';
 import { changesLine, diagnosticLine, progressText, resumeCommand, storeLines } from '../crawl-lines.js';
@@ -16,10 +24,13 @@ import { type CrawlExtrasFlags, crawlExtras, extrasCrawlOptions } from '../extra
 import { wholeNumberArg } from '../flags.js';
 import { appendArg, type ImageFlags, imageFilterOptions, shareArg } from '../input-flags.js';
 import { Progress, RateWindow } from '../progress.js';
+import { type RenderFlags, renderFlags, renderOptions } from '../render-flags.js';
 import { type SiteCrawlFlags, siteCrawlFlags, siteCrawlOptions } from '../site-crawl-flags.js';
 import { maxDropArg, storeName } from '../store-build.js';
 
-interface CrawlFlags extends SiteCrawlFlags, ImageFlags, CrawlExtrasFlags {
+interface CrawlFlags extends SiteCrawlFlags, ImageFlags, CrawlExtrasFlags, AuditRuleFlags, RenderFlags {
+  audit?: boolean;
+  auditJunit?: boolean;
   out: string;
   baseUrl?: string;
   publicOrigin?: string;
@@ -125,8 +136,16 @@ export function registerCrawl(program: Command, ctx: CliContext): void {
       '--max-bytes <n>',
       'uncompressed bytes per sitemap file (at most 52428800)',
       wholeNumberArg('--max-bytes', 1024),
+    )
+    .option(
+      '--audit',
+      "also audit the site's published sitemaps against this crawl (as sitemapkit audit does): audit.html, audit.json and audit.csv in the report folder, exit 1 on an error",
     );
-  extrasCrawlOptions(cmd)
+  auditRuleFlags(cmd, 'with --audit: ').option(
+    '--audit-junit',
+    'with --audit: also write audit.junit.xml (JUnit XML, for CI) into the report folder',
+  );
+  extrasCrawlOptions(renderFlags(cmd))
     .addOption(new Option('--format <format>', 'summary format').choices(['text', 'json']).default('text'))
     .option('--json', 'short for --format json')
     .option('--quiet', 'no progress and no diagnostics, only the summary')
@@ -141,14 +160,16 @@ Examples:
   sitemapkit crawl http://localhost:8080/ --out dist/ --public-origin https://example.com/docs/15/
   sitemapkit crawl https://user:pass@staging.example.com/ --out dist/ --header "X-Preview: 1"
   sitemapkit crawl https://example.com/ --out dist/ --resume            # after Ctrl-C or a crash
+  sitemapkit crawl https://app.example.com/ --out dist/ --render        # a site built with JavaScript
   sitemapkit crawl https://example.com/ --out dist/ --state site.db --recrawl --changes changes.jsonl
   sitemapkit crawl https://example.com/ --out dist/ --state site.db --recrawl --store site-store.db
+  sitemapkit crawl https://example.com/ --out dist/ --audit --audit-junit   # and audit the published sitemaps
 
 Exit codes: 0 the crawl completed and the sitemaps were written (even if some pages were broken);
-1 nothing could be listed, or --store's gate refused a crawl dropping
+1 nothing could be listed, --audit found an error, or --store's gate refused a crawl dropping
 more than --max-drop of the published URLs (the previous sitemaps stay); 2 usage error (a start URL that --public-origin
 and --base-url cannot publish is found before any request) or the crawl could not run (robots.txt
-unreachable, state missing, unfinished or locked); 130 interrupted (state saved; the message prints
+unreachable, state missing, unfinished or locked; with --audit, no published sitemap); 130 interrupted (state saved; the message prints
 the command that resumes).`,
     )
     .action(async (urls: string[], flags: CrawlFlags, cmd: Command) => {
@@ -161,6 +182,7 @@ the command that resumes).`,
 function toOptions(urls: string[], flags: CrawlFlags): CrawlOptions {
   const o: CrawlOptions = {
     ...siteCrawlOptions(flags),
+    ...renderOptions(flags),
     start: urls,
     outDir: flags.out,
     report: flags.report,
@@ -210,6 +232,8 @@ async function runCrawl(
     throw new UsageError(
       `${flags.force === true ? '--force' : '--max-drop'} needs --store (the publish gate is the store's)`,
     );
+  const needAudit = flags.audit === true ? [] : auditOnlyFlags(flags);
+  if (needAudit.length > 0) throw new UsageError(`${needAudit.join(', ')} needs --audit`);
   if (flags.resume === true && flags.fresh === true)
     throw new UsageError('--resume and --fresh exclude each other');
   if (flags.recrawl === true && (flags.resume === true || flags.fresh === true))
@@ -262,9 +286,15 @@ async function runCrawl(
     };
   }
   options.signal = ctx.signal;
-  let result: CrawlResult;
+  let result: CrawlResult & Partial<Pick<AuditedCrawlResult, 'audit' | 'auditSkipped'>>;
   try {
-    result = await crawl(options);
+    result =
+      flags.audit === true
+        ? await crawlAndAudit({
+            ...options,
+            audit: { ...auditRules(flags), junit: flags.auditJunit === true },
+          })
+        : await crawl(options);
   } catch (error) {
     // Folders made above and left empty by a crawl that failed go again (rmdir: only when empty).
     await removeCreated(made);
@@ -301,9 +331,17 @@ async function runCrawl(
   }
   progress.stop();
   printHidden(hidden, ctx);
+  // With --audit, an error it found fails the run, as `audit` does (for CI).
+  const exit =
+    result.auditSkipped === 'interrupted'
+      ? EXIT_INTERRUPTED
+      : (result.audit?.counts.error ?? 0) > 0
+        ? EXIT_FINDINGS
+        : EXIT_OK;
   if (json) {
-    ctx.stdout.write(`${JSON.stringify({ ok: true, ...result }, null, 2)}\n`);
-    return EXIT_OK;
+    const audit = flags.audit === true ? { audit: result.audit ?? null } : {};
+    ctx.stdout.write(`${JSON.stringify({ ok: true, ...result, ...audit }, null, 2)}\n`);
+    return exit;
   }
   const s = result.stats;
   const leftOut = Object.entries(s.verdicts)
@@ -333,8 +371,9 @@ async function runCrawl(
   if (leftOut.length > 0)
     lines.push(`  left out: ${leftOut.map(([v, n]) => `${v} ${n.toLocaleString('en-US')}`).join(', ')}`);
   if (flags.updateRobots !== undefined) lines.push(`  robots.txt updated: ${flags.updateRobots}`);
+  if (flags.audit === true) lines.push(...auditSummaryLines(result));
   ctx.stdout.write(`${lines.join('\n')}\n`);
-  return EXIT_OK;
+  return exit;
 }
 
 /** The crawl's own library names in its option errors, as a CLI user wrote them. */
