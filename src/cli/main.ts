@@ -26,6 +26,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   store: async () => (await import('./commands/store.js')).registerStore,
   serve: async () => (await import('./commands/serve.js')).registerServe,
   audit: async () => (await import('./commands/audit.js')).registerAudit,
+  next: async () => (await import('./commands/next.js')).registerNext,
 };
 
 /**

@@ -18,7 +18,7 @@ export {
 } from './existing-sitemaps.js';
 export { LOG_EXCLUDED_EXTENSIONS, type LogFilterOptions } from './log-filter.js';
 export { readSql, redactDatabaseUrl, type SqlOptions } from './sql.js';
-export { readStaticSite, type StaticSiteOptions } from './static-site.js';
+export { readStaticSite, type StaticPage, type StaticSiteOptions } from './static-site.js';
 export {
   formatFromName,
   type InputFormat,

@@ -51,7 +51,21 @@ export interface StaticSiteOptions {
   imageFilter?: ImageFilterOptions;
   /** Largest page read, in bytes; bigger pages are listed without reading their meta. @default 10 MiB */
   maxPageBytes?: number;
+  /**
+   * The pages, each with its public URL, instead of the walk of `dir` (a framework's build that
+   * knows its routes: a Next.js build keeps `about.html` for `/about`). A page without `file` is
+   * rendered on request: listed by its URL alone. `exclude`, `skip` and `pageUrl` apply only to the walk.
+   */
+  pages?: Iterable<StaticPage> | AsyncIterable<StaticPage>;
   onDiagnostic?: DiagnosticHandler;
+}
+
+/** A page of {@link StaticSiteOptions.pages}. */
+export interface StaticPage {
+  /** Its absolute URL. */
+  url: string;
+  /** Its HTML file, when the build wrote one. */
+  file?: string;
 }
 
 const HTML = /\.html?$/i;
@@ -107,6 +121,21 @@ function pageUrl(prefix: string, rel: string): string {
   return prefix + segments.map((s) => encodeURIComponent(s)).join('/');
 }
 
+async function* walkPages(
+  dir: string,
+  prefix: string,
+  excluded: (rel: string) => boolean,
+  options: StaticSiteOptions,
+): AsyncGenerator<StaticPage> {
+  for await (const file of walk(dir, dir, excluded)) {
+    if (options.skip?.has(file)) continue;
+    const rel = relative(dir, file).split(sep).join('/');
+    const url = options.pageUrl === undefined ? pageUrl(prefix, rel) : options.pageUrl(rel);
+    if (url === undefined) continue;
+    yield { url, file };
+  }
+}
+
 /**
  * Yields one entry per indexable page, in a stable (sorted) order. Images shared by more than the
  * given share of pages are only known once every page was read, so with images on the pages'
@@ -154,11 +183,13 @@ async function* readPages(options: StaticSiteOptions): AsyncGenerator<SourceReco
   const agent = (options.agent ?? 'googlebot').toLowerCase();
   const maxBytes = options.maxPageBytes ?? 10 * 1024 * 1024;
   const report = (d: Diagnostic): void => options.onDiagnostic?.(d);
-  for await (const file of walk(dir, dir, excluded)) {
-    if (options.skip?.has(file)) continue;
+  for await (const page of options.pages ?? walkPages(dir, prefix, excluded, options)) {
+    const { url, file } = page;
+    if (file === undefined) {
+      yield { loc: url };
+      continue;
+    }
     const rel = relative(dir, file).split(sep).join('/');
-    const url = options.pageUrl === undefined ? pageUrl(prefix, rel) : options.pageUrl(rel);
-    if (url === undefined) continue;
     const st = await stat(file);
     const rec: SourceRecord = { loc: url };
     if (st.size <= maxBytes) {

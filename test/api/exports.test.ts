@@ -17,6 +17,7 @@ const SUBPATHS = [
   '/handler',
   '/handler/node',
   '/audit',
+  '/next',
   '/vite',
   '/astro',
 ] as const;

@@ -22,7 +22,7 @@ const LAYERS: readonly (readonly string[])[] = [
   // The site store sits under the crawler, which feeds a recrawl's changes into it.
   ['store'],
   ['validate', 'crawler', 'submit'],
-  ['audit', 'handler'],
+  ['audit', 'handler', 'next'],
   // The framework integrations (issue 15) read sources and drive the writer, as the CLI does.
   ['cli', 'integrations', 'vite', 'astro'],
 ];

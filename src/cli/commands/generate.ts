@@ -3,6 +3,7 @@ import { type Command, Option } from 'commander';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import { isSitemapkitError, SitemapkitError } from '../../core/errors.js';
 import { MAX_BYTES, MAX_URLS } from '../../core/limits.js';
+import { readNextPages } from '../../next/pages.js';
 import { readStaticSite } from '../../sources/static-site.js';
 import { formatFromName, type InputFormat, readInput } from '../../sources/url-lists.js';
 import { chainSources } from '../../writer/batches.js';
@@ -45,6 +46,7 @@ interface GenerateFlags extends InputFlags, ImageFlags, ExtrasFlags, SqlFlags, S
   baseUrl: string;
   out: string;
   fromDir?: string;
+  fromNext?: string;
   exclude: string[];
   lastmod: 'mtime' | 'git' | 'none';
   images: boolean;
@@ -82,6 +84,10 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
     .requiredOption('--base-url <url>', 'public URL of the output folder, e.g. https://example.com/')
     .requiredOption('--out <dir>', 'output folder (only files of its own manifest are ever replaced)')
     .option('--from-dir <dir>', 'list the HTML pages of a static site folder')
+    .option(
+      '--from-next <dir>',
+      'list the pages of a finished next build (the project folder or its static export); --base-url is the site URL (see also sitemapkit next)',
+    )
     .option('--exclude <glob>', 'with --from-dir: leave out matching files (repeatable)', collect, [])
     .addOption(
       new Option('--lastmod <source>', 'with --from-dir: where lastmod comes from')
@@ -229,12 +235,13 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
   if (
     inputs.length === 0 &&
     flags.fromDir === undefined &&
+    flags.fromNext === undefined &&
     fromSql === undefined &&
     !hasSourceFlags(flags) &&
     flags.store === undefined
   ) {
     throw new UsageError(
-      'give input files (or - for standard input), --from-dir DIR, --from-sql QUERY --db URL, --from-log FILE or --from-sitemap SOURCE (or --store FILE alone, to build from the store)',
+      'give input files (or - for standard input), --from-dir DIR, --from-next DIR, --from-sql QUERY --db URL, --from-log FILE or --from-sitemap SOURCE (or --store FILE alone, to build from the store)',
     );
   }
   if (flags.store === undefined) {
@@ -275,6 +282,10 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
     );
   }
   if (fromSql !== undefined) sources.push(fromSql);
+  if (flags.fromNext !== undefined && flags.lastmod === 'git')
+    throw new UsageError(
+      "--lastmod git does not apply to --from-next: the build's files are not in git; use --lastmod mtime or none",
+    );
   // Checked before the run, so a wrong path fails before any input is read; the writer checks
   // again just before it publishes.
   if (flags.updateRobots !== undefined) await checkRobotsFile(flags.updateRobots);
@@ -315,6 +326,23 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
         }),
         dir,
         'read the site folder',
+      ),
+    );
+  }
+  if (flags.fromNext !== undefined) {
+    const dir = flags.fromNext;
+    sources.push(() =>
+      namingPath(
+        readNextPages({
+          dir,
+          siteUrl: flags.baseUrl,
+          lastmod: flags.lastmod === 'mtime' ? 'mtime' : 'none',
+          images: flags.images,
+          imageFilter: imageFilterOptions(flags),
+          onDiagnostic,
+        }),
+        dir,
+        'read the Next.js build',
       ),
     );
   }
