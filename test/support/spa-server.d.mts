@@ -14,4 +14,6 @@ export function startSpaServer(options?: {
   onPath?: (path: string) => boolean | undefined;
   /** @default 0 (a free port) */
   port?: number;
+  /** More paths to answer, each with its content type and body (a published sitemap). */
+  extra?: Record<string, { type: string; body: string }>;
 }): Promise<SpaServer>;

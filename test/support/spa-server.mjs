@@ -32,10 +32,18 @@ function docsPage(n, docs) {
 
 /**
  * Starts the server. `products`: products the API lists (each a page); `docs`: static pages;
- * `onPath` sees every request's path first (returning false leaves it unanswered).
+ * `onPath` sees every request's path first (returning false leaves it unanswered); `extra` answers
+ * more paths, each with its content type and body (a published sitemap, for the audit).
  * Resolves with its origin, a log of request paths, and close().
  */
-export async function startSpaServer({ products = 3, docs = 6, delayApiMs = 0, onPath, port = 0 } = {}) {
+export async function startSpaServer({
+  products = 3,
+  docs = 6,
+  delayApiMs = 0,
+  onPath,
+  port = 0,
+  extra = {},
+} = {}) {
   const shell = read('index.html');
   const assets = { '/assets/app.js': read('assets/app.js'), '/assets/lazy.js': read('assets/lazy.js') };
   const list = JSON.stringify(
@@ -50,6 +58,7 @@ export async function startSpaServer({ products = 3, docs = 6, delayApiMs = 0, o
     paths.push(path);
     // A test's hook; `false` leaves the request unanswered (a server that hangs).
     if (onPath?.(path) === false) return;
+    if (Object.hasOwn(extra, path)) return send(res, 200, extra[path].type, extra[path].body);
     if (path === '/robots.txt')
       return send(res, 200, 'text/plain', 'User-agent: *\nDisallow: /api/private/\n');
     if (assets[path] !== undefined) return send(res, 200, 'text/javascript; charset=utf-8', assets[path]);

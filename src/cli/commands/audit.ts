@@ -10,12 +10,13 @@ import { shortPath } from '../crawl-flags.js';
 import { diagnosticLine, progressText } from '../crawl-lines.js';
 import { EXIT_FINDINGS, EXIT_OK } from '../exit.js';
 import { Progress, RateWindow } from '../progress.js';
+import { type RenderFlags, renderFlags, renderOptions } from '../render-flags.js';
 import { type SiteCrawlFlags, siteCrawlFlags, siteCrawlOptions } from '../site-crawl-flags.js';
 
 /** Diagnostics of the crawl printed per code; the rest are counted. */
 const PER_CODE = 20;
 
-interface AuditFlags extends SiteCrawlFlags, AuditRuleFlags {
+interface AuditFlags extends SiteCrawlFlags, AuditRuleFlags, RenderFlags {
   out?: string;
   report?: string;
   format: AuditFormat;
@@ -32,7 +33,7 @@ export function registerAudit(program: Command, ctx: CliContext): void {
       )
       .argument('<url>', 'the start page of the site, such as https://example.com/'),
   );
-  auditRuleFlags(cmd)
+  renderFlags(auditRuleFlags(cmd))
     .option('--out <dir>', "also write a corrected sitemap set from the crawl's verdicts into this folder")
     .option('--report <dir>', 'write an HTML report (report.html) into this folder')
     .addOption(
@@ -51,6 +52,7 @@ Examples:
   sitemapkit audit https://example.com/ --format junit > audit.xml      # for CI
   sitemapkit audit https://example.com/ --json | jq '.findings[] | select(.code == "audit-orphan") | .url'
   sitemapkit audit https://example.com/ --out corrected/
+  sitemapkit audit https://app.example.com/ --render        # a site built with JavaScript, as a browser sees it
 
 Exit codes: 0 no error found (warnings and notes may be); 1 an error-severity finding (a listed URL
 that is broken, redirected, noindex, canonicalised elsewhere, disallowed or not HTML); 2 usage
@@ -63,7 +65,8 @@ error, or the audit could not run (no published sitemap, robots.txt unreachable)
 
 async function runAudit(url: string, flags: AuditFlags, ctx: CliContext): Promise<number> {
   const format: AuditFormat = flags.json === true ? 'json' : flags.format;
-  const crawl = siteCrawlOptions(flags);
+  // A site built with JavaScript is audited as it renders: the links a browser sees reach pages.
+  const crawl = { ...siteCrawlOptions(flags), ...renderOptions(flags) };
   crawl.sitemaps = { html: false };
   // On a terminal, the crawl's progress line (as `crawl` draws it); nothing in logs or pipes.
   const stderr = ctx.stderr as NodeJS.WriteStream;
