@@ -409,6 +409,15 @@ export async function openStore(path: string, options: StoreOptions = {}): Promi
   const pg = POSTGRES.test(path) ? postgresTarget(path) : undefined;
   const asked = askedSettings(options);
   keepRemovedMs(options.keepRemoved);
+  // A wrong type would quietly mean the default (a write to a store meant read-only).
+  for (const key of ['readOnly', 'worker'] as const) {
+    const v: unknown = options[key];
+    if (v !== undefined && typeof v !== 'boolean')
+      throw new SitemapkitError(
+        'ERR_OPTIONS',
+        `openStore's ${key} must be true or false, got ${JSON.stringify(v)}`,
+      );
+  }
   if (options.readOnly === true) {
     const r = await openReadOnly(path, pg);
     const stored: Partial<StoreSettings> = {};

@@ -94,6 +94,24 @@ describe('the SQLite store in a worker thread', () => {
     expect(thread).toEqual(inThread);
   });
 
+  it('refuses a worker or readOnly that is not true or false, before any file is made', async () => {
+    const path = join(tempDir('sk-thread'), 'site.db');
+    for (const [key, value] of [
+      ['worker', 'yes'],
+      ['readOnly', 1],
+    ] as const) {
+      const e = await openStore(path, { [key]: value } as unknown as StoreOptions).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(isSitemapkitError(e) && e.code).toBe('ERR_OPTIONS');
+      expect((e as SitemapkitError).message).toBe(
+        `openStore's ${key} must be true or false, got ${JSON.stringify(value)}`,
+      );
+    }
+    expect(existsSync(path)).toBe(false);
+  });
+
   it('opens a new or empty store in the worker, one that holds URLs in thread, as asked', async () => {
     const dir = tempDir('sk-thread');
     const path = join(dir, 'site.db');
