@@ -1,9 +1,10 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveSampleSite } from '../../examples/crawl-site/serve.mjs';
-import { BIN, runProcess } from '../support/cli.js';
+import { runProcess } from '../support/cli.js';
+import { shellExamples, sitemapkitShim } from '../support/docs-examples.js';
 import { tempDir } from '../support/tmp.js';
 
 // The shell commands of docs/audit.md run here verbatim, in page order, with `sitemapkit` on the
@@ -28,24 +29,14 @@ let work = '';
 beforeAll(async () => {
   site = await serveSampleSite();
   work = tempDir('audit-doc');
-  mkdirSync(join(work, 'bin'));
-  writeFileSync(join(work, 'bin', 'sitemapkit'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-  chmodSync(join(work, 'bin', 'sitemapkit'), 0o755);
+  sitemapkitShim(work);
 });
 afterAll(async () => {
   await site?.close();
 });
 
-/** Each ```sh block's lines, and the plain ``` block after it (what the page says it prints), if any. */
 function examples(): Array<{ command: string; shown: string | undefined }> {
-  const out: Array<{ command: string; shown: string | undefined }> = [];
-  for (const m of PAGE.matchAll(/```sh\n([\s\S]*?)```\n(?:\n```\n([\s\S]*?)```)?/g)) {
-    const lines = m[1]!.split('\n').filter((l) => l.trim() !== '');
-    lines.forEach((command, i) => {
-      out.push({ command, shown: i === lines.length - 1 ? m[2] : undefined });
-    });
-  }
-  return out;
+  return shellExamples(PAGE);
 }
 
 describe('docs/audit.md', () => {

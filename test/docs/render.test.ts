@@ -1,8 +1,9 @@
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runProcess } from '../support/cli.js';
+import { runProcess } from '../support/cli.js';
+import { shellExamples, sitemapkitShim } from '../support/docs-examples.js';
 import { type SpaServer, startSpaServer } from '../support/spa-server.mjs';
 import { tempDir } from '../support/tmp.js';
 
@@ -22,23 +23,14 @@ let work = '';
 beforeAll(async () => {
   site = await startSpaServer();
   work = tempDir('render-doc');
-  mkdirSync(join(work, 'bin'));
-  writeFileSync(join(work, 'bin', 'sitemapkit'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-  chmodSync(join(work, 'bin', 'sitemapkit'), 0o755);
+  sitemapkitShim(work);
 });
 afterAll(async () => {
   await site?.close();
 });
 
 function examples(): Array<{ command: string; shown: string | undefined }> {
-  const out: Array<{ command: string; shown: string | undefined }> = [];
-  for (const m of SECTION.matchAll(/```sh\n([\s\S]*?)```\n(?:\n```\n([\s\S]*?)```)?/g)) {
-    const lines = m[1]!.split('\n').filter((l) => l.trim() !== '');
-    lines.forEach((command, i) => {
-      out.push({ command, shown: i === lines.length - 1 ? m[2] : undefined });
-    });
-  }
-  return out;
+  return shellExamples(SECTION);
 }
 
 const sorted = (text: string): string[] =>
