@@ -54,6 +54,8 @@ beforeAll(async () => {
 afterAll(() => google.close());
 
 describe('docs/google.md', () => {
+  // About a dozen processes in turn, each given 60 s: the test's own limit is their sum, so a loaded
+  // machine slows it down without changing its verdict.
   it('runs every example verbatim (offline: one ERR_GOOGLE sentence), and prints what the page shows against the fake', async () => {
     const all = examples();
     expect(all.map((e) => e.commands.length)).toEqual([2, 1, 1, 1]);
@@ -114,5 +116,5 @@ describe('docs/google.md', () => {
         }
       }
     }
-  });
+  }, 12 * 60_000);
 });
