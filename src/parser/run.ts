@@ -69,7 +69,16 @@ export class ParseRun {
   result<T>(generate: () => AsyncGenerator<T[]>): SitemapParse<T> {
     let started = false;
     const run = this;
-    return {
+    const start = (): AsyncGenerator<T[]> => {
+      if (started) {
+        throw new SitemapkitError('ERR_OPTIONS', 'a parse result can be iterated only once', {
+          hint: 'call parseSitemap again, or collect the items with parseSitemapToArray',
+        });
+      }
+      started = true;
+      return generate();
+    };
+    const result: SitemapParse<T> = {
       get diagnostics(): readonly Diagnostic[] {
         return run.diagnostics;
       },
@@ -80,16 +89,30 @@ export class ParseRun {
         return run.errorCount;
       },
       [Symbol.asyncIterator](): AsyncIterator<T> {
-        if (started) {
-          throw new SitemapkitError('ERR_OPTIONS', 'a parse result can be iterated only once', {
-            hint: 'call parseSitemap again, or collect the items with parseSitemapToArray',
-          });
-        }
-        started = true;
-        return new BatchIterator(generate());
+        return new BatchIterator(start());
       },
     };
+    BATCH_LANES.set(result, start);
+    return result;
   }
+}
+
+/** The batch lane of each result made by {@link ParseRun.result}. */
+const BATCH_LANES = new WeakMap<object, () => AsyncGenerator<unknown[]>>();
+
+/**
+ * The items of a result an array at a time, as the parser produced them (one array per chunk
+ * read): sitemapkit's own consumers (`sitemapkit parse`) pay one await per chunk instead of one
+ * per item. Iterating it counts as the result's one iteration.
+ */
+export function itemBatches<T>(result: SitemapParse<T>): AsyncIterable<T[]> {
+  const start = BATCH_LANES.get(result) as (() => AsyncGenerator<T[]>) | undefined;
+  if (start === undefined) {
+    return (async function* () {
+      for await (const item of result) yield [item];
+    })();
+  }
+  return { [Symbol.asyncIterator]: start };
 }
 
 /** Items of a batch source, one `next()` at a time; only an empty buffer waits for the source. */

@@ -5,6 +5,7 @@ import { fsError } from '../../core/fs-errors.js';
 import { discoverSitemaps } from '../../parser/discover.js';
 import { SITEMAP_TIMEOUT_MS } from '../../parser/options.js';
 import { parseSitemap } from '../../parser/parse-sitemap.js';
+import { itemBatches } from '../../parser/run.js';
 import { isHttpUrl } from '../../parser/source.js';
 import { openFailure, parseSitemapTree } from '../../parser/tree.js';
 import type {
@@ -28,6 +29,7 @@ import {
   wholeNumber,
 } from '../flags.js';
 import { writeOut } from '../io.js';
+import { jsonLine } from '../json-line.js';
 import { checkSitemapFile, isLocalPath } from '../paths.js';
 import { Progress } from '../progress.js';
 
@@ -85,11 +87,8 @@ function quoted(name: string): string {
 export function formatRow(row: Row, sitemap: string, format: Format): string {
   if (format === 'txt') return `${row.loc}\n`;
   const from = row.sitemap ?? sitemap;
-  if (format === 'jsonl') {
-    const json = JSON.stringify(row);
-    // The entry model plus "sitemap" as the last key, without copying the entry.
-    return row.sitemap === undefined ? `${json.slice(0, -1)},"sitemap":${quoted(from)}}\n` : `${json}\n`;
-  }
+  // The entry model plus "sitemap" as the last key, without copying the entry.
+  if (format === 'jsonl') return jsonLine(row, quoted(from));
   if ('kind' in row)
     return `${[csvField(row.loc), csvField(row.lastmod), '', '', '', '', '', '', '', 'sitemap', csvField(from)].join(',')}\n`;
   return `${[
@@ -285,23 +284,22 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
       let out = '';
       let count = 0;
       let errors = 0;
-      const emit = async (item: Row, sitemap: string): Promise<void> => {
-        count++;
-        progress.update(count);
-        if (stats !== undefined) {
-          stats.add(item);
-          return;
-        }
-        out += formatRow(item, sitemap, format);
-        // Batched writes: one await per 64 KiB rather than per line, and backpressure honoured.
-        if (out.length >= 65_536) {
-          const chunk = out;
-          out = '';
-          await writeOut(ctx.stdout, chunk);
-        }
-      };
       const drain = async (result: SitemapParse<Row>, name: string): Promise<void> => {
-        for await (const item of result) await emit(item, name);
+        // The parser's batches (a chunk's items each), so that an item costs no await of its own.
+        for await (const batch of itemBatches(result)) {
+          for (const item of batch) {
+            if (stats !== undefined) stats.add(item);
+            else out += formatRow(item, name, format);
+          }
+          count += batch.length;
+          progress.update(count);
+          // Batched writes: one await per 64 KiB rather than per line, and backpressure honoured.
+          if (out.length >= 65_536) {
+            const chunk = out;
+            out = '';
+            await writeOut(ctx.stdout, chunk);
+          }
+        }
         errors += result.errorCount;
       };
 
