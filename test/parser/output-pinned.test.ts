@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
 import { CORPUS } from './corpus.js';
@@ -53,7 +54,7 @@ async function run(args: string[], input?: string | Uint8Array): Promise<Pinned>
 /** Every case: a name and how to run it (files by a path relative to the repository, as a user would). */
 function cases(): Array<[string, () => Promise<Pinned>]> {
   const out: Array<[string, () => Promise<Pinned>]> = [];
-  const root = join(SAMPLES, '../../../..');
+  const root = fileURLToPath(new URL('../../', import.meta.url));
   for (const name of sampleFiles()) {
     const path = relative(root, join(SAMPLES, name));
     out.push([`${name} jsonl`, () => run(['parse', path, '--format', 'jsonl'])]);
