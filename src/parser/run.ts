@@ -1,6 +1,5 @@
 import type { Diagnostic } from '../core/diagnostics.js';
 import { SitemapkitError } from '../core/errors.js';
-import { fetchRobotsTxt } from '../robots/fetch.js';
 import type { HttpOptions } from './http.js';
 import type { ResolvedParseOptions } from './options.js';
 import type { SitemapInfo, SitemapParse } from './types.js';
@@ -45,15 +44,20 @@ export class ParseRun {
     let listed = this.#listed.get(origin);
     if (listed === undefined) {
       if (this.#listed.size >= MAX_CROSS_SUBMIT_HOSTS) return false;
-      listed = fetchRobotsTxt(origin, {
-        httpClient: http.client,
-        timeoutMs: Math.min(http.timeoutMs, 10_000),
-        maxRedirects: http.maxRedirects,
-        ...(http.signal === undefined ? {} : { signal: http.signal }),
-      }).then(
-        (r) => new Set(r.robots.sitemaps),
-        () => new Set<string>(),
-      );
+      // robots.txt code is loaded only when a cross-submit is checked: a local file never needs it.
+      listed = import('../robots/fetch.js')
+        .then(({ fetchRobotsTxt }) =>
+          fetchRobotsTxt(origin, {
+            httpClient: http.client,
+            timeoutMs: Math.min(http.timeoutMs, 10_000),
+            maxRedirects: http.maxRedirects,
+            ...(http.signal === undefined ? {} : { signal: http.signal }),
+          }),
+        )
+        .then(
+          (r) => new Set(r.robots.sitemaps),
+          () => new Set<string>(),
+        );
       this.#listed.set(origin, listed);
     }
     const set = await listed;

@@ -2,12 +2,10 @@ import { type Command, Option } from 'commander';
 import { type Diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
 import { isSitemapkitError } from '../../core/errors.js';
 import { fsError } from '../../core/fs-errors.js';
-import { discoverSitemaps } from '../../parser/discover.js';
 import { SITEMAP_TIMEOUT_MS } from '../../parser/options.js';
 import { parseSitemap } from '../../parser/parse-sitemap.js';
 import { itemBatches } from '../../parser/run.js';
 import { isHttpUrl } from '../../parser/source.js';
-import { openFailure, parseSitemapTree } from '../../parser/tree.js';
 import type {
   ParseOptions,
   SitemapInfo,
@@ -306,12 +304,15 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
       if (format === 'csv' && stats === undefined) out += `${CSV_COLUMNS.join(',')}\n`;
       let roots: string[] = [source];
       if (flags.discover) {
+        // Discovery and trees are loaded only when asked for: a local file needs neither (start-up).
+        const { discoverSitemaps } = await import('../../parser/discover.js');
         const found = await discoverSitemaps(source, options);
         for (const s of found) ctx.stderr.write(`found ${s.url} (${s.source})\n`);
         if (found.length === 0) errors++;
         roots = found.map((s) => s.url);
       }
       if (recursive && roots.length > 0) {
+        const { parseSitemapTree } = await import('../../parser/tree.js');
         await drain(parseSitemapTree(roots, options), source);
       } else {
         for (const root of roots) {
@@ -322,6 +323,7 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
             // Several discovered sitemaps: one that cannot be fetched is a finding, not the end.
             if (!flags.discover || !isSitemapkitError(error, 'ERR_HTTP'))
               throw fsError(error, { path: root, doing: 'read the sitemap' });
+            const { openFailure } = await import('../../parser/tree.js');
             onDiagnostic(openFailure(error, root));
             errors++;
           }
