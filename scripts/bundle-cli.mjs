@@ -4,8 +4,8 @@
 // dist/cli/sitemapkit.js and chunks beside it (chunk-HASH.js), one chunk graph per command, so
 // that a run loads a handful of files instead of one module per source file (resolving, reading
 // and compiling each costs Node more than the code in it). dist/cli/bin.js runs the bundle when it
-// is there, else dist/cli/start.js. The library (dist/** other than the CLI) stays as tsc wrote
-// it: the package's `exports` are untouched.
+// is at least as new as dist/cli/start.js, else start.js. The library (dist/** other than the
+// CLI) stays as tsc wrote it: the package's `exports` are untouched.
 //
 // Paths taken from import.meta.url stay right: the chunks sit in dist/cli/, at the same depth as
 // every dist/FOLDER/, so a path up to the package root (assets/, package.json) finds the same file; a file
