@@ -2,11 +2,10 @@ import { type Command, Option } from 'commander';
 import { type Diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
 import { isSitemapkitError } from '../../core/errors.js';
 import { fsError } from '../../core/fs-errors.js';
-import { discoverSitemaps } from '../../parser/discover.js';
 import { SITEMAP_TIMEOUT_MS } from '../../parser/options.js';
 import { parseSitemap } from '../../parser/parse-sitemap.js';
+import { itemBatches } from '../../parser/run.js';
 import { isHttpUrl } from '../../parser/source.js';
-import { openFailure, parseSitemapTree } from '../../parser/tree.js';
 import type {
   ParseOptions,
   SitemapInfo,
@@ -28,6 +27,7 @@ import {
   wholeNumber,
 } from '../flags.js';
 import { writeOut } from '../io.js';
+import { jsonLine } from '../json-line.js';
 import { checkSitemapFile, isLocalPath } from '../paths.js';
 import { Progress } from '../progress.js';
 
@@ -85,11 +85,8 @@ function quoted(name: string): string {
 export function formatRow(row: Row, sitemap: string, format: Format): string {
   if (format === 'txt') return `${row.loc}\n`;
   const from = row.sitemap ?? sitemap;
-  if (format === 'jsonl') {
-    const json = JSON.stringify(row);
-    // The entry model plus "sitemap" as the last key, without copying the entry.
-    return row.sitemap === undefined ? `${json.slice(0, -1)},"sitemap":${quoted(from)}}\n` : `${json}\n`;
-  }
+  // The entry model plus "sitemap" as the last key, without copying the entry.
+  if (format === 'jsonl') return jsonLine(row, quoted(from));
   if ('kind' in row)
     return `${[csvField(row.loc), csvField(row.lastmod), '', '', '', '', '', '', '', 'sitemap', csvField(from)].join(',')}\n`;
   return `${[
@@ -285,35 +282,37 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
       let out = '';
       let count = 0;
       let errors = 0;
-      const emit = async (item: Row, sitemap: string): Promise<void> => {
-        count++;
-        progress.update(count);
-        if (stats !== undefined) {
-          stats.add(item);
-          return;
-        }
-        out += formatRow(item, sitemap, format);
-        // Batched writes: one await per 64 KiB rather than per line, and backpressure honoured.
-        if (out.length >= 65_536) {
-          const chunk = out;
-          out = '';
-          await writeOut(ctx.stdout, chunk);
-        }
-      };
       const drain = async (result: SitemapParse<Row>, name: string): Promise<void> => {
-        for await (const item of result) await emit(item, name);
+        // The parser's batches (a chunk's items each), so that an item costs no await of its own.
+        for await (const batch of itemBatches(result)) {
+          for (const item of batch) {
+            if (stats !== undefined) stats.add(item);
+            else out += formatRow(item, name, format);
+          }
+          count += batch.length;
+          progress.update(count);
+          // Batched writes: one await per 64 KiB rather than per line, and backpressure honoured.
+          if (out.length >= 65_536) {
+            const chunk = out;
+            out = '';
+            await writeOut(ctx.stdout, chunk);
+          }
+        }
         errors += result.errorCount;
       };
 
       if (format === 'csv' && stats === undefined) out += `${CSV_COLUMNS.join(',')}\n`;
       let roots: string[] = [source];
       if (flags.discover) {
+        // Discovery and trees are loaded only when asked for: a local file needs neither (start-up).
+        const { discoverSitemaps } = await import('../../parser/discover.js');
         const found = await discoverSitemaps(source, options);
         for (const s of found) ctx.stderr.write(`found ${s.url} (${s.source})\n`);
         if (found.length === 0) errors++;
         roots = found.map((s) => s.url);
       }
       if (recursive && roots.length > 0) {
+        const { parseSitemapTree } = await import('../../parser/tree.js');
         await drain(parseSitemapTree(roots, options), source);
       } else {
         for (const root of roots) {
@@ -324,6 +323,7 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
             // Several discovered sitemaps: one that cannot be fetched is a finding, not the end.
             if (!flags.discover || !isSitemapkitError(error, 'ERR_HTTP'))
               throw fsError(error, { path: root, doing: 'read the sitemap' });
+            const { openFailure } = await import('../../parser/tree.js');
             onDiagnostic(openFailure(error, root));
             errors++;
           }
