@@ -1,0 +1,301 @@
+/**
+ * The main thread's side of a tree's parse workers: a pool of worker threads started as they are
+ * first needed, handed out strictly in the order they were asked for (the walk asks in its own
+ * order, so the document whose turn it is never waits behind documents read ahead of it), and a
+ * {@link DocSource} per document read in a worker. The main thread reads the body (a file, or a
+ * fetch through the run's HTTP client) and hands its raw chunks over, at most a few ahead of the
+ * worker; the worker's output waits, serialised, until the walk reaches the document.
+ */
+import { deserialize } from 'node:v8';
+import { Worker } from 'node:worker_threads';
+import { workerArgv } from '../core/worker-argv.js';
+import type { OpenedSource } from './source.js';
+import type { CrossSubmits, DocSource } from './tree-record.js';
+import {
+  type DocBatch,
+  type DocEnd,
+  type DocTask,
+  type FromWorker,
+  fromWire,
+  type ToWorker,
+  toWire,
+} from './tree-wire.js';
+
+// Under the test runner this module is TypeScript; the worker runs the build's JavaScript.
+const WORKER = import.meta.url.endsWith('.ts')
+  ? new URL('../../dist/parser/tree-worker.js', import.meta.url)
+  : new URL('./tree-worker.js', import.meta.url);
+
+/** Raw chunks handed to a worker and not yet taken by it, at most. */
+const INPUT_AHEAD = 4;
+
+interface Remote {
+  onMessage(m: FromWorker): void;
+  onCrash(error: Error): void;
+}
+
+export interface PoolWorker {
+  worker: Worker;
+  task: Remote | undefined;
+}
+
+/** A request for a worker. */
+export interface Ticket {
+  granted: Promise<PoolWorker>;
+  withdraw(): boolean;
+}
+
+/** Worker threads for a tree's documents, at most `size`, started on demand. */
+export class ParsePool {
+  readonly size: number;
+  readonly #all = new Set<PoolWorker>();
+  readonly #idle: PoolWorker[] = [];
+  readonly #waiting: Array<(w: PoolWorker) => void> = [];
+  #nextId = 1;
+  #closed = false;
+
+  constructor(size: number) {
+    this.size = size;
+  }
+
+  /**
+   * A worker, when every earlier request has had one. `withdraw` takes back a request not granted
+   * yet (true), or says it was granted (false: whoever holds it releases it).
+   */
+  request(): Ticket {
+    let grant: ((w: PoolWorker) => void) | undefined;
+    const granted = new Promise<PoolWorker>((resolve) => {
+      grant = resolve;
+    });
+    this.#waiting.push(grant!);
+    this.#dispatch();
+    return {
+      granted,
+      withdraw: () => {
+        const i = this.#waiting.indexOf(grant!);
+        if (i >= 0) this.#waiting.splice(i, 1);
+        return i >= 0;
+      },
+    };
+  }
+
+  nextId(): number {
+    return this.#nextId++;
+  }
+
+  /** Gives a worker back (its task is over). */
+  release(w: PoolWorker): void {
+    w.task = undefined;
+    w.worker.unref();
+    if (!this.#all.has(w)) return;
+    this.#idle.push(w);
+    this.#dispatch();
+  }
+
+  #dispatch(): void {
+    while (!this.#closed && this.#waiting.length > 0) {
+      let w = this.#idle.shift();
+      if (w === undefined && this.#all.size < this.size) w = this.#start();
+      if (w === undefined) return;
+      w.worker.ref();
+      this.#waiting.shift()!(w);
+    }
+  }
+
+  #start(): PoolWorker {
+    const worker = new Worker(WORKER, { execArgv: workerArgv(process.execArgv) });
+    const w: PoolWorker = { worker, task: undefined };
+    const gone = (error: Error): void => {
+      if (!this.#all.delete(w)) return;
+      const i = this.#idle.indexOf(w);
+      if (i >= 0) this.#idle.splice(i, 1);
+      w.task?.onCrash(error);
+      w.task = undefined;
+      this.#dispatch();
+    };
+    worker.on('message', (m: FromWorker) => w.task?.onMessage(m));
+    worker.on('error', gone);
+    worker.on('exit', (code) => {
+      if (!this.#closed) gone(new Error(`a parse worker stopped (exit code ${code})`));
+    });
+    this.#all.add(w);
+    return w;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#waiting.length = 0;
+    const all = [...this.#all];
+    this.#all.clear();
+    this.#idle.length = 0;
+    await Promise.all(all.map((w) => w.worker.terminate()));
+  }
+}
+
+/**
+ * `opened` read in the worker `ticket` brings: its batches as they come back, deserialised only
+ * when taken.
+ */
+export function readInWorker(
+  pool: ParsePool,
+  ticket: Ticket,
+  opened: OpenedSource,
+  task: DocTask,
+  crossSubmits: CrossSubmits,
+): DocSource {
+  return new RemoteDocument(pool, ticket, opened, task, crossSubmits);
+}
+
+class RemoteDocument implements DocSource, Remote {
+  readonly #pool: ParsePool;
+  readonly #opened: OpenedSource;
+  readonly #crossSubmits: CrossSubmits;
+  readonly #ticket: Ticket;
+  #worker: PoolWorker | undefined;
+  #id = 0;
+  readonly #buffers: ArrayBuffer[] = [];
+  #batches: DocBatch[] = [];
+  #at = 0;
+  #end: DocEnd | undefined;
+  #error: Error | undefined;
+  #stopped = false;
+  /** The worker is done with this document (its end, an error, or a crash). */
+  #over = false;
+  #inFlight = 0;
+  #wakeConsumer: (() => void) | undefined;
+  #wakePump: (() => void) | undefined;
+
+  constructor(
+    pool: ParsePool,
+    ticket: Ticket,
+    opened: OpenedSource,
+    task: DocTask,
+    crossSubmits: CrossSubmits,
+  ) {
+    this.#pool = pool;
+    this.#opened = opened;
+    this.#crossSubmits = crossSubmits;
+    this.#ticket = ticket;
+    void this.#start(task);
+  }
+
+  #post(m: ToWorker, transfer: ArrayBuffer[] = []): void {
+    if (this.#worker !== undefined && !this.#over) this.#worker.worker.postMessage(m, transfer);
+  }
+
+  #wake(which: 'consumer' | 'pump'): void {
+    const w = which === 'consumer' ? this.#wakeConsumer : this.#wakePump;
+    if (which === 'consumer') this.#wakeConsumer = undefined;
+    else this.#wakePump = undefined;
+    w?.();
+  }
+
+  async #start(task: DocTask): Promise<void> {
+    const w = await this.#ticket.granted;
+    if (this.#stopped) {
+      this.#pool.release(w);
+      return;
+    }
+    this.#worker = w;
+    this.#id = this.#pool.nextId();
+    w.task = this;
+    this.#post({ t: 'open', id: this.#id, task });
+    const it = this.#opened.body[Symbol.asyncIterator]();
+    try {
+      for (;;) {
+        while (this.#inFlight >= INPUT_AHEAD && !this.#stopped && !this.#over) {
+          await new Promise<void>((resolve) => {
+            this.#wakePump = resolve;
+          });
+        }
+        if (this.#stopped || this.#over) return;
+        const r = await it.next();
+        if (r.done === true) {
+          this.#post({ t: 'end', id: this.#id });
+          return;
+        }
+        this.#inFlight++;
+        // A copy of its own: the chunk's memory may be shared with the stream that read it.
+        const bytes = r.value.slice();
+        this.#post({ t: 'chunk', id: this.#id, bytes }, [bytes.buffer as ArrayBuffer]);
+      }
+    } catch (error) {
+      this.#post({ t: 'end', id: this.#id, error: toWire(error) });
+    }
+  }
+
+  onMessage(m: FromWorker): void {
+    if (m.id !== this.#id) return;
+    switch (m.t) {
+      case 'took':
+        this.#inFlight--;
+        this.#wake('pump');
+        return;
+      case 'out':
+        this.#buffers.push(m.buf);
+        break;
+      case 'done':
+        this.#end = deserialize(Buffer.from(m.buf)) as DocEnd;
+        this.#finish();
+        break;
+      case 'error':
+        if (!this.#stopped) this.#error = fromWire(m.error);
+        this.#finish();
+        break;
+      case 'cross':
+        void this.#crossSubmits(m.url, m.sitemapUrls).then(
+          (ok) => this.#post({ t: 'cross', id: this.#id, q: m.q, ok }),
+          () => this.#post({ t: 'cross', id: this.#id, q: m.q, ok: false }),
+        );
+        return;
+    }
+    this.#wake('consumer');
+  }
+
+  onCrash(error: Error): void {
+    this.#over = true;
+    this.#error ??= error;
+    this.#opened.cancel();
+    this.#wake('pump');
+    this.#wake('consumer');
+  }
+
+  #finish(): void {
+    this.#over = true;
+    this.#wake('pump');
+    this.#pool.release(this.#worker!);
+  }
+
+  async next(): Promise<IteratorResult<DocBatch, DocEnd>> {
+    for (;;) {
+      if (this.#at < this.#batches.length) return { done: false, value: this.#batches[this.#at++]! };
+      const buf = this.#buffers.shift();
+      if (buf !== undefined) {
+        this.#batches = deserialize(Buffer.from(buf)) as DocBatch[];
+        this.#at = 0;
+        this.#post({ t: 'credit', id: this.#id, bytes: buf.byteLength });
+        continue;
+      }
+      if (this.#error !== undefined) throw this.#error;
+      if (this.#end !== undefined) return { done: true, value: this.#end };
+      if (this.#stopped) return { done: true, value: undefined as never };
+      await new Promise<void>((resolve) => {
+        this.#wakeConsumer = resolve;
+      });
+    }
+  }
+
+  stop(): void {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    this.#ticket.withdraw();
+    this.#buffers.length = 0;
+    this.#batches = [];
+    if (!this.#over) {
+      this.#opened.cancel();
+      this.#post({ t: 'cancel', id: this.#id });
+    }
+    this.#wake('pump');
+    this.#wake('consumer');
+  }
+}
