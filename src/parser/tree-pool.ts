@@ -215,8 +215,9 @@ class RemoteDocument implements DocSource, Remote {
           return;
         }
         this.#inFlight++;
-        // A copy of its own: the chunk's memory may be shared with the stream that read it.
-        const bytes = r.value.slice();
+        // A copy of its own to transfer (a Buffer's slice() is a view): the chunk's memory may be
+        // shared with the stream that read it, and its other chunks.
+        const bytes = new Uint8Array(r.value);
         this.#post({ t: 'chunk', id: this.#id, bytes }, [bytes.buffer as ArrayBuffer]);
       }
     } catch (error) {

@@ -116,5 +116,6 @@ export function fromWire(w: WireError): Error {
 export function ownBuffer(b: Uint8Array): ArrayBuffer {
   if (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer)
     return b.buffer;
-  return b.slice().buffer as ArrayBuffer;
+  // A copy (a Buffer's slice() would be a view of the same memory).
+  return new Uint8Array(b).buffer as ArrayBuffer;
 }

@@ -40,6 +40,7 @@ class Task {
   #wake: (() => void) | undefined;
   readonly #answers = new Map<number, (ok: boolean) => void>();
   #q = 0;
+  readonly #bySite = new Map<string, Promise<boolean>>();
   #pending: DocBatch[] = [];
   #pendingItems = 0;
 
@@ -96,11 +97,26 @@ class Task {
     }
   }
 
+  /**
+   * The main thread's answer, asked once per site: it depends only on the URL's origin (one
+   * robots.txt per site and run) and on this document's own URLs, the same for all its items.
+   */
   crossSubmits = (url: string, sitemapUrls: readonly string[]): Promise<boolean> => {
     if (this.#cancelled) return Promise.resolve(false);
-    const q = this.#q++;
-    send({ t: 'cross', id: this.id, q, url, sitemapUrls: [...sitemapUrls] });
-    return new Promise((resolve) => this.#answers.set(q, resolve));
+    let origin: string;
+    try {
+      origin = new URL(url).origin;
+    } catch {
+      return Promise.resolve(false);
+    }
+    let answer = this.#bySite.get(origin);
+    if (answer === undefined) {
+      const q = this.#q++;
+      send({ t: 'cross', id: this.id, q, url, sitemapUrls: [...sitemapUrls] });
+      answer = new Promise((resolve) => this.#answers.set(q, resolve));
+      this.#bySite.set(origin, answer);
+    }
+    return answer;
   };
 
   #flush(): void {
