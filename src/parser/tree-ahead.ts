@@ -31,20 +31,17 @@ export class Ahead {
         void ticket.granted.then((w) => pool.release(w));
     };
     this.opened = openSource(url, o.http);
-    this.opened.then(
-      (opened) => {
-        if (this.#stopped) {
-          giveBack();
-          opened.cancel();
-          return;
-        }
-        this.#source =
-          pool === undefined || ticket === undefined
-            ? readAheadLocally(opened, o, crossSubmits, place)
-            : readInWorker(pool, ticket, opened, taskOf(opened, o, place), crossSubmits);
-      },
-      giveBack,
-    );
+    this.opened.then((opened) => {
+      if (this.#stopped) {
+        giveBack();
+        opened.cancel();
+        return;
+      }
+      this.#source =
+        pool === undefined || ticket === undefined
+          ? readAheadLocally(opened, o, crossSubmits, place)
+          : readInWorker(pool, ticket, opened, taskOf(opened, o, place), crossSubmits);
+    }, giveBack);
   }
 
   /** The document's read, once `opened` has resolved. */

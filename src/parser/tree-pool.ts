@@ -8,6 +8,7 @@
  */
 import { deserialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
+import { SitemapkitError } from '../core/errors.js';
 import { workerArgv } from '../core/worker-argv.js';
 import type { OpenedSource } from './source.js';
 import type { CrossSubmits, DocSource } from './tree-record.js';
@@ -25,13 +26,20 @@ import {
 const WORKER = import.meta.url.endsWith('.ts')
   ? new URL('../../dist/parser/tree-worker.js', import.meta.url)
   : new URL('./tree-worker.js', import.meta.url);
+let workerUrl = WORKER;
+
+/** Tests only: the script pools started from now on run (undefined: the real worker again). */
+export function useParseWorker(url: URL | undefined): void {
+  workerUrl = url ?? WORKER;
+}
 
 /** Raw chunks handed to a worker and not yet taken by it, at most. */
 const INPUT_AHEAD = 4;
 
 interface Remote {
   onMessage(m: FromWorker): void;
-  onCrash(error: Error): void;
+  /** The worker's thread ended under the document: `why` says how. */
+  onCrash(why: string): void;
 }
 
 export interface PoolWorker {
@@ -103,20 +111,20 @@ export class ParsePool {
   }
 
   #start(): PoolWorker {
-    const worker = new Worker(WORKER, { execArgv: workerArgv(process.execArgv) });
+    const worker = new Worker(workerUrl, { execArgv: workerArgv(process.execArgv) });
     const w: PoolWorker = { worker, task: undefined };
-    const gone = (error: Error): void => {
+    const gone = (why: string): void => {
       if (!this.#all.delete(w)) return;
       const i = this.#idle.indexOf(w);
       if (i >= 0) this.#idle.splice(i, 1);
-      w.task?.onCrash(error);
+      w.task?.onCrash(why);
       w.task = undefined;
       this.#dispatch();
     };
     worker.on('message', (m: FromWorker) => w.task?.onMessage(m));
-    worker.on('error', gone);
+    worker.on('error', (error) => gone(`a parse worker failed (${error.message})`));
     worker.on('exit', (code) => {
-      if (!this.#closed) gone(new Error(`a parse worker stopped (exit code ${code})`));
+      if (!this.#closed) gone(`a parse worker stopped (exit code ${code})`);
     });
     this.#all.add(w);
     return w;
@@ -253,9 +261,12 @@ class RemoteDocument implements DocSource, Remote {
     this.#wake('consumer');
   }
 
-  onCrash(error: Error): void {
+  onCrash(why: string): void {
     this.#over = true;
-    this.#error ??= error;
+    this.#error ??= new SitemapkitError('ERR_INPUT', `${why} while reading ${this.#opened.name}`, {
+      where: this.#opened.name,
+      hint: 'read the tree in this thread: threads 0 (CLI: --threads 0)',
+    });
     this.#opened.cancel();
     this.#wake('pump');
     this.#wake('consumer');
