@@ -11,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { SitemapkitError } from '../core/errors.js';
 import { workerArgv } from '../core/worker-argv.js';
 import type { OpenedSource } from './source.js';
+import { decodeItems } from './tree-codec.js';
 import type { CrossSubmits, DocSource } from './tree-record.js';
 import {
   type DocBatch,
@@ -18,6 +19,7 @@ import {
   type DocTask,
   type FromWorker,
   fromWire,
+  type OutMeta,
   type ToWorker,
   toWire,
 } from './tree-wire.js';
@@ -130,13 +132,17 @@ export class ParsePool {
     return w;
   }
 
-  async close(): Promise<void> {
+  /**
+   * Stops every worker. Not awaited: a worker being terminated does not keep the event loop
+   * alive, so a caller awaiting its exit after Ctrl-C could see the process end under it (exit
+   * code 13, a top-level await that never settled) instead of finishing its own cleanup.
+   */
+  close(): void {
     this.#closed = true;
     this.#waiting.length = 0;
-    const all = [...this.#all];
+    for (const w of this.#all) void w.worker.terminate().catch(() => undefined);
     this.#all.clear();
     this.#idle.length = 0;
-    await Promise.all(all.map((w) => w.worker.terminate()));
   }
 }
 
@@ -161,7 +167,7 @@ class RemoteDocument implements DocSource, Remote {
   readonly #ticket: Ticket;
   #worker: PoolWorker | undefined;
   #id = 0;
-  readonly #buffers: ArrayBuffer[] = [];
+  readonly #buffers: Array<{ buf: ArrayBuffer; text: string | undefined }> = [];
   #batches: DocBatch[] = [];
   #at = 0;
   #end: DocEnd | undefined;
@@ -241,7 +247,7 @@ class RemoteDocument implements DocSource, Remote {
         this.#wake('pump');
         return;
       case 'out':
-        this.#buffers.push(m.buf);
+        this.#buffers.push({ buf: m.buf, text: m.text });
         break;
       case 'done':
         this.#end = deserialize(Buffer.from(m.buf)) as DocEnd;
@@ -281,11 +287,18 @@ class RemoteDocument implements DocSource, Remote {
   async next(): Promise<IteratorResult<DocBatch, DocEnd>> {
     for (;;) {
       if (this.#at < this.#batches.length) return { done: false, value: this.#batches[this.#at++]! };
-      const buf = this.#buffers.shift();
-      if (buf !== undefined) {
-        this.#batches = deserialize(Buffer.from(buf)) as DocBatch[];
+      const out = this.#buffers.shift();
+      if (out !== undefined) {
+        const meta = deserialize(Buffer.from(out.buf)) as OutMeta;
+        const items = meta.items ?? (out.text === undefined ? [] : decodeItems(out.text));
+        let at = 0;
+        this.#batches = meta.batches.map((b) => {
+          const batch = { events: b.events, items: items.slice(at, at + b.n) };
+          at += b.n;
+          return batch;
+        });
         this.#at = 0;
-        this.#post({ t: 'credit', id: this.#id, bytes: buf.byteLength });
+        this.#post({ t: 'credit', id: this.#id, bytes: out.buf.byteLength + (out.text?.length ?? 0) });
         continue;
       }
       if (this.#error !== undefined) throw this.#error;

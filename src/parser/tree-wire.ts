@@ -61,6 +61,12 @@ export interface WireError {
   fetch?: { kind: FetchFailureKind; status?: number; reason?: HttpFailureReason };
 }
 
+/** Batches sent together: each one's events and item count; their items, when not in the text. */
+export interface OutMeta {
+  batches: Array<{ events: DocEvent[]; n: number }>;
+  items?: SitemapItem[];
+}
+
 export type ToWorker =
   | { t: 'open'; id: number; task: DocTask }
   | { t: 'chunk'; id: number; bytes: Uint8Array }
@@ -71,8 +77,8 @@ export type ToWorker =
 
 export type FromWorker =
   | { t: 'took'; id: number }
-  /** v8-serialised `DocBatch[]`. */
-  | { t: 'out'; id: number; buf: ArrayBuffer }
+  /** v8-serialised {@link OutMeta}; the items in `text` (`tree-codec.ts`) unless the meta holds them. */
+  | { t: 'out'; id: number; buf: ArrayBuffer; text?: string }
   /** v8-serialised `DocEnd`. */
   | { t: 'done'; id: number; buf: ArrayBuffer }
   | { t: 'error'; id: number; error: WireError }

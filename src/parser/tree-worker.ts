@@ -11,12 +11,14 @@ import type { DocumentPlace } from './document.js';
 import type { HttpOptions } from './http.js';
 import type { ResolvedParseOptions } from './options.js';
 import type { OpenedSource } from './source.js';
+import { encodeItems } from './tree-codec.js';
 import { recordDocument } from './tree-record.js';
 import {
   type DocBatch,
   type DocTask,
   type FromWorker,
   fromWire,
+  type OutMeta,
   ownBuffer,
   type ToWorker,
   toWire,
@@ -121,11 +123,16 @@ class Task {
 
   #flush(): void {
     if (this.#pending.length === 0 || this.#cancelled) return;
-    const buf = ownBuffer(serialize(this.#pending));
+    const items =
+      this.#pending.length === 1 ? this.#pending[0]!.items : this.#pending.flatMap((b) => b.items);
+    const text = items.length === 0 ? undefined : encodeItems(items);
+    const meta: OutMeta = { batches: this.#pending.map((b) => ({ events: b.events, n: b.items.length })) };
+    if (text === undefined) meta.items = items;
+    const buf = ownBuffer(serialize(meta));
     this.#pending = [];
     this.#pendingItems = 0;
-    this.#outstanding += buf.byteLength;
-    send({ t: 'out', id: this.id, buf }, [buf]);
+    this.#outstanding += buf.byteLength + (text?.length ?? 0);
+    send(text === undefined ? { t: 'out', id: this.id, buf } : { t: 'out', id: this.id, buf, text }, [buf]);
   }
 
   async run(task: DocTask): Promise<void> {

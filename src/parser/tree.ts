@@ -289,7 +289,7 @@ async function* walk(
   } finally {
     stop();
     channel.close();
-    await pool?.close();
+    pool?.close();
     await closeHttp(options.http);
   }
 }
