@@ -7,7 +7,7 @@
 // parse workers (the default, min(concurrency, cores)), concurrency 4 for both. Prints the
 // medians of --runs of wall seconds, CPU seconds (all threads, and the main thread's), the
 // speed-up over one thread, and peak RSS (worst run), with the load average before and after.
-// Usage: node bench/parse-tree.mjs [--urls N] [--files N] [--runs N] [--threads N] [--quick]
+// Usage: node bench/parse-tree.mjs [--urls N] [--files N] [--runs N] [--threads N] [--baseline DIST] [--quick]
 import { createReadStream, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { availableParallelism } from 'node:os';
@@ -20,6 +20,8 @@ const flags = benchFlags({
   files: { value: 20, quick: 3 },
   runs: 3,
   threads: { value: 0, quick: 0 },
+  // Another build's dist/ (absolute path), run as a third contender: the reading before a change.
+  baseline: null,
 });
 const N = flags.urls;
 const FILES = flags.files;
@@ -66,6 +68,9 @@ const script = join(ROOT, 'bench/parse-peers/sitemapkit-tree.mjs');
 const contenders = [
   { name: 'one thread (--threads 0)', threads: 0 },
   { name: `parse workers (--threads ${workers})`, threads: workers },
+  ...(flags.baseline === undefined
+    ? []
+    : [{ name: `baseline ${flags.baseline}`, threads: 0, dist: flags.baseline }]),
 ];
 console.log(
   `tree: ${FILES} gzip children of ${N.toLocaleString('en-US')} URLs (${(statSync(join(DIR, 'sitemap-0.xml.gz')).size / 1e6).toFixed(1)} MB each, ${(gunzipSize(gz) / 1e6).toFixed(1)} MB inflated) in ${DIR}; ${availableParallelism()} cores; load ${load()}`,
@@ -73,7 +78,9 @@ console.log(
 const results = new Map(contenders.map((c) => [c.name, { secs: [], cpu: [], main: [], rss: 0 }]));
 for (let run = 0; run < flags.runs; run++) {
   for (const c of contenders) {
-    const r = await runNode([script, `${origin}/index.xml`, String(c.threads)]);
+    const r = await runNode([script, `${origin}/index.xml`, String(c.threads)], {
+      env: c.dist === undefined ? {} : { SK_DIST: c.dist },
+    });
     if (r.code !== 0) throw new Error(`${c.name} failed: ${r.stderr}`);
     const report = JSON.parse(r.stdout.trim().split('\n').at(-1));
     if (report.urls !== total || report.errors !== 0)

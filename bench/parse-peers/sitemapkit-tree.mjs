@@ -1,9 +1,13 @@
 // bench/parse-tree.mjs contender: sitemapkit's tree reader, index URL → JSON lines (to /dev/null),
 // as `sitemapkit parse URL --format jsonl` writes them. Usage: node sitemapkit-tree.mjs URL THREADS
-// [CONCURRENCY]. Prints the URLs read and the main thread's CPU seconds (Linux /proc), apart from
+// [CONCURRENCY] (SK_DIST=/path/to/dist for another build). Prints the URLs read and the main thread's CPU seconds (Linux /proc), apart from
 // the process's: the workers' share is the difference.
 import { createWriteStream, readFileSync } from 'node:fs';
-import { parseSitemapTree } from '../../dist/parser/index.js';
+
+// SK_DIST: another build's dist/ (an absolute path), to run the same reading with older code.
+const { parseSitemapTree } = await import(
+  process.env.SK_DIST === undefined ? '../../dist/parser/index.js' : `${process.env.SK_DIST}/parser/index.js`
+);
 
 const [url, threads, concurrency = '4'] = process.argv.slice(2);
 const out = createWriteStream('/dev/null');
