@@ -24,33 +24,90 @@ const MAX_COMPILED = 2048;
 
 class Unencodable extends Error {}
 
-function shape(v: unknown, values: string[]): string {
+/**
+ * The shapes seen so far, as a trie of tokens (a key, or a value kind): walking it costs a map
+ * look-up per key instead of building the template string of every item. Each node knows its
+ * template so far; the node an item ends on knows the item's whole template.
+ */
+interface ShapeNode {
+  template: string;
+  keys: Map<string, ShapeNode> | undefined;
+  kinds: Array<ShapeNode | undefined> | undefined;
+  /** The template's number in the message being encoded, and which message that is. */
+  id: number;
+  message: number;
+}
+
+const S = 0;
+const N = 1;
+const B = 2;
+const OPEN_OBJECT = 3;
+const CLOSE_OBJECT = 4;
+const OPEN_ARRAY = 5;
+const CLOSE_ARRAY = 6;
+const COMMA = 7;
+const KIND_TEXT = ['s', 'n', 'b', '{', '}', '[', ']', ','];
+
+/** Trie nodes at most; past that, items go by structured clone. */
+const MAX_NODES = 20_000;
+let nodes = 0;
+const root = node('');
+let message = 0;
+
+function node(template: string): ShapeNode {
+  nodes++;
+  return { template, keys: undefined, kinds: undefined, id: -1, message: -1 };
+}
+
+function kind(from: ShapeNode, k: number): ShapeNode {
+  const kinds = (from.kinds ??= []);
+  let next = kinds[k];
+  if (next === undefined) {
+    if (nodes >= MAX_NODES) throw new Unencodable();
+    next = node(from.template + KIND_TEXT[k]!);
+    kinds[k] = next;
+  }
+  return next;
+}
+
+function key(from: ShapeNode, k: string): ShapeNode {
+  const keys = (from.keys ??= new Map());
+  let next = keys.get(k);
+  if (next === undefined) {
+    if (!KEY.test(k) || nodes >= MAX_NODES) throw new Unencodable();
+    next = node(`${from.template}${k}:`);
+    keys.set(k, next);
+  }
+  return next;
+}
+
+/** Walks the trie along `v`, pushing its values; returns the node after it. */
+function walk(at: ShapeNode, v: unknown, values: string[]): ShapeNode {
   switch (typeof v) {
     case 'string':
       if (UNSAFE.test(v)) throw new Unencodable();
       values.push(v);
-      return 's';
+      return kind(at, S);
     case 'number':
       if (!Number.isFinite(v) || Object.is(v, -0)) throw new Unencodable();
       values.push(String(v));
-      return 'n';
+      return kind(at, N);
     case 'boolean':
       values.push(v ? '1' : '');
-      return 'b';
+      return kind(at, B);
     case 'object': {
       if (v === null) throw new Unencodable();
       if (Array.isArray(v)) {
-        let t = '[';
-        for (const e of v) t += shape(e, values);
-        return `${t}]`;
+        let n = kind(at, OPEN_ARRAY);
+        for (const e of v) n = walk(n, e, values);
+        return kind(n, CLOSE_ARRAY);
       }
       if (Object.getPrototypeOf(v) !== Object.prototype) throw new Unencodable();
-      let t = '{';
-      for (const k of Object.keys(v)) {
-        if (!KEY.test(k)) throw new Unencodable();
-        t += `${k}:${shape((v as Record<string, unknown>)[k], values)},`;
-      }
-      return `${t}}`;
+      let n = kind(at, OPEN_OBJECT);
+      // A plain object: its enumerable keys are its own. Each key, its value, and the comma that
+      // ends each entry of the template.
+      for (const k in v) n = kind(walk(key(n, k), (v as Record<string, unknown>)[k], values), COMMA);
+      return kind(n, CLOSE_OBJECT);
     }
     default:
       throw new Unencodable();
@@ -60,21 +117,20 @@ function shape(v: unknown, values: string[]): string {
 /** The items as one string, or undefined when they must go by structured clone. */
 export function encodeItems(items: readonly SitemapItem[]): string | undefined {
   const templates: string[] = [];
-  const ids = new Map<string, number>();
   const out: string[] = [];
+  const stamp = ++message;
   try {
     for (const item of items) {
       const at = out.length;
       out.push('');
-      const t = shape(item, out);
-      let id = ids.get(t);
-      if (id === undefined) {
+      const end = walk(root, item, out);
+      if (end.message !== stamp) {
         if (templates.length >= MAX_TEMPLATES) return undefined;
-        id = templates.length;
-        templates.push(t);
-        ids.set(t, id);
+        end.message = stamp;
+        end.id = templates.length;
+        templates.push(end.template);
       }
-      out[at] = String(id);
+      out[at] = String(end.id);
     }
   } catch (error) {
     if (error instanceof Unencodable) return undefined;
