@@ -60,7 +60,8 @@ function node(template: string): ShapeNode {
 }
 
 function kind(from: ShapeNode, k: number): ShapeNode {
-  const kinds = (from.kinds ??= []);
+  if (from.kinds === undefined) from.kinds = [];
+  const kinds = from.kinds;
   let next = kinds[k];
   if (next === undefined) {
     if (nodes >= MAX_NODES) throw new Unencodable();
@@ -71,7 +72,8 @@ function kind(from: ShapeNode, k: number): ShapeNode {
 }
 
 function key(from: ShapeNode, k: string): ShapeNode {
-  const keys = (from.keys ??= new Map());
+  if (from.keys === undefined) from.keys = new Map();
+  const keys = from.keys;
   let next = keys.get(k);
   if (next === undefined) {
     if (!KEY.test(k) || nodes >= MAX_NODES) throw new Unencodable();

@@ -112,11 +112,13 @@ export async function* replayDocument(
 }
 
 /** Batches read ahead in this thread and not yet taken, at most. */
-const LOCAL_AHEAD = 64;
+const LOCAL_AHEAD = 8;
 
 /**
  * A {@link recordDocument} running ahead in this thread (for fetches: the downloads of the next
- * children overlap), at most {@link LOCAL_AHEAD} batches before its consumer.
+ * children overlap), at most {@link LOCAL_AHEAD} batches before its consumer: in one thread there
+ * is no CPU to gain by reading further ahead, only memory to spend (and more of the heap alive at
+ * each collection).
  */
 export function readAheadLocally(
   opened: OpenedSource,

@@ -24,8 +24,11 @@ import {
   toWire,
 } from './tree-wire.js';
 
-/** Serialised output not yet taken by the main thread, at most (a 50,000-URL child is about 10 MB). */
-export const OUT_LIMIT: number = 24 * 1024 * 1024;
+/**
+ * Encoded output not yet taken by the main thread, at most: a 50,000-URL child with an image each
+ * is about 8 MB, so a child read ahead while the one before it is handed out is read whole.
+ */
+export const OUT_LIMIT: number = 16 * 1024 * 1024;
 /** Items gathered into one message when input keeps coming. */
 const FLUSH_ITEMS = 4096;
 
