@@ -11,7 +11,7 @@ import { isSitemapkitError } from '../../src/core/errors.js';
 import { parseSitemapTree } from '../../src/parser/tree.js';
 import { useParseWorker } from '../../src/parser/tree-pool.js';
 import type { ItemPosition, SitemapInfo, TreeEntry, TreeOptions } from '../../src/parser/types.js';
-import { BIN } from '../support/cli.js';
+import { BIN, cli } from '../support/cli.js';
 import {
   body,
   cut,
@@ -247,6 +247,35 @@ describe('parseSitemapTree with a parse worker that fails', () => {
     expect((error as Error).message).toMatch(
       /parse worker stopped \(exit code 7\) while reading http:\/\/127\.0\.0\.1:\d+\/index\.xml/,
     );
+  });
+});
+
+describe('sitemapkit parse --concurrency and --threads', () => {
+  it('read the tree with the given threads: the same lines as one thread, in the same order', async () => {
+    const s = await server();
+    const o = s.origin;
+    s.route('/index.xml', body(indexOf([`${o}/a.xml.gz`, `${o}/b.xml`, `${o}/c.xml.gz`])));
+    s.route('/a.xml.gz', gzipFile(urlsetOf(Array.from({ length: 500 }, (_, j) => `${o}/a/${j}`))));
+    s.route('/b.xml', body(urlsetOf([`${o}/b/1`, 'nope', `${o}/b/2`])));
+    s.route('/c.xml.gz', gzipFile(urlsetOf(Array.from({ length: 500 }, (_, j) => `${o}/c/${j}`))));
+    const one = await cli(['parse', `${o}/index.xml`, '--threads', '0', '--concurrency', '1']);
+    const two = await cli(['parse', `${o}/index.xml`, '--threads', '2', '--concurrency', '3']);
+    expect(one.code).toBe(1);
+    expect(two).toEqual(one);
+    expect(one.stdout.split('\n')).toHaveLength(1003);
+  });
+
+  it('are refused for a file read alone, and with a value that is not a whole number', async () => {
+    const file = `${SAMPLES}valid/basic.xml`;
+    const alone = await cli(['parse', file, '--threads', '2']);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/--concurrency and --threads are for a tree/);
+    const bad = await cli(['parse', 'https://www.example.com/sitemap.xml', '--threads', 'many']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--threads needs a whole number/);
+    const zero = await cli(['parse', 'https://www.example.com/sitemap.xml', '--concurrency', '0']);
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toMatch(/--concurrency needs a whole number/);
   });
 });
 
