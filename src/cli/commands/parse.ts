@@ -12,6 +12,7 @@ import type {
   SitemapItem,
   SitemapParse,
   SitemapSource,
+  TreeOptions,
 } from '../../parser/types.js';
 import type { CliContext } from '../context.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
@@ -45,6 +46,8 @@ interface ParseFlags extends AddressFlags {
   userAgent?: string;
   timeout?: string;
   rawUrls?: boolean;
+  concurrency?: string;
+  threads?: string;
 }
 
 /** An item as the tree yields it (with `sitemap`) or as parseSitemap does (without). */
@@ -218,6 +221,14 @@ export function registerParse(program: Command, ctx: CliContext): void {
     .option('--allow-private-addresses', ALLOW_PRIVATE_HELP)
     .option('--strict-addresses', STRICT_ADDRESSES_HELP)
     .option(
+      '--concurrency <n>',
+      'sitemaps of a tree in flight at once, the next ones read ahead of their turn; the output keeps the order of reading them one by one (default 4)',
+    )
+    .option(
+      '--threads <n>',
+      'worker threads that read the children of an index, 0 for none (default: --concurrency or the number of cores, whichever is lower)',
+    )
+    .option(
       '--timeout <duration>',
       `time allowed per request, body included, such as 30s or 500ms; a bare number is milliseconds (default ${seconds(SITEMAP_TIMEOUT_MS)})`,
     )
@@ -243,6 +254,8 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
       const format: Format = flags.json === true ? 'jsonl' : flags.format;
       const maxBytes = wholeNumber('--max-bytes', flags.maxBytes);
       const timeoutMs = durationFlag('--timeout', flags.timeout, 'ms', 1);
+      const concurrency = wholeNumber('--concurrency', flags.concurrency, 1);
+      const threads = wholeNumber('--threads', flags.threads, 0, 256);
       const isUrl = isHttpUrl(source);
       if (flags.sitemapUrl !== undefined) {
         if (isUrl || flags.discover)
@@ -257,6 +270,10 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
       // A fetched index's children are what a person means to read; a local file's children would
       // be fetched from the live site, so they are followed only when -r asks for it.
       const recursive = flags.recursive ?? (isUrl || flags.discover === true);
+      if ((concurrency !== undefined || threads !== undefined) && !recursive)
+        throw new UsageError(
+          '--concurrency and --threads are for a tree: give an http(s) URL, --discover or -r',
+        );
 
       const stats = flags.stats ? new Stats() : undefined;
       const progress = new Progress('parsing', { stream: ctx.stderr as NodeJS.WriteStream });
@@ -313,7 +330,10 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
       }
       if (recursive && roots.length > 0) {
         const { parseSitemapTree } = await import('../../parser/tree.js');
-        await drain(parseSitemapTree(roots, options), source);
+        const tree: TreeOptions = { ...options };
+        if (concurrency !== undefined) tree.concurrency = concurrency;
+        if (threads !== undefined) tree.threads = threads;
+        await drain(parseSitemapTree(roots, tree), source);
       } else {
         for (const root of roots) {
           const input: SitemapSource = root === '-' ? ctx.stdin : root;
