@@ -57,7 +57,11 @@ export class CrawlState {
   // the start needs no database read.
   readonly #ids = new Map<string, { id: number; depth: number }>();
   #batch = false;
+  /** One transaction wrapper for every call: better-sqlite3 builds a new one per `transaction()`. */
+  readonly #run: (fn: () => unknown) => unknown;
   readonly #s: {
+    begin: Stmt;
+    commit: Stmt;
     find: Stmt;
     insert: Stmt;
     lowerDepth: Stmt;
@@ -78,7 +82,10 @@ export class CrawlState {
   private constructor(path: string, db: Db) {
     this.path = path;
     this.#db = db;
+    this.#run = db.transaction((fn: () => unknown) => fn());
     this.#s = {
+      begin: db.prepare('BEGIN'),
+      commit: db.prepare('COMMIT'),
       find: db.prepare('SELECT id, depth, state, verdict FROM urls WHERE url = ?'),
       insert: db.prepare('INSERT INTO urls (url, depth, via, source) VALUES (?, ?, ?, ?)'),
       lowerDepth: db.prepare('UPDATE urls SET depth = ? WHERE id = ? AND state = 0 AND depth > ?'),
@@ -159,22 +166,22 @@ export class CrawlState {
    */
   batched<T>(fn: () => T): T {
     if (!this.#batch) {
-      this.#db.exec('BEGIN');
+      this.#s.begin.run();
       this.#batch = true;
     }
-    return this.#db.transaction(fn)();
+    return this.#run(fn) as T;
   }
 
   /** Commits the open batch, if any (one commit for every page finished since the last one). */
   commit(): void {
     if (!this.#batch) return;
     this.#batch = false;
-    this.#db.exec('COMMIT');
+    this.#s.commit.run();
   }
 
   /** Runs `fn` in one transaction (committed when it returns, or with the open batch). */
   transaction<T>(fn: () => T): T {
-    return this.#db.transaction(fn)();
+    return this.#run(fn) as T;
   }
 
   /**
