@@ -60,8 +60,6 @@ export class CrawlState {
   /** One transaction wrapper for every call: better-sqlite3 builds a new one per `transaction()`. */
   readonly #run: (fn: () => unknown) => unknown;
   readonly #s: {
-    begin: Stmt;
-    commit: Stmt;
     find: Stmt;
     insert: Stmt;
     lowerDepth: Stmt;
@@ -84,8 +82,6 @@ export class CrawlState {
     this.#db = db;
     this.#run = db.transaction((fn: () => unknown) => fn());
     this.#s = {
-      begin: db.prepare('BEGIN'),
-      commit: db.prepare('COMMIT'),
       find: db.prepare('SELECT id, depth, state, verdict FROM urls WHERE url = ?'),
       insert: db.prepare('INSERT INTO urls (url, depth, via, source) VALUES (?, ?, ?, ?)'),
       lowerDepth: db.prepare('UPDATE urls SET depth = ? WHERE id = ? AND state = 0 AND depth > ?'),
@@ -166,7 +162,7 @@ export class CrawlState {
    */
   batched<T>(fn: () => T): T {
     if (!this.#batch) {
-      this.#s.begin.run();
+      this.#db.exec('BEGIN');
       this.#batch = true;
     }
     return this.#run(fn) as T;
@@ -176,7 +172,7 @@ export class CrawlState {
   commit(): void {
     if (!this.#batch) return;
     this.#batch = false;
-    this.#s.commit.run();
+    this.#db.exec('COMMIT');
   }
 
   /** Runs `fn` in one transaction (committed when it returns, or with the open batch). */
@@ -371,7 +367,7 @@ export class CrawlState {
 
   /** Pages by what this crawl observed against the one before. */
   changeCounts(): ChangeCounts {
-    const r = this.#db
+    return this.#db
       .prepare(
         `SELECT
            COALESCE(SUM(change = 'unchanged'), 0) AS unchanged,
@@ -383,7 +379,6 @@ export class CrawlState {
          FROM urls WHERE state = 2`,
       )
       .get() as ChangeCounts;
-    return r;
   }
 
   /** URLs added to, changed in or removed from the sitemap by this crawl, in discovery order. */
@@ -401,7 +396,7 @@ export class CrawlState {
 
   /** Queued, done, fetched (an HTTP exchange was made) and listed URLs. */
   counts(): { queued: number; done: number; fetched: number; listed: number; total: number } {
-    const r = this.#db
+    return this.#db
       .prepare(
         `SELECT
            COALESCE(SUM(state = 0), 0) AS queued,
@@ -412,7 +407,6 @@ export class CrawlState {
          FROM urls`,
       )
       .get() as { queued: number; done: number; fetched: number; listed: number; total: number };
-    return r;
   }
 
   /** Number of URLs per verdict (`queued` for those never reached). */
@@ -456,10 +450,11 @@ export class CrawlState {
     ).map(toRecord);
   }
 
-  /** The listed pages, in discovery order (streamed from disk). */
-  *listed(): Generator<UrlRecord> {
-    for (const r of this.#db.prepare("SELECT * FROM urls WHERE verdict = 'listed' ORDER BY id").iterate())
-      yield toRecord(r as RawRow);
+  /** The listed pages, in discovery order (streamed from disk): `columns` only, by their SQL names. */
+  *listed<T = RawRow>(columns = '*'): Generator<T> {
+    yield* this.#db
+      .prepare(`SELECT ${columns} FROM urls WHERE verdict = 'listed' ORDER BY id`)
+      .iterate() as Iterable<T>;
   }
 
   /** Pages linking to a URL (at most `limit`) and how many there are. */
