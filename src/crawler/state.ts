@@ -35,6 +35,7 @@ const ID_CACHE = 50_000;
 type Db = BetterSqlite3.Database;
 type Stmt = BetterSqlite3.Statement;
 
+import { LinkLog } from './state-links.js';
 import {
   type Known,
   LEASE_COLUMNS,
@@ -59,11 +60,11 @@ export class CrawlState {
   #batch = false;
   /** One transaction wrapper for every call: better-sqlite3 builds a new one per `transaction()`. */
   readonly #run: (fn: () => unknown) => unknown;
+  readonly #links: LinkLog;
   readonly #s: {
     find: Stmt;
     insert: Stmt;
     lowerDepth: Stmt;
-    link: Stmt;
     lease: Stmt;
     leaseSeeds: Stmt;
     setLeased: Stmt;
@@ -81,11 +82,11 @@ export class CrawlState {
     this.path = path;
     this.#db = db;
     this.#run = db.transaction((fn: () => unknown) => fn());
+    this.#links = new LinkLog(db);
     this.#s = {
       find: db.prepare('SELECT id, depth, state, verdict FROM urls WHERE url = ?'),
       insert: db.prepare('INSERT INTO urls (url, depth, via, source) VALUES (?, ?, ?, ?)'),
       lowerDepth: db.prepare('UPDATE urls SET depth = ? WHERE id = ? AND state = 0 AND depth > ?'),
-      link: db.prepare('INSERT OR IGNORE INTO links (target, source) VALUES (?, ?)'),
       lease: db.prepare(
         `SELECT ${LEASE_COLUMNS} FROM urls WHERE state = 0 AND depth < ${SEED_DEPTH} ORDER BY depth, id LIMIT ?`,
       ),
@@ -172,6 +173,7 @@ export class CrawlState {
   commit(): void {
     if (!this.#batch) return;
     this.#batch = false;
+    if (this.#links.full) this.#links.merge();
     this.#db.exec('COMMIT');
   }
 
@@ -218,7 +220,7 @@ export class CrawlState {
 
   /** Records that page `source` links to `target` (once per pair). */
   link(target: number, source: number): void {
-    if (target !== source) this.#s.link.run(target, source);
+    if (target !== source) this.#links.add(target, source);
   }
 
   /** Puts leased URLs back in the queue (those not fetched when a run stops). */
@@ -231,6 +233,7 @@ export class CrawlState {
    * links, in discovery order (streamed from disk), for the report.
    */
   *reportRows(): Generator<UrlRecord & { viaUrl: string | null; inlinks: number }> {
+    this.#links.merge();
     const stmt = this.#db.prepare(
       `SELECT u.*, v.url AS via_url, (SELECT COUNT(*) FROM links l WHERE l.target = u.id) AS inlinks
        FROM urls u LEFT JOIN urls v ON v.id = u.via ORDER BY u.id`,
@@ -459,6 +462,7 @@ export class CrawlState {
 
   /** Pages linking to a URL (at most `limit`) and how many there are. */
   referrers(id: number, limit: number): { urls: string[]; total: number } {
+    this.#links.merge();
     const urls = (
       this.#db
         .prepare(
@@ -466,21 +470,13 @@ export class CrawlState {
         )
         .all(id, limit) as Array<{ url: string }>
     ).map((r) => r.url);
-    const total = (
-      this.#db.prepare('SELECT COUNT(*) AS n FROM links WHERE target = ?').get(id) as { n: number }
-    ).n;
-    return { urls, total };
+    return { urls, total: this.inlinkCount(id) };
   }
 
   /** Inbound link counts, for `urls.jsonl`. */
   inlinkCount(id: number): number {
+    this.#links.merge();
     return (this.#db.prepare('SELECT COUNT(*) AS n FROM links WHERE target = ?').get(id) as { n: number }).n;
-  }
-
-  /** A URL by id. */
-  get(id: number): UrlRecord | undefined {
-    const r = this.#db.prepare('SELECT * FROM urls WHERE id = ?').get(id) as RawRow | undefined;
-    return r === undefined ? undefined : toRecord(r);
   }
 
   /** A URL by its (normalised) address. */
@@ -494,6 +490,7 @@ export class CrawlState {
     if (!this.#db.open) return;
     try {
       this.commit();
+      this.#links.merge();
       this.#db.pragma('wal_checkpoint(TRUNCATE)');
     } finally {
       this.#db.close();
