@@ -16,8 +16,15 @@
 /** Entries kept at most; the oldest goes first (a few MiB, flat however large the crawl). */
 const MAX_ENTRIES = 20_000;
 
+/** The prefixes of a base a reference's result can depend on, by kind. */
+interface BaseParts {
+  scheme: string;
+  origin: string;
+  dir: string;
+}
+
 /** The prefix of `base` a reference's result can depend on, by kind; undefined: do not memoise. */
-function baseParts(base: string): { scheme: string; origin: string; dir: string } | undefined {
+function baseParts(base: string): BaseParts | undefined {
   let start: number;
   if (base.startsWith('https://')) start = 8;
   else if (base.startsWith('http://')) start = 7;
@@ -55,7 +62,15 @@ function plainStart(raw: string, i: number): boolean {
  * depend on more than the key says. Exported for the property test.
  */
 export function memoKey(raw: string, base: string | undefined): string | undefined {
-  if (base === undefined) return undefined;
+  return base === undefined ? undefined : keyOf(raw, base, baseParts);
+}
+
+/** {@link memoKey}, the base's parts found by `parts` (the memo keeps the last base's). */
+function keyOf(
+  raw: string,
+  base: string,
+  parts: (base: string) => BaseParts | undefined,
+): string | undefined {
   const c0 = raw.charCodeAt(0);
   // Leading spaces and controls are trimmed, after which the reference could be anything.
   if (!plainStart(raw, 0)) return undefined;
@@ -68,30 +83,40 @@ export function memoKey(raw: string, base: string | undefined): string | undefin
     // Absolute with a special scheme and its slashes: the base plays no part.
     return `A ${raw}`;
   }
-  const parts = baseParts(base);
-  if (parts === undefined) return undefined;
+  const p = parts(base);
+  if (p === undefined) return undefined;
   if (c0 === 0x2f /* / */ || c0 === 0x5c /* \ */) {
     const c1 = raw.charCodeAt(1);
     // `//host…` (or with backslashes): only the base's scheme; `/path`: its scheme and authority.
-    if (c1 === 0x2f || c1 === 0x5c) return `S ${parts.scheme} ${raw}`;
-    return `O ${parts.origin} ${raw}`;
+    if (c1 === 0x2f || c1 === 0x5c) return `S ${p.scheme} ${raw}`;
+    return `O ${p.origin} ${raw}`;
   }
   // A relative path, or a reference with its own scheme (`mailto:`, `http:x`): at most the
   // base's directory.
-  return `D ${parts.dir} ${raw}`;
+  return `D ${p.dir} ${raw}`;
 }
 
 /** `normalize` with a bounded memo in front (only for the references {@link memoKey} keys). */
 export class NormalizeMemo {
   readonly #normalize: (raw: string, base: string | undefined) => string | undefined;
   readonly #memo = new Map<string, string | null>();
+  // A page's links share its base: its parts are found once a page, not once a link.
+  #base: string | undefined;
+  #parts: BaseParts | undefined;
+  readonly #partsOf = (base: string): BaseParts | undefined => {
+    if (base !== this.#base) {
+      this.#base = base;
+      this.#parts = baseParts(base);
+    }
+    return this.#parts;
+  };
 
   constructor(normalize: (raw: string, base: string | undefined) => string | undefined) {
     this.#normalize = normalize;
   }
 
   get(raw: string, base: string | undefined): string | undefined {
-    const key = memoKey(raw, base);
+    const key = base === undefined ? undefined : keyOf(raw, base, this.#partsOf);
     if (key === undefined) return this.#normalize(raw, base);
     const hit = this.#memo.get(key);
     if (hit !== undefined) return hit === null ? undefined : hit;
