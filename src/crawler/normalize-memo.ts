@@ -13,8 +13,12 @@
  * through the normaliser every time. test/crawler/normalize-memo.test.ts proves the keys.
  */
 
-/** Entries kept at most; the oldest goes first (a few MiB, flat however large the crawl). */
-const MAX_ENTRIES = 20_000;
+/**
+ * Entries kept at most; the oldest goes first. A site's repeated links are its navigation, a few
+ * hundred at most; every entry is live heap (a key, a URL built from parts: about 400 bytes), and
+ * V8 sizes the heap as a multiple of what is live, so a larger memo costs more than itself.
+ */
+const MAX_ENTRIES = 4_000;
 
 /** The prefixes of a base a reference's result can depend on, by kind. */
 interface BaseParts {
