@@ -10,7 +10,15 @@ import { isSitemapkitError, type SitemapkitError } from '../core/errors.js';
 import { hash64 } from '../core/hash.js';
 import { formatUtc } from '../core/lastmod.js';
 import { updateRobotsText } from '../writer/robots-line.js';
-import { type Answer, type PlainRequest, setAnswerer, textAnswer, toResponse } from './body.js';
+import {
+  type Answer,
+  isThenable,
+  type Maybe,
+  type PlainRequest,
+  setAnswerer,
+  textAnswer,
+  toResponse,
+} from './body.js';
 import { normalizer } from './entries.js';
 import { type Child, type Format, pass, textStream } from './generate.js';
 import { htmlIndex } from './html-view.js';
@@ -32,6 +40,8 @@ interface VersionState {
   etag: string;
   lastModified: Date;
   layout: Promise<Child[]> | undefined;
+  /** The layout once read: a warm request takes it without waiting on a promise. */
+  children: Child[] | undefined;
 }
 
 function nativeBrotli(): Compressor | undefined {
@@ -126,8 +136,8 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     return m === null ? undefined : { kind: 'file', name: m[1]!, format: m[2] as Format };
   };
 
-  const versionState = async (): Promise<VersionState> => {
-    const v: SourceVersion = await o.version();
+  /** The state of the version `v` the source gave (the current one, the previous one, or a new one). */
+  const versionState = (v: SourceVersion): VersionState => {
     const tag = v instanceof Date ? `d${v.getTime()}` : `${typeof v}:${String(v)}`;
     if (current?.tag === tag) return current;
     if (previous?.tag === tag) return previous;
@@ -137,6 +147,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
       etag: `W/"${hex(`${config}|${tag}`)}"`,
       lastModified,
       layout: undefined,
+      children: undefined,
     };
     previous = current;
     current = state;
@@ -154,6 +165,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
             since.set(c.name, { version: c.version, at: state.lastModified });
         }
         for (const name of since.keys()) if (!names.has(name)) since.delete(name);
+        state.children = children;
         return children;
       });
       state.layout = p;
@@ -246,29 +258,37 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     return h;
   };
 
-  /** A 304, or a 200 with cached bytes; `undefined` when the file must be generated. */
-  const fromCache = async (
+  /**
+   * A 304, or a 200 with cached bytes; `undefined` when the file must be generated. Synchronous
+   * when the cache answers synchronously (the default one does): a warm request waits on nothing.
+   */
+  const fromCache = (
     request: PlainRequest,
     r: { name: string; format: Format },
     v: Validators,
     encoding: Encoding,
     state: VersionState,
-  ): Promise<Answer | undefined> => {
+  ): Maybe<Answer | undefined> => {
     if (notModified(request.header, v.etag, v.lastModified)) {
       const headers = headersFor(v, CONTENT_TYPES[r.format]!, encoding);
       delete headers['content-encoding'];
       delete headers['content-type'];
       return { status: 304, headers, body: null };
     }
+    const cache = o.cache;
+    if (cache === undefined) return undefined;
     const key = `${v.etag}|${r.name}.${r.format}|${encoding}`;
-    const cached = await o.cache?.get(key);
-    if (cached === undefined) return undefined;
-    // Asked for again: worth sending smaller from now on.
-    if (encoding === 'gzip') recompress?.(key, cached, () => current === state);
-    const headers = cachedHeaders(cached, key, v.lastModified.getTime(), () =>
-      headersFor(v, CONTENT_TYPES[r.format]!, encoding),
-    );
-    return { status: 200, headers, body: request.method === 'HEAD' ? null : cached };
+    const hit = (cached: Uint8Array | undefined): Answer | undefined => {
+      if (cached === undefined) return undefined;
+      // Asked for again: worth sending smaller from now on.
+      if (encoding === 'gzip') recompress?.(key, cached, () => current === state);
+      const headers = cachedHeaders(cached, key, v.lastModified.getTime(), () =>
+        headersFor(v, CONTENT_TYPES[r.format]!, encoding),
+      );
+      return { status: 200, headers, body: request.method === 'HEAD' ? null : cached };
+    };
+    const got = cache.get(key);
+    return isThenable(got) ? Promise.resolve(got).then(hit) : hit(got);
   };
 
   /**
@@ -295,11 +315,15 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     );
   };
 
-  const serveFile = async (request: PlainRequest, r: { name: string; format: Format }): Promise<Answer> => {
-    const head = request.method === 'HEAD';
-    const state = await versionState();
-    const children = await layoutOf(state);
-    if (current === state) lastGood = { state, children };
+  /** A file of the set at the source's version `state`, its layout read. */
+  const serveLaidOut = (
+    request: PlainRequest,
+    r: { name: string; format: Format },
+    state: VersionState,
+    children: Child[],
+  ): Maybe<Answer> => {
+    if (current === state && (lastGood?.state !== state || lastGood.children !== children))
+      lastGood = { state, children };
     if (!exists(children, r)) {
       const why =
         r.name === 'sitemap' && children.length === 0
@@ -311,10 +335,22 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     }
     const encoding = chooseEncoding(request.header('accept-encoding'));
     const v = validators(state, children, r.name);
-    const ready = await fromCache(request, r, v, encoding, state);
-    if (ready !== undefined) return ready;
+    const ready = fromCache(request, r, v, encoding, state);
+    if (!isThenable(ready)) return ready ?? generated(request, r, state, children, v, encoding);
+    return ready.then((a) => a ?? generated(request, r, state, children, v, encoding));
+  };
+
+  /** A file that is not in the cache: generated into the response (and kept as it passes). */
+  const generated = async (
+    request: PlainRequest,
+    r: { name: string; format: Format },
+    state: VersionState,
+    children: Child[],
+    v: Validators,
+    encoding: Encoding,
+  ): Promise<Answer> => {
     const headers = headersFor(v, CONTENT_TYPES[r.format]!, encoding);
-    if (head) return { status: 200, headers, body: null };
+    if (request.method === 'HEAD') return { status: 200, headers, body: null };
     const key = `${v.etag}|${r.name}.${r.format}|${encoding}`;
     let body = await primed(produce(children, r.name, r.format)!);
     if (encoding !== 'identity') body = body.pipeThrough(encoding === 'br' ? brotli!() : gzip());
@@ -330,7 +366,28 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     return { status: 200, headers, body };
   };
 
-  const answer = async (request: PlainRequest): Promise<Answer> => {
+  /**
+   * A file of the set: synchronous all the way when the source's `version()`, the layout and the
+   * cache answer synchronously (a warm request then allocates no promise and waits on nothing).
+   */
+  const serveFile = (request: PlainRequest, r: { name: string; format: Format }): Maybe<Answer> => {
+    const at = (state: VersionState): Maybe<Answer> =>
+      state.children !== undefined
+        ? serveLaidOut(request, r, state, state.children)
+        : layoutOf(state).then((children) => serveLaidOut(request, r, state, children));
+    const v = o.version();
+    return isThenable(v) ? Promise.resolve(v).then((x) => at(versionState(x))) : at(versionState(v));
+  };
+
+  /** The answer to a request that failed: 503 from the cache while the source is busy, else 500. */
+  const failed = (request: PlainRequest, r: Route, error: unknown): Maybe<Answer> => {
+    if (r.kind === 'file' && isSitemapkitError(error, 'ERR_BUSY')) return whileBusy(request, r, error);
+    o.onError?.(error);
+    const what = isSitemapkitError(error) ? error.message : 'the sitemap source failed';
+    return textAnswer(500, `${request.pathname} could not be generated: ${what}`);
+  };
+
+  const answer = (request: PlainRequest): Maybe<Answer> => {
     const path = request.pathname;
     const r = route(path);
     if (r === undefined) return textAnswer(404, `${path} is not a sitemap route`);
@@ -339,7 +396,10 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
         allow: 'GET, HEAD',
       });
     try {
-      if (r.kind === 'file') return await serveFile(request, r);
+      if (r.kind === 'file') {
+        const a = serveFile(request, r);
+        return isThenable(a) ? a.catch((error: unknown) => failed(request, r, error)) : a;
+      }
       const text =
         r.kind === 'xsl' ? BUNDLED_XSL : updateRobotsText(o.robots!, [`${o.prefix}sitemap.xml`], []);
       const bytes = new TextEncoder().encode(text);
@@ -350,11 +410,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
       };
       return { status: 200, headers, body: request.method === 'HEAD' ? null : bytes };
     } catch (error) {
-      if (r.kind === 'file' && isSitemapkitError(error, 'ERR_BUSY'))
-        return await whileBusy(request, r, error);
-      o.onError?.(error);
-      const what = isSitemapkitError(error) ? error.message : 'the sitemap source failed';
-      return textAnswer(500, `${path} could not be generated: ${what}`);
+      return failed(request, r, error);
     }
   };
 
