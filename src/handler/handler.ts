@@ -31,7 +31,15 @@ import { BUNDLED_XSL } from './xsl-text.js';
 
 type Validators = { etag: string; lastModified: Date };
 
-type Route = { kind: 'file'; name: string; format: Format } | { kind: 'xsl' } | { kind: 'robots' };
+/** A file of the set as a path names it, with the cache keys of its answers at the newest ETag asked for. */
+interface FileRoute {
+  kind: 'file';
+  name: string;
+  format: Format;
+  keys: { etag: string; br?: string; gzip?: string; identity?: string } | undefined;
+}
+
+type Route = FileRoute | { kind: 'xsl' } | { kind: 'robots' };
 
 const FILE = /^([a-z0-9][a-z0-9_-]{0,99})\.(xml|txt|html)$/;
 
@@ -42,6 +50,8 @@ interface VersionState {
   layout: Promise<Child[]> | undefined;
   /** The layout once read: a warm request takes it without waiting on a promise. */
   children: Child[] | undefined;
+  /** Whether this is still the source's newest version. */
+  isCurrent: () => boolean;
 }
 
 function nativeBrotli(): Compressor | undefined {
@@ -127,13 +137,25 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
   // Files with a version of their own: since when each has had it (their Last-Modified).
   const since = new Map<string, { version: string; at: Date }>();
 
-  const route = (pathname: string): Route | undefined => {
+  const routeOf = (pathname: string): Route | undefined => {
     if (o.robots !== undefined && pathname === '/robots.txt') return { kind: 'robots' };
     if (!pathname.startsWith(o.basePath)) return undefined;
     const rest = pathname.slice(o.basePath.length);
     if (rest === 'sitemap.xsl') return { kind: 'xsl' };
     const m = FILE.exec(rest);
-    return m === null ? undefined : { kind: 'file', name: m[1]!, format: m[2] as Format };
+    return m === null ? undefined : { kind: 'file', name: m[1]!, format: m[2] as Format, keys: undefined };
+  };
+  // The routes of the paths asked for lately: an app asks `matches()` and then the handler
+  // answers, and a warm request pays for neither pattern again. Bounded, so odd paths cannot grow it.
+  const routes = new Map<string, Route | undefined>();
+  const route = (pathname: string): Route | undefined => {
+    let r = routes.get(pathname);
+    if (r === undefined && !routes.has(pathname)) {
+      r = routeOf(pathname);
+      if (routes.size >= 256) routes.clear();
+      routes.set(pathname, r);
+    }
+    return r;
   };
 
   /** The state of the version `v` the source gave (the current one, the previous one, or a new one). */
@@ -148,6 +170,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
       lastModified,
       layout: undefined,
       children: undefined,
+      isCurrent: () => current === state,
     };
     previous = current;
     current = state;
@@ -227,7 +250,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     });
 
   /** Whether the set has this file (any format of it). */
-  const exists = (children: Child[], r: { name: string; format: Format }): boolean =>
+  const exists = (children: Child[], r: FileRoute): boolean =>
     r.name === 'sitemap'
       ? children.length > 0 && !(children.length > 1 && r.format === 'txt')
       : children.length > 1 && children.some((c) => c.name === r.name);
@@ -258,13 +281,23 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     return h;
   };
 
+  /** The cache key of a file's answer in an encoding: made once per route, ETag and encoding. */
+  const keyOf = (r: FileRoute, etag: string, encoding: Encoding): string => {
+    let k = r.keys;
+    if (k?.etag !== etag) {
+      k = { etag };
+      r.keys = k;
+    }
+    return (k[encoding] ??= `${etag}|${r.name}.${r.format}|${encoding}`);
+  };
+
   /**
    * A 304, or a 200 with cached bytes; `undefined` when the file must be generated. Synchronous
    * when the cache answers synchronously (the default one does): a warm request waits on nothing.
    */
   const fromCache = (
     request: PlainRequest,
-    r: { name: string; format: Format },
+    r: FileRoute,
     v: Validators,
     encoding: Encoding,
     state: VersionState,
@@ -277,29 +310,37 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     }
     const cache = o.cache;
     if (cache === undefined) return undefined;
-    const key = `${v.etag}|${r.name}.${r.format}|${encoding}`;
-    const hit = (cached: Uint8Array | undefined): Answer | undefined => {
-      if (cached === undefined) return undefined;
-      // Asked for again: worth sending smaller from now on.
-      if (encoding === 'gzip') recompress?.(key, cached, () => current === state);
-      const headers = cachedHeaders(cached, key, v.lastModified.getTime(), () =>
-        headersFor(v, CONTENT_TYPES[r.format]!, encoding),
-      );
-      return { status: 200, headers, body: request.method === 'HEAD' ? null : cached };
-    };
+    const key = keyOf(r, v.etag, encoding);
     const got = cache.get(key);
-    return isThenable(got) ? Promise.resolve(got).then(hit) : hit(got);
+    if (isThenable(got))
+      return Promise.resolve(got).then((c) => cachedAnswer(request, r, v, encoding, state, key, c));
+    return cachedAnswer(request, r, v, encoding, state, key, got);
+  };
+
+  /** A 200 with the cached bytes of `key`, if the cache had them. */
+  const cachedAnswer = (
+    request: PlainRequest,
+    r: FileRoute,
+    v: Validators,
+    encoding: Encoding,
+    state: VersionState,
+    key: string,
+    cached: Uint8Array | undefined,
+  ): Answer | undefined => {
+    if (cached === undefined) return undefined;
+    // Asked for again: worth sending smaller from now on.
+    if (encoding === 'gzip') recompress?.(key, cached, state.isCurrent);
+    const headers = cachedHeaders(cached, key, v.lastModified.getTime(), () =>
+      headersFor(v, CONTENT_TYPES[r.format]!, encoding),
+    );
+    return { status: 200, headers, body: request.method === 'HEAD' ? null : cached };
   };
 
   /**
    * The answer while the source is busy (a writer holds a read-only store): the newest version
    * the handler read, from its cache (or a 304), else a 503 with Retry-After.
    */
-  const whileBusy = async (
-    request: PlainRequest,
-    r: { name: string; format: Format },
-    error: SitemapkitError,
-  ): Promise<Answer> => {
+  const whileBusy = async (request: PlainRequest, r: FileRoute, error: SitemapkitError): Promise<Answer> => {
     const g = lastGood;
     if (g !== undefined && exists(g.children, r)) {
       const encoding = chooseEncoding(request.header('accept-encoding'));
@@ -318,7 +359,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
   /** A file of the set at the source's version `state`, its layout read. */
   const serveLaidOut = (
     request: PlainRequest,
-    r: { name: string; format: Format },
+    r: FileRoute,
     state: VersionState,
     children: Child[],
   ): Maybe<Answer> => {
@@ -343,7 +384,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
   /** A file that is not in the cache: generated into the response (and kept as it passes). */
   const generated = async (
     request: PlainRequest,
-    r: { name: string; format: Format },
+    r: FileRoute,
     state: VersionState,
     children: Child[],
     v: Validators,
@@ -351,7 +392,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
   ): Promise<Answer> => {
     const headers = headersFor(v, CONTENT_TYPES[r.format]!, encoding);
     if (request.method === 'HEAD') return { status: 200, headers, body: null };
-    const key = `${v.etag}|${r.name}.${r.format}|${encoding}`;
+    const key = keyOf(r, v.etag, encoding);
     let body = await primed(produce(children, r.name, r.format)!);
     if (encoding !== 'identity') body = body.pipeThrough(encoding === 'br' ? brotli!() : gzip());
     const cache = o.cache;
@@ -370,7 +411,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
    * A file of the set: synchronous all the way when the source's `version()`, the layout and the
    * cache answer synchronously (a warm request then allocates no promise and waits on nothing).
    */
-  const serveFile = (request: PlainRequest, r: { name: string; format: Format }): Maybe<Answer> => {
+  const serveFile = (request: PlainRequest, r: FileRoute): Maybe<Answer> => {
     const at = (state: VersionState): Maybe<Answer> =>
       state.children !== undefined
         ? serveLaidOut(request, r, state, state.children)
