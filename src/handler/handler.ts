@@ -288,7 +288,12 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
       k = { etag };
       r.keys = k;
     }
-    return (k[encoding] ??= `${etag}|${r.name}.${r.format}|${encoding}`);
+    let key = k[encoding];
+    if (key === undefined) {
+      key = `${etag}|${r.name}.${r.format}|${encoding}`;
+      k[encoding] = key;
+    }
+    return key;
   };
 
   /**
