@@ -206,7 +206,8 @@ export class Run implements EngineEvents<FileWriter> {
       );
       if (this.o.lastmodPolicy === 'drop' && e.lastmod !== undefined)
         entryLine = withBareHash(entryLine, e, this.ext === 'xml');
-      const w = this.manifest.write(entryLine, Buffer.byteLength(entryLine));
+      // ASCII (a URI, a lastmod, hex hashes): its length is its byte count (the writer checks it).
+      const w = this.manifest.write(entryLine, entryLine.length);
       if (w !== undefined) this.#waits.push(w);
     }
     if (e.alternates !== undefined && this.o.onInvalid === 'fail') this.hreflang.add(e.loc, e.alternates);

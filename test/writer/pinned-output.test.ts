@@ -32,7 +32,7 @@ const LASTMODS = [
 ];
 
 /** The input: one JSON line (or a broken line) per record, deterministic. */
-export function mixedJsonl(): string {
+function mixedJsonl(): string {
   const real = fixtureUrls();
   const lines: string[] = [];
   for (let i = 0; i < 2400; i++) {
