@@ -14,8 +14,8 @@ function walk(dir: string, out: string[]): void {
 }
 
 /**
- * Every distinct http(s) URL written in the repository's text fixtures (the spec samples, the
- * ../shared copies, logs, sites), XML's `&amp;` read back as `&`: real URLs, with the odd ports,
+ * Every distinct http(s) URL written in the repository's text fixtures (test/fixtures: the spec
+ * samples, logs, sites), XML's `&amp;` read back as `&`: real URLs, with the odd ports,
  * queries, IRIs and mistakes that real documents hold, for the fast paths' property tests. Sorted,
  * so a run is repeatable.
  */
