@@ -4,22 +4,31 @@
 // its own process: sitemapkit's CLI (full validation, dedupe, manifest, atomic commit), the npm
 // `sitemap` package as its README shows, and a bare no-checks script (the floor). Then 10,000,000
 // URLs through sitemapkit alone, for memory.
-// Usage: node bench/generate.mjs [--urls N] [--big N] [--runs N] [--no-peer] [--quick]
-// Times are the best of --runs; peak RSS is the worst.
-import { createWriteStream, existsSync, rmSync } from 'node:fs';
+// Usage: node bench/generate.mjs [--urls N] [--big N] [--runs N] [--mode both|plain|gzip] [--no-peer] [--quick]
+// Times are the median of --runs (3 by default); CPU seconds (every thread of the process) the
+// median too; peak RSS is the worst. Ratios: the peer's median time over sitemapkit's (how many
+// times faster sitemapkit is), and each contender's median time over the floor's (1.00x is the
+// floor). After the runs, sitemapkit's files are compared with the floor's byte for byte.
+import { createWriteStream, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { benchFlags, fmt, OUT, ROOT, requireBuild, runNode, table } from './lib.mjs';
+import { gunzipSync } from 'node:zlib';
+import { benchFlags, fmt, load, median, OUT, ROOT, requireBuild, runNode, table } from './lib.mjs';
 
 const flags = benchFlags({
   urls: { value: 1_000_000, quick: 20_000 },
   big: { value: 10_000_000, quick: 40_000 },
   runs: 3,
   'no-peer': false,
+  mode: 'both',
 });
+if (!['both', 'plain', 'gzip'].includes(flags.mode)) throw new Error('--mode takes both, plain or gzip');
+const MODES = flags.mode === 'both' ? [false, true] : [flags.mode === 'gzip'];
+const PEER = 'sitemap (npm)';
+const FLOOR = 'bare script (no checks)';
 const N = flags.urls;
 const BIG = flags.big;
 const withPeer = !flags.noPeer;
-// Best of RUNS, contenders interleaved, so that a busy moment on the machine hits everyone alike.
+// RUNS of each, contenders interleaved, so that a busy moment on the machine hits everyone alike.
 const RUNS = flags.runs;
 const FREQS = ['daily', 'weekly', 'monthly'];
 
@@ -41,6 +50,36 @@ async function makeInput(n) {
   return path;
 }
 
+/**
+ * Whether the floor built sitemapkit's bytes: every file the floor wrote is compared with
+ * sitemapkit's of the same name (the compressed bytes for gzip); in the index the lastmods (each
+ * contender's own run time) are left out of the comparison. Returns one sentence.
+ */
+function sameBytes(skDir, floorDir, gz) {
+  const names = readdirSync(floorDir).sort();
+  const differ = [];
+  let children = 0;
+  for (const name of names) {
+    let a = readFileSync(join(skDir, name));
+    let b = readFileSync(join(floorDir, name));
+    if (/^sitemap\.xml/.test(name)) {
+      const strip = (buf) =>
+        (gz ? gunzipSync(buf) : buf).toString().replace(/<lastmod>[^<]*<\/lastmod>/g, '');
+      a = strip(a);
+      b = strip(b);
+      if (a !== b) differ.push(name);
+    } else {
+      children++;
+      if (!a.equals(b)) differ.push(name);
+    }
+  }
+  const extra = readdirSync(skDir).filter((n) => !names.includes(n));
+  const only = extra.length === 0 ? '' : `; only sitemapkit wrote ${extra.join(', ')}`;
+  return differ.length === 0
+    ? `the floor's ${children} children are sitemapkit's bytes${gz ? ' (compressed bytes too)' : ''}, its index too but for the lastmods${only}`
+    : `the floor's output DIFFERS from sitemapkit's in ${differ.join(', ')}${only}`;
+}
+
 const BIN = requireBuild();
 const contenders = [
   {
@@ -59,7 +98,7 @@ const contenders = [
   ...(withPeer
     ? [
         {
-          name: 'sitemap (npm)',
+          name: PEER,
           args: (input, out, gz) => [
             join(ROOT, 'bench/peers/sitemap-write.mjs'),
             input,
@@ -70,46 +109,72 @@ const contenders = [
       ]
     : []),
   {
-    name: 'bare script (no checks)',
+    name: FLOOR,
     args: (input, out, gz) => [join(ROOT, 'bench/peers/bare-write.mjs'), input, out, gz ? 'gzip' : 'plain'],
   },
 ];
 
 const input = await makeInput(N);
+const dirOf = (c, gz) => join(OUT, `gen-${c.name.replace(/\W+/g, '_')}-${gz ? 'gz' : 'plain'}`);
 const rows = [];
-for (const gz of [false, true]) {
-  const results = {};
+const verdicts = [];
+const startLoad = load();
+for (const gz of MODES) {
+  const runs = Object.fromEntries(contenders.map((c) => [c.name, []]));
   for (let run = 0; run < RUNS; run++) {
     for (const c of contenders) {
-      const out = join(OUT, `gen-${c.name.replace(/\W+/g, '_')}-${gz ? 'gz' : 'plain'}`);
+      const out = dirOf(c, gz);
       rmSync(out, { recursive: true, force: true });
       const r = await runNode(c.args(input, out, gz));
       if (r.code !== 0) throw new Error(`${c.name} failed (${r.code}): ${r.stderr}`);
-      const best = results[c.name];
-      results[c.name] =
-        best === undefined
-          ? r
-          : { secs: Math.min(best.secs, r.secs), rssMiB: Math.max(best.rssMiB, r.rssMiB) };
+      runs[c.name].push(r);
     }
   }
-  const peer = results['sitemap (npm)'];
+  const mode = gz ? 'gzip' : 'plain';
+  const secs = (name) => median(runs[name].map((r) => r.secs));
+  const peer = withPeer ? secs(PEER) : undefined;
+  const floor = secs(FLOOR);
   for (const c of contenders) {
-    const r = results[c.name];
+    const rs = runs[c.name];
+    const s = secs(c.name);
     rows.push({
-      mode: gz ? 'gzip' : 'plain',
+      mode,
       contender: c.name,
-      urls: fmt.n(N),
-      seconds: fmt.s(r.secs),
-      'URLs/s': fmt.n(N / r.secs),
-      'x vs sitemap': peer ? `${(peer.secs / r.secs).toFixed(2)}x` : 'n/a',
-      'peak RSS MiB': fmt.mb(r.rssMiB),
+      'median s': fmt.s(s),
+      'min-max s': `${fmt.s(Math.min(...rs.map((r) => r.secs)))}-${fmt.s(Math.max(...rs.map((r) => r.secs)))}`,
+      'CPU s': fmt.s(median(rs.map((r) => r.cpuSecs))),
+      'URLs/s': fmt.n(N / s),
+      'x sitemap': peer === undefined ? 'n/a' : `${(peer / s).toFixed(2)}x`,
+      'x floor time': `${(s / floor).toFixed(2)}x`,
+      'peak RSS MiB': fmt.mb(Math.max(...rs.map((r) => r.rssMiB))),
     });
   }
+  const sk = secs('sitemapkit');
+  const rss = Math.max(...runs.sitemapkit.map((r) => r.rssMiB));
+  const [peerTarget, floorTarget] = gz ? [40, 1.2] : [3, 1.1];
+  verdicts.push(
+    `${mode}: ${peer === undefined ? 'x sitemap n/a' : `${(peer / sk).toFixed(2)}x sitemap (target >= ${peerTarget}x)`}, ` +
+      `${(sk / floor).toFixed(2)}x the floor's time (target <= ${floorTarget}x)` +
+      (gz ? '' : `, peak RSS ${fmt.mb(rss)} MiB (target < 150)`),
+  );
+  verdicts.push(`${mode}: ${sameBytes(dirOf(contenders[0], gz), dirOf(contenders.at(-1), gz), gz)}`);
 }
 console.log(
-  `\nWriter: ${N.toLocaleString('en-US')} URLs from JSONL into 50,000-URL files, best of ${RUNS} (Node ${process.version})\n`,
+  `\nWriter: ${N.toLocaleString('en-US')} URLs from JSONL into 50,000-URL files, median of ${RUNS} runs, contenders interleaved (Node ${process.version}; load average ${startLoad} at the start, ${load()} at the end)\n`,
 );
-table(rows, ['mode', 'contender', 'urls', 'seconds', 'URLs/s', 'x vs sitemap', 'peak RSS MiB']);
+table(rows, [
+  'mode',
+  'contender',
+  'median s',
+  'min-max s',
+  'CPU s',
+  'URLs/s',
+  'x sitemap',
+  'x floor time',
+  'peak RSS MiB',
+]);
+console.log('');
+for (const v of verdicts) console.log(v);
 
 if (BIG > 0) {
   const big = await makeInput(BIG);

@@ -15,7 +15,7 @@ import { MAX_BYTES, MAX_NEWS_PER_FILE, MAX_URLS } from '../core/limits.js';
 import type { EntryProblem } from '../core/normalize.js';
 import { utf8Length } from '../core/utf8.js';
 import { ADDED_EXTENSION, FILE_NAME } from './file-names.js';
-import { type Extension, textLine, URLSET_CLOSE, urlsetOpen, urlXml } from './serialize.js';
+import { type Extension, hasExtensions, textLine, URLSET_CLOSE, urlsetOpen, urlXml } from './serialize.js';
 
 export interface EngineOptions {
   /** `xml` (urlsets) or `txt` (one URL a line). @default 'xml' */
@@ -85,6 +85,17 @@ interface Slot<H> {
 const RESERVED = /^sitemap(?:$|-.*\d$)/;
 const ASSIGNED_NAME = /^[a-z0-9][a-z0-9_-]{0,99}$/;
 
+/**
+ * The UTF-8 length of an entry's text. A normalised loc is an RFC 3986 URI, ASCII (WHATWG
+ * serialisation percent-encodes every other character and writes hosts in punycode), and lastmod,
+ * changefreq and priority are ASCII by their formats: the text of an entry without extensions (or
+ * of a text sitemap) is ASCII, and its length is its byte count without counting. Extensions carry
+ * free text (titles, captions), counted. The file writer checks every count when it encodes.
+ */
+function byteLength(e: SitemapEntry, s: string): number {
+  return hasExtensions(e) ? utf8Length(s) : s.length;
+}
+
 function pad(n: number): string {
   return String(n).padStart(5, '0');
 }
@@ -149,7 +160,7 @@ export class SitemapEngine<H> {
   /** Checks that an entry fits in a file at all, without writing it. */
   check(e: SitemapEntry): EntryProblem | undefined {
     const s = this.#xml ? urlXml(e, this.#declared) : textLine(e);
-    return this.#tooLarge(utf8Length(s));
+    return this.#tooLarge(byteLength(e, s));
   }
 
   /**
@@ -161,7 +172,7 @@ export class SitemapEngine<H> {
     if (this.#finished) throw new Error('SitemapEngine.add() after finish()');
     this.#started = true;
     const s = this.#xml ? urlXml(e, this.#declared) : textLine(e);
-    const len = utf8Length(s);
+    const len = byteLength(e, s);
     const large = this.#tooLarge(len);
     if (large !== undefined) return large;
     const news = e.news !== undefined;

@@ -17,23 +17,38 @@ const CHUNK = 256 * 1024;
  * 1,000,000 URLs, tens of megabytes of them). A released chunk is filled again instead.
  */
 const free: Buffer[] = [];
+
+function miscounted(said: number, was: number): Error {
+  return new Error(`internal error: a string counted as ${said} UTF-8 bytes encoded to ${was}`);
+}
 const FREE_MAX = 8;
 
+// Room past the chunk's CHUNK bytes for one more character of up to 4 bytes: a string whose length
+// was counted short then encodes to more bytes than counted, which #encode sees, rather than being
+// cut at the chunk's end to exactly the count.
+const SLACK = 4;
+
 function takeChunk(): Buffer {
-  return free.pop() ?? Buffer.allocUnsafe(CHUNK);
+  return free.pop() ?? Buffer.allocUnsafe(CHUNK + SLACK);
 }
 
 /**
- * Strings in, bytes out to a sink file. Strings are UTF-8-encoded straight into a 256 KiB chunk
- * (one copy, where joining strings and then encoding them costs two) and handed on a chunk at a
- * time; `write` returns a promise only when the sink asks to wait, so the hot path stays
- * synchronous and backpressure is still honoured.
+ * Strings in, bytes out to a sink file. Strings are joined until the next one would not fit in a
+ * 256 KiB chunk, then UTF-8-encoded into it in one call (an encode per entry cost twice as much as
+ * the joining: the call and the flattening of each small string) and handed on a chunk at a time;
+ * the chunks fall exactly where they fell when each string was encoded on its own. `write` returns
+ * a promise only when the sink asks to wait, so the hot path stays synchronous and backpressure is
+ * still honoured.
  */
 export class FileWriter {
   readonly #target: SinkFile;
   readonly #hash: Hash | undefined;
   #chunk: Buffer = takeChunk();
+  /** Bytes encoded into the chunk. */
   #used = 0;
+  /** Strings joined but not yet encoded, and their UTF-8 length. */
+  #text = '';
+  #textBytes = 0;
   #bytes = 0;
 
   constructor(target: SinkFile, options: { hash?: boolean } = {}) {
@@ -46,24 +61,42 @@ export class FileWriter {
     return this.#bytes;
   }
 
-  /** Queues `s` (whose UTF-8 length is `byteLength`); resolves when the caller may go on. */
+  /**
+   * Queues `s`, whose UTF-8 length the caller gives (it knows it for the byte budgets: for ASCII,
+   * the string's length); resolves when the caller may go on. A wrong length is an error, never a
+   * cut or misplaced byte.
+   */
   write(s: string, byteLength: number): Promise<void> | undefined {
     this.#bytes += byteLength;
-    if (byteLength > CHUNK - this.#used) {
-      const wait = this.#flush();
-      if (byteLength > CHUNK) {
-        // Larger than a chunk (a huge entry or a whole index): it goes out on its own.
-        const big = Buffer.from(s, 'utf8');
-        this.#hash?.update(big);
-        const next = this.#target.write(big);
-        if (wait === undefined) return next;
-        return next === undefined ? wait : Promise.all([wait, next]).then(() => undefined);
-      }
-      this.#used = this.#chunk.write(s, 0);
-      return wait;
+    if (byteLength <= CHUNK - this.#used - this.#textBytes) {
+      this.#text += s;
+      this.#textBytes += byteLength;
+      return undefined;
     }
-    this.#used += this.#chunk.write(s, this.#used);
-    return undefined;
+    this.#encode();
+    const wait = this.#flush();
+    if (byteLength > CHUNK) {
+      // Larger than a chunk (a huge entry or a whole index): it goes out on its own.
+      const big = Buffer.from(s, 'utf8');
+      if (big.length !== byteLength) throw miscounted(byteLength, big.length);
+      this.#hash?.update(big);
+      const next = this.#target.write(big);
+      if (wait === undefined) return next;
+      return next === undefined ? wait : Promise.all([wait, next]).then(() => undefined);
+    }
+    this.#text = s;
+    this.#textBytes = byteLength;
+    return wait;
+  }
+
+  /** Encodes the joined strings into the chunk (they fit: `write` counted them in). */
+  #encode(): void {
+    if (this.#textBytes === 0) return;
+    const n = this.#chunk.write(this.#text, this.#used);
+    if (n !== this.#textBytes) throw miscounted(this.#textBytes, n);
+    this.#used += n;
+    this.#text = '';
+    this.#textBytes = 0;
   }
 
   /**
@@ -72,6 +105,7 @@ export class FileWriter {
    */
   writeBytes(b: Buffer): Promise<void> | undefined {
     this.#bytes += b.length;
+    this.#encode();
     if (b.length <= CHUNK - this.#used) {
       this.#used += b.copy(this.#chunk, this.#used);
       return undefined;
@@ -98,6 +132,7 @@ export class FileWriter {
 
   /** Writes what is left and waits until the sink has the whole file. */
   async close(): Promise<FileTotals> {
+    this.#encode();
     await this.#flush();
     // The chunk the flush took is unused: back to the others, for the next file.
     if (this.#used === 0 && free.length < FREE_MAX && !free.includes(this.#chunk)) free.push(this.#chunk);

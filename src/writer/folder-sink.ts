@@ -49,9 +49,13 @@ function isAlive(pid: number): boolean {
   }
 }
 
+const WRITE_AHEAD = 1 << 20;
+
 /** A file inside the temp folder. */
 function folderFile(path: string, explain: (e: unknown) => unknown): SinkFile {
-  const ws = createWriteStream(path, { flags: 'wx', flush: true });
+  // Up to WRITE_AHEAD bytes queued before the writer is asked to wait: with the stream's default
+  // of 16 KiB every 256 KiB chunk waited for the disk, and serialising and writing took turns.
+  const ws = createWriteStream(path, { flags: 'wx', flush: true, highWaterMark: WRITE_AHEAD });
   let error: unknown;
   ws.on('error', (e) => {
     error ??= explain(e);
