@@ -35,7 +35,14 @@ export interface SuperviseOptions {
   quiet: boolean;
   /** Machine output: the workers print JSON, nothing else goes to stdout. */
   json: boolean;
+  /**
+   * The URLs queued or claimed in the whole crawl, read from the database: each worker knows only
+   * what it found and finished itself. Asked every {@link QUEUE_POLL_MS} while progress is shown.
+   */
+  queued: () => Promise<number>;
 }
+
+const QUEUE_POLL_MS = 3000;
 
 interface Worker {
   n: number;
@@ -55,14 +62,32 @@ export async function superviseWorkers(options: SuperviseOptions, ctx: CliContex
   const started = Date.now();
   let lastLog = started;
   const workers: Worker[] = [];
+  const shown = !options.quiet && (tty || !options.json);
+  let queued: number | undefined;
+  let polling = false;
+  const poll = setInterval(() => {
+    if (polling) return;
+    polling = true;
+    options
+      .queued()
+      .then((n) => {
+        queued = n;
+      })
+      // The progress line is no reason to fail a crawl: the workers report the database's trouble.
+      .catch(() => undefined)
+      .finally(() => {
+        polling = false;
+      });
+  }, QUEUE_POLL_MS);
+  if (!shown) clearInterval(poll);
   const show = (): void => {
     const seen = workers.filter((w) => w.progress !== undefined).map((w) => w.progress!);
     if (seen.length === 0) return;
     const sum = (k: keyof CrawlProgress): number => seen.reduce((a, p) => a + p[k], 0);
-    // Each worker counts what it finished; the queue is the shared frontier's, the newest report.
+    // Each worker counts what it finished; the queue is the whole crawl's, from the database.
     const merged: CrawlProgress = {
       done: sum('done'),
-      queued: Math.min(...seen.map((p) => p.queued)),
+      queued: queued ?? sum('queued'),
       requests: sum('requests'),
       listed: sum('listed'),
       errors: sum('errors'),
@@ -72,7 +97,7 @@ export async function superviseWorkers(options: SuperviseOptions, ctx: CliContex
     rates.add({ at: merged.elapsedMs, done: merged.done });
     const alive = workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null).length;
     if (tty)
-      progress.show(`${progressText(merged, rates.estimate(merged.queued), 'tty')} · ${alive} workers`);
+      progress.show(`${alive} workers · ${progressText(merged, rates.estimate(merged.queued), 'tty')}`);
     else if (!options.quiet && !options.json && Date.now() - lastLog >= LOG_EVERY_MS) {
       lastLog = Date.now();
       ctx.stderr.write(`${progressText(merged, rates.estimate(merged.queued), 'log')} workers=${alive}\n`);
@@ -129,6 +154,7 @@ export async function superviseWorkers(options: SuperviseOptions, ctx: CliContex
   try {
     await Promise.all(ended);
   } finally {
+    clearInterval(poll);
     ctx.signal.removeEventListener('abort', interrupt);
     progress.stop();
   }

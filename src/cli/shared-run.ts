@@ -12,7 +12,7 @@ import type { CliContext } from './context.js';
 import { saveCrawlCommand, withDatabase } from './crawl-commands.js';
 import { superviseWorkers, WORKER_IPC_ENV, type WorkerMessage } from './crawl-workers.js';
 import { EXIT_OK, UsageError } from './exit.js';
-import { defaultCrawlId, dropSharedCrawl, sharedCrawlPhase } from './shared-crawl.js';
+import { defaultCrawlId, dropSharedCrawl, sharedCrawlPhase, sharedCrawlStatus } from './shared-crawl.js';
 
 /** The flags of `crawl` that the shared start reads (the rest are recorded as they are). */
 export interface SharedStartFlags {
@@ -83,7 +83,11 @@ export async function startSharedCrawl<F extends SharedStartFlags>(
   if (flags.quiet === true) args.push('--quiet');
   if (json) args.push('--json');
   if (flags.verbose === true) args.push('--verbose');
-  return superviseWorkers({ workers, args, quiet: flags.quiet === true, json }, ctx);
+  const queued = async (): Promise<number> => {
+    const s = await sharedCrawlStatus(state, id);
+    return s === undefined ? 0 : s.queued + s.leased;
+  };
+  return superviseWorkers({ workers, args, quiet: flags.quiet === true, json, queued }, ctx);
 }
 
 /** Whether this process is a worker started by `crawl --workers` (progress goes to the supervisor). */
