@@ -10,14 +10,16 @@
  */
 import { SitemapkitError } from '../core/errors.js';
 import { HostScheduler } from '../http/scheduler.js';
-import type { RobotsFetchResult } from '../robots/fetch.js';
+import type { RobotsCache, RobotsFetchResult } from '../robots/fetch.js';
 import { addressRefusal, RobotsGate } from '../robots/gate.js';
 import type { WriteSitemapsResult } from '../writer/write-sitemaps.js';
 import { PostgresFrontier } from './frontier-postgres.js';
 import { openPgDb, type PgDb, pgTarget } from './frontier-postgres-db.js';
 import type { ResolvedShared, SharedCrawlWorker } from './frontier-postgres-options.js';
 import { writeSharedOutput } from './frontier-postgres-output.js';
+import { SharedRobotsCache } from './frontier-postgres-robots.js';
 import { crawlExists, ensureCrawlSchema } from './frontier-postgres-schema.js';
+import { PostgresSlots } from './frontier-postgres-slots.js';
 import { Heartbeat, registerWorker } from './frontier-postgres-workers.js';
 import { type CrawlNetwork, openNetwork } from './network.js';
 import { originOf } from './normalize-url.js';
@@ -91,6 +93,7 @@ function applyRobots(
   o: ResolvedCrawlOptions,
   recorder: Recorder,
   hosts: HostScheduler,
+  slots: PostgresSlots,
   origin: string,
   result: RobotsFetchResult,
 ): void {
@@ -115,11 +118,12 @@ function applyRobots(
     ms = o.maxCrawlDelayMs;
   }
   hosts.setCrawlDelay(origin, ms);
+  slots.setCrawlDelay(origin, ms);
 }
 
-async function checkStarts(o: ResolvedCrawlOptions, net: CrawlNetwork): Promise<void> {
+async function checkStarts(o: ResolvedCrawlOptions, robots: RobotsCache): Promise<void> {
   for (const origin of o.origins) {
-    const r = await net.robots.get(`${origin}/`);
+    const r = await robots.get(`${origin}/`);
     const refused = addressRefusal(r);
     if (refused !== undefined) {
       throw new SitemapkitError(
@@ -195,7 +199,18 @@ async function work(
   // A finished crawl is written again only on resume; a worker that joins it late has nothing to do.
   const rewrite = status === 'complete' && o.mode === 'resume';
   const finishedAlready = status === 'complete' && !rewrite;
-  if (o.robots && !rewrite && !finishedAlready) await checkStarts(o, net);
+  // One fetch of each host's robots.txt per cache period for the whole crawl, not per worker.
+  const robots = new SharedRobotsCache(
+    db,
+    { workerId: s.workerId, sleep: o.sleep },
+    {
+      httpClient: net.client,
+      timeoutMs: Math.min(o.timeoutMs, 30_000),
+      now: o.now,
+      ...(o.signal === undefined ? {} : { signal: o.signal }),
+    },
+  );
+  if (o.robots && !rewrite && !finishedAlready) await checkStarts(o, robots);
   const scope = new Scope({
     origins: o.origins,
     hosts: o.hosts,
@@ -206,17 +221,20 @@ async function work(
     trapGuards: o.trapGuards,
     year: new Date(o.now()).getUTCFullYear(),
   });
-  const hosts = new HostScheduler({ concurrency: o.hostConcurrency, delayMs: o.delayMs });
+  // The spacing between two sends to a host is the database's (all workers together); the number
+  // of requests in flight on a host stays each worker's own.
+  const hosts = new HostScheduler({ concurrency: o.hostConcurrency, delayMs: 0 });
+  const slots = new PostgresSlots(db, { workerId: s.workerId, delayMs: o.delayMs, sleep: o.sleep });
   let requests = 0;
   let scheduler: Scheduler | undefined;
   const recorder = new Recorder(o, frontier, scope, () => ({
     requests: requests + (scheduler?.requests ?? 0),
     inFlight: scheduler?.inFlight.size ?? 0,
   }));
-  const gate = new RobotsGate(net.robots, {
+  const gate = new RobotsGate(robots, {
     enabled: o.robots,
     agent: o.robotsAgent,
-    onRules: (origin, result) => applyRobots(o, recorder, hosts, origin, result),
+    onRules: (origin, result) => applyRobots(o, recorder, hosts, slots, origin, result),
     onSettled: (error) => {
       if (error !== undefined) scheduler?.fail(error);
       scheduler?.wake();
@@ -283,6 +301,7 @@ async function work(
           {
             frontier,
             hosts,
+            slots,
             gate: (origin, url) => gate.verdict(origin, url),
             fetch: (item) => {
               const p =

@@ -80,7 +80,7 @@ CREATE TABLE robots (
   expires_at timestamptz NOT NULL,
   status text NOT NULL,
   http_status integer,
-  body bytea,
+  body text,
   final_url text NOT NULL,
   redirects text NOT NULL,
   error text,

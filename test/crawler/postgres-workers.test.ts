@@ -40,6 +40,8 @@ describe('a crawl shared by four workers through PostgreSQL', () => {
     const results = ends.map((e) => resultOf(e.lines));
     expect(results.filter((r) => r.worker.wroteOutput)).toHaveLength(1);
     expect(results.every((r) => r.complete)).toBe(true);
+    // One robots.txt fetch for the whole crawl, not one per worker.
+    expect(site.hits('/robots.txt')).toBe(1);
     const hits = pageHits(site);
     const twice = [...hits].filter(([, n]) => n !== 1).map(([p]) => p);
     const who = twice.map((p) => [
