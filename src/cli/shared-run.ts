@@ -5,6 +5,8 @@
  * supervised by crawl-workers.ts. Also what a worker says when it ends without writing the outputs
  * or is interrupted, and its progress sent to a supervisor.
  */
+
+import { SitemapkitError } from '../core/errors.js';
 import type { CrawlResult } from '../crawler/crawl.js';
 import type { CrawlProgress } from '../crawler/options.js';
 import { redactDatabaseUrl } from '../sources/sql-db.js';
@@ -54,15 +56,18 @@ export async function startSharedCrawl<F extends SharedStartFlags>(
   const json = flags.json === true || flags.format === 'json';
   const phase = await sharedCrawlPhase(state, id);
   const shown = redactDatabaseUrl(state);
+  // Worded as the SQLite state's refusals are (state-open.ts): the crawl could not run, exit 2.
   if (flags.resume === true && phase === 'none') {
-    throw new UsageError(
-      `there is no crawl "${id}" to resume in ${shown}: run the command without --resume to start it`,
-    );
+    throw new SitemapkitError('ERR_STATE', `there is no crawl "${id}" to resume`, {
+      where: shown,
+      hint: 'run the command without --resume to start it (or check --crawl-id)',
+    });
   }
   if (flags.resume !== true && flags.fresh !== true && phase === 'unfinished') {
-    throw new UsageError(
-      `the crawl "${id}" in ${shown} is unfinished: pass --resume to join it, or --fresh to drop it and start over`,
-    );
+    throw new SitemapkitError('ERR_STATE', `the crawl "${id}" is unfinished`, {
+      where: shown,
+      hint: 'pass --resume to join it, or --fresh to drop it and start over (a finished crawl is started over without asking)',
+    });
   }
   // A finished crawl starts over by itself, as a finished SQLite state does.
   if (flags.fresh === true || (flags.resume !== true && phase === 'finished'))

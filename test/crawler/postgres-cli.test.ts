@@ -192,10 +192,8 @@ describe('crawl --state postgres://… (a shared crawl)', () => {
       'interrupted',
     ]);
     expect(plain.code).toBe(2);
-    expect(plain.stderr).toContain('the crawl "interrupted" in');
-    expect(plain.stderr).toContain(
-      'is unfinished: pass --resume to join it, or --fresh to drop it and start over',
-    );
+    expect(plain.stderr).toContain('the crawl "interrupted" is unfinished [ERR_STATE]');
+    expect(plain.stderr).toContain('pass --resume to join it, or --fresh to drop it and start over');
     release();
     const b = await runBin(['crawl-worker', '--state', url, '--crawl-id', 'interrupted'], {
       limitMs: 120_000,
@@ -225,7 +223,14 @@ describe('crawl --state postgres://… (a shared crawl)', () => {
       '--lease',
       '600s',
     ]);
-    await eventually(() => site.hits('/hold') > before, 60_000);
+    // The known point: both workers registered (a slow start would meet Ctrl-C before its crawl
+    // began), and one of them fetching /hold.
+    await eventually(async () => {
+      const r = await server()
+        .query('SELECT count(*)::int AS n FROM crawl_stopped.workers WHERE stopped_at IS NULL')
+        .catch(() => ({ rows: [{ n: 0 }] }));
+      return r.rows[0]!['n'] === 2 && site.hits('/hold') > before;
+    }, 60_000);
     parent.child.kill('SIGINT');
     const r = await parent.done;
     release();
