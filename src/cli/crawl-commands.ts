@@ -38,6 +38,11 @@ export async function withDatabase<T>(url: string, use: (client: Client) => Prom
       connectionTimeoutMillis: 30_000,
     });
   } catch (cause) {
+    // pg reads sslrootcert, sslcert and sslkey here, before connecting.
+    if ((cause as { syscall?: unknown }).syscall === 'open') {
+      const e = connectError(cause, redactDatabaseUrl(url), '--state');
+      throw new SitemapkitError('ERR_STATE', e.message, { where: e.where ?? '', hint: e.hint ?? '', cause });
+    }
     throw new SitemapkitError('ERR_STATE', `the --state URL cannot be used: ${(cause as Error).message}`, {
       where: redactDatabaseUrl(url),
       hint: 'Check the parameters after ? in --state (sslmode, sslrootcert…).',

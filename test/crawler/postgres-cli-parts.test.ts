@@ -65,6 +65,34 @@ describe('the recorded crawl command', () => {
   });
 });
 
+describe('TLS settings, worded for --state', () => {
+  it('sslmode=require (or PGSSLMODE) against a server without TLS; a certificate file that is missing', async () => {
+    const url = server().url;
+    const plain = await withDatabase(`${url}?sslmode=require`, async () => 1).catch((x) => x);
+    expect(plain.message).toBe('cannot connect to the database: the server does not accept TLS connections');
+    expect(plain.hint).toContain('Drop sslmode=require from --state');
+    const env = process.env['PGSSLMODE'];
+    process.env['PGSSLMODE'] = 'require';
+    try {
+      const viaEnv = await withDatabase(url, async () => 1).catch((x) => x);
+      expect(viaEnv.message).toBe(
+        'cannot connect to the database: the server does not accept TLS connections',
+      );
+    } finally {
+      if (env === undefined) delete process.env['PGSSLMODE'];
+      else process.env['PGSSLMODE'] = env;
+    }
+    const missing = await withDatabase(
+      `${url}?sslmode=verify-full&sslrootcert=/nonexistent/ca.pem`,
+      async () => 1,
+    ).catch((x) => x);
+    expect(missing.message).toBe(
+      'cannot read /nonexistent/ca.pem, a certificate or key file of the connection (no such file)',
+    );
+    expect(missing.hint).toContain('sslrootcert');
+  });
+});
+
 describe('the workers', () => {
   it('the exit code is the worst of theirs: could not run, interrupted, findings, ok', () => {
     expect(worst([])).toBe(0);
