@@ -308,7 +308,7 @@ async function work(
                 render === undefined
                   ? net.page(item.url, conditionalHeaders(item.prior))
                   : render.page(item.url, conditionalHeaders(item.prior));
-              const step = s.onStep?.('pg:mid-fetch');
+              const step = s.onStep?.('pg:mid-fetch', [item.url]);
               return step === undefined ? p : Promise.resolve(step).then(() => p);
             },
             originOf,

@@ -201,7 +201,9 @@ export async function openPgDb(
     max: o.size,
     connectionTimeoutMillis: 30_000,
     idleTimeoutMillis: 30_000,
-    options: `-c search_path=${quoteIdent(target.schema)}`,
+    // Every commit durable before it is acknowledged, whatever the server's default: a page recorded
+    // finished must never be fetched again, even after the server crashes.
+    options: `-c search_path=${quoteIdent(target.schema)} -c synchronous_commit=on`,
     // Counts and ids as numbers (they stay far below 2^53).
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>

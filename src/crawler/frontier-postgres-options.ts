@@ -34,9 +34,10 @@ export interface SharedCrawlOptions {
   retrySeconds?: number;
   /**
    * Called at each step a fault-injection test may stop the worker at: a claim made, a request
-   * sent (its answer not read yet), before and after a batch is committed. @default none
+   * sent (its answer not read yet), before and after a batch is committed; `urls` are the URLs
+   * claimed, being fetched, in the batch, or recorded finished by it. @default none
    */
-  onStep?: (step: PgStep) => void | Promise<void>;
+  onStep?: (step: PgStep, urls: readonly string[]) => void | Promise<void>;
 }
 
 export interface ResolvedShared {
@@ -45,7 +46,7 @@ export interface ResolvedShared {
   workerId: string;
   leaseSeconds: number;
   retryMs: number;
-  onStep: ((step: PgStep) => void | Promise<void>) | undefined;
+  onStep: ((step: PgStep, urls: readonly string[]) => void | Promise<void>) | undefined;
 }
 
 /** What a worker of a shared crawl did, beside the usual result. */

@@ -38,7 +38,8 @@ export interface PgFrontierOptions {
   maxDepth: number;
   /** URLs claimed at most per lease call (the rest stays for the other workers). */
   lot: number;
-  onStep: ((step: PgStep) => void | Promise<void>) | undefined;
+  /** `urls`: the URLs claimed, being fetched, or in the batch (before) and recorded by it (after). */
+  onStep: ((step: PgStep, urls: readonly string[]) => void | Promise<void>) | undefined;
 }
 
 /** A URL found in the open batch, judged by the crawl's `admit` when it was found. */
@@ -163,7 +164,7 @@ export class PostgresFrontier implements Frontier {
   readonly where: string;
   readonly #db: PgDb;
   readonly #o: PgFrontierOptions;
-  #finished: Array<{ id: number; outcome: Outcome }> = [];
+  #finished: Array<{ id: number; url: string; outcome: Outcome }> = [];
   #found: Pending[] = [];
   #external = 0;
   /** Pages this worker recorded finished (its own share of the crawl). */
@@ -204,12 +205,16 @@ export class PostgresFrontier implements Frontier {
       return r.rows as LeaseRaw[];
     });
     rows.sort((a, b) => a.depth - b.depth || a.id - b.id);
-    if (rows.length > 0) await o.onStep?.('pg:claimed');
+    if (rows.length > 0)
+      await o.onStep?.(
+        'pg:claimed',
+        rows.map((r) => r.url),
+      );
     return rows.map((r) => leased(r));
   }
 
   finish(lease: Lease, outcome: Outcome, found: readonly Found[], admit: Admit): void {
-    this.#finished.push({ id: lease.id, outcome });
+    this.#finished.push({ id: lease.id, url: lease.url, outcome });
     this.#record(found, lease.id, admit);
   }
 
@@ -236,9 +241,12 @@ export class PostgresFrontier implements Frontier {
     this.#found = [];
     this.#external = 0;
     if (finished.length === 0 && found.length === 0) return { ...emptyCommitted(), external };
-    let done: { committed: Committed; pages: number };
+    let done: { committed: Committed; applied: Set<number> };
     try {
-      await this.#o.onStep?.('pg:before-commit');
+      await this.#o.onStep?.(
+        'pg:before-commit',
+        finished.map((f) => f.url),
+      );
       done = await this.#db.transaction('record finished pages', (c) => this.#write(c, finished, found));
     } catch (error) {
       // Not durable: the batch is written by the next commit (a worker that stops returns its claims).
@@ -247,8 +255,13 @@ export class PostgresFrontier implements Frontier {
       this.#external += external;
       throw error;
     }
-    this.pages += done.pages;
-    await this.#o.onStep?.('pg:after-commit');
+    this.pages += done.applied.size;
+    if (this.#o.onStep !== undefined) {
+      await this.#o.onStep(
+        'pg:after-commit',
+        finished.filter((f) => done.applied.has(f.id)).map((f) => f.url),
+      );
+    }
     return { ...done.committed, external };
   }
 
@@ -256,7 +269,7 @@ export class PostgresFrontier implements Frontier {
     c: PoolClient,
     finished: ReadonlyArray<{ id: number; outcome: Outcome }>,
     found: readonly Pending[],
-  ): Promise<{ committed: Committed; pages: number }> {
+  ): Promise<{ committed: Committed; applied: Set<number> }> {
     const me = this.#o.workerId;
     const b = emptyCommitted();
     let applied = new Set<number>();
@@ -328,7 +341,7 @@ export class PostgresFrontier implements Frontier {
       await c.query('INSERT INTO progress (worker, pages) VALUES ($1, $2)', [me, applied.size]);
       await c.query('UPDATE workers SET fetched = fetched + $2 WHERE id = $1', [me, applied.size]);
     }
-    return { committed: b, pages: applied.size };
+    return { committed: b, applied };
   }
 
   /** Counts new URLs against their pattern caps; those over a cap are finished as traps. */

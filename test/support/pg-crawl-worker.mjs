@@ -1,7 +1,8 @@
 /**
  * One worker of a crawl shared through PostgreSQL, for the tests of issue 17: runs the library's
  * `crawl()` (from dist/, as the CLI tests do) with the options given as JSON in argv[2], and prints
- * one line per event on standard output: `step NAME` at each fault-injection point, `page URL` for
+ * one line per event on standard output: `step NAME URLS` at each fault-injection point (the URLs
+ * claimed, being fetched, in the batch, or recorded by it, as JSON), `page URL` for
  * each finished URL, and at the end `result JSON` (or `error CODE MESSAGE`). With
  * `KILL_AT=STEP:N` in its environment it kills itself with SIGKILL at the Nth time it reaches STEP
  * (`pg:claimed`, `pg:mid-fetch`, `pg:before-commit`, `pg:after-commit`), so a crash window is
@@ -20,10 +21,11 @@ try {
   const result = await crawl({
     ...options,
     signal: controller.signal,
-    onStep: (step) => {
+    onStep: (step, urls) => {
       const n = (seen.get(step) ?? 0) + 1;
       seen.set(step, n);
-      out(`step ${step}`);
+      // Pipes are written synchronously on Linux: a line printed here is read even after SIGKILL.
+      out(`step ${step} ${JSON.stringify(urls)}`);
       if (killAt === `${step}:${n}`) process.kill(process.pid, 'SIGKILL');
     },
     onPage: (e) => out(`page ${e.url}`),
