@@ -86,7 +86,12 @@ describe('crawl --state postgres://… (a shared crawl)', () => {
     );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('crawl id three');
-    expect(r.stdout).toMatch(/pages? in the sitemap/);
+    // The whole crawl's counts, with this worker's own requests said as such.
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^Crawl "three" finished \\(this worker: [\\d,]+ requests? in [\\d.]+ s, and wrote the outputs\\): ${PAGES + 10} pages in the sitemap`,
+      ),
+    );
     expect(entries(join(dir, 'pg', 'out'))).toEqual(entries(join(dir, 'lite', 'out')));
     expect(entries(join(dir, 'pg', 'out'))).toHaveLength(PAGES + 10);
     // Three processes worked on it, each registered under its own id.

@@ -200,6 +200,7 @@ Examples:
   sitemapkit crawl https://example.com/ --out dist/ --state site.db --recrawl --changes changes.jsonl
   sitemapkit crawl https://example.com/ --out dist/ --state site.db --recrawl --store site-store.db
   sitemapkit crawl https://example.com/ --out dist/ --audit --audit-junit   # and audit the published sitemaps
+  sitemapkit crawl https://example.com/ --out dist/ --state postgres://crawler@db.internal/crawls --workers 4   # shared: crawl-worker joins
 
 Exit codes: 0 the crawl completed and the sitemaps were written (even if some pages were broken);
 1 nothing could be listed, --audit found an error, or --store's gate refused a crawl dropping
@@ -418,7 +419,8 @@ export async function runCrawl(
     .sort((a, b) => b[1] - a[1]);
   const broken = (s.verdicts['broken'] ?? 0) + (s.verdicts['error'] ?? 0);
   const lines = [
-    `Crawled ${plural(s.requests, 'request')} in ${s.seconds.toFixed(1)} s (${s.pagesPerSecond.toFixed(0)}/s): ${plural(s.listed, 'page')} in the sitemap, ${plural(s.found - s.listed, 'URL')} left out${broken > 0 ? `, ${broken} broken or failing` : ''}${result.complete ? '' : ` (stopped at --max-pages; ${s.queued.toLocaleString('en-US')} queued: --resume with a larger --max-pages to go on)`}`,
+    // A shared crawl's counts are the whole crawl's; its requests and time this worker's own.
+    `${shared ? `Crawl "${crawlId}" finished (this worker: ${plural(s.requests, 'request')} in ${s.seconds.toFixed(1)} s, and wrote the outputs)` : `Crawled ${plural(s.requests, 'request')} in ${s.seconds.toFixed(1)} s (${s.pagesPerSecond.toFixed(0)}/s)`}: ${plural(s.listed, 'page')} in the sitemap, ${plural(s.found - s.listed, 'URL')} left out${broken > 0 ? `, ${broken} broken or failing` : ''}${result.complete ? '' : ` (stopped at --max-pages; ${s.queued.toLocaleString('en-US')} queued: --resume with a larger --max-pages to go on)`}`,
     ...(result.sitemaps === undefined
       ? storeLines(result.store!, storeName(flags.store!, shortPath), shortPath(flags.out))
       : [
