@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runBin } from '../support/cli.js';
+import { BIN, runBin, runProcess } from '../support/cli.js';
 import { html, type Route, startServer, type TestServer } from '../support/http-server.js';
 import { eventually, usePostgres } from '../support/postgres.js';
 import { tempDir } from '../support/tmp.js';
@@ -100,6 +100,23 @@ describe('crawl --state postgres://… (a shared crawl)', () => {
     expect(new Set(s.workers.map((w) => w.pid)).size).toBe(3);
     expect(s.workers.map((w) => w.ended)).toEqual(['done', 'done', 'done']);
   }, 180_000);
+
+  it('--workers 2 on a terminal: one merged progress line, with the workers alive', async () => {
+    const dir = tempDir('sk-pg-tty');
+    // script(1) (bsdutils, essential in Debian) gives the command a terminal; its output is the terminal's.
+    const command = [process.execPath, BIN, 'crawl', site.url, ...common(dir), '--state', server().url]
+      .concat(['--crawl-id', 'tty', '--workers', '2'])
+      .map((w) => `'${w.replace(/'/g, `'\\''`)}'`)
+      .join(' ');
+    const r = await runProcess('script', ['-qec', command, '/dev/null'], { limitMs: 120_000 });
+    expect(r.code, r.stdout).toBe(0);
+    const lines = r.stdout.split(/\r\x1b\[K/).filter((l) => l.startsWith('crawl: '));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const l of lines) expect(l).toMatch(/^crawl: [12] workers · [\d,]+ done · [\d,]+ queued · /);
+    // Never a worker's own line: only the supervisor draws on the terminal.
+    expect(r.stdout).not.toContain('worker 1: crawl:');
+    expect(r.stdout).toContain(`${PAGES + 10} pages in the sitemap`);
+  }, 120_000);
 
   it('the default crawl id comes from the start host and is said on stderr', async () => {
     const dir = tempDir('sk-pg-default-id');
