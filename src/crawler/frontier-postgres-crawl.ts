@@ -159,6 +159,23 @@ async function open(db: PgDb): Promise<{ queued: number; leased: number }> {
   return rows[0]!;
 }
 
+/** The live workers' ids, and the condition that names a dead one (no heartbeat within its lease, or signed off). */
+const DEAD = `SELECT id FROM workers WHERE stopped_at IS NOT NULL
+  OR heartbeat < clock_timestamp() - make_interval(secs => lease_seconds)`;
+
+/** Claims the reading of the site's sitemaps (from a dead worker that held it, too). */
+async function claimSeeding(db: PgDb, me: string): Promise<boolean> {
+  const rows = await db.query(
+    'claim the sitemap seeding',
+    `INSERT INTO meta (key, value) VALUES ('seeding', $1)
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value
+     WHERE meta.value = excluded.value OR meta.value IN (${DEAD})
+     RETURNING key`,
+    [me],
+  );
+  return rows.length > 0;
+}
+
 /**
  * Claims the finish step when nothing is left: no URL queued or claimed (every claim finished, or
  * expired and then taken and finished), sitemap seeding done, and no live worker holding it.
@@ -172,9 +189,7 @@ async function claimFinish(db: PgDb, me: string, force: boolean): Promise<boolea
        AND NOT EXISTS (SELECT 1 FROM meta WHERE key = 'seeding')
        AND NOT EXISTS (SELECT 1 FROM meta WHERE key = 'status' AND value = 'complete'))
      ON CONFLICT (key) DO UPDATE SET value = excluded.value
-     WHERE $2::boolean OR (meta.value = excluded.value OR meta.value IN (
-       SELECT id FROM workers WHERE stopped_at IS NOT NULL
-         OR heartbeat < clock_timestamp() - make_interval(secs => lease_seconds)))
+     WHERE $2::boolean OR meta.value = excluded.value OR meta.value IN (${DEAD})
      RETURNING key`,
     [me, force],
   );
@@ -264,19 +279,22 @@ async function work(
         recorder.admitStart,
       );
       await frontier.commit();
-      if (o.seedSitemaps && (await frontier.getMeta('seeded')) === undefined) {
-        if (await frontier.claimMeta('seeding', s.workerId)) {
-          await seedSitemaps(seeds, {
-            origins: o.origins,
-            httpClient: net.client,
-            timeoutMs: o.timeoutMs,
-            signal: o.signal,
-            report: (d) => recorder.report(d),
-            urls: o.seedUrls,
-          });
-          await db.query('finish seeding', "DELETE FROM meta WHERE key = 'seeding'");
-        }
-      }
+      // The site's sitemaps are read by one worker (another takes over when it dies doing so).
+      const seeding = async (): Promise<'none' | 'seeded' | 'waiting'> => {
+        if (!o.seedSitemaps || (await frontier.getMeta('seeded')) !== undefined) return 'none';
+        if (!(await claimSeeding(db, s.workerId))) return 'waiting';
+        await seedSitemaps(seeds, {
+          origins: o.origins,
+          httpClient: net.client,
+          timeoutMs: o.timeoutMs,
+          signal: o.signal,
+          report: (d) => recorder.report(d),
+          urls: o.seedUrls,
+        });
+        await db.query('finish seeding', "DELETE FROM meta WHERE key = 'seeding'");
+        return 'seeded';
+      };
+      await seeding();
       const c = await frontier.counts();
       recorder.done = c.done;
       recorder.queued = c.queued;
@@ -324,8 +342,12 @@ async function work(
         if (fetched >= o.maxPages) break;
         const w = await open(db);
         if (w.queued > 0) continue;
-        if (w.leased === 0) break;
-        // Other workers hold claims: their pages may still lead somewhere.
+        if (w.leased === 0) {
+          const seeded = await seeding();
+          if (seeded === 'none') break;
+          if (seeded === 'seeded') continue;
+        }
+        // Other workers hold claims (or read the sitemaps): their pages may still lead somewhere.
         await o.sleep(IDLE_POLL_MS);
         if (o.signal?.aborted === true) {
           throw new SitemapkitError(

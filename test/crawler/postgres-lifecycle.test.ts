@@ -180,4 +180,36 @@ describe('a shared crawl and its workers', () => {
       await cb.close();
     }
   });
+
+  it('says what to check when the server cannot be reached or the user may not create the schema', async () => {
+    const site = await startServer(siteRoutes(3));
+    servers.push(site);
+    const dir = tempDir('sk-pge');
+    const base = { start: site.url, outDir: join(dir, 'out'), crawlId: 'refused' };
+    const server = pg();
+    // A port nothing listens on: the one of a server just stopped would do, a closed one is simpler.
+    const closed = await startServer({});
+    const port = closed.port;
+    await closed.close();
+    const unreachable = await crawl({ ...base, state: `postgres://u:p@127.0.0.1:${port}/db` }).catch(
+      (e: unknown) => e,
+    );
+    expect(unreachable).toMatchObject({
+      code: 'ERR_STATE',
+      message: expect.stringMatching(/cannot connect to the database: the connection was refused/),
+      where: expect.stringContaining(`127.0.0.1:${port}/db`),
+      hint: expect.stringMatching(/host and port in --state/),
+    });
+    expect(
+      String((unreachable as Error).message) + String((unreachable as { where: string }).where),
+    ).not.toContain(':p@');
+    await server.query("CREATE ROLE plain LOGIN PASSWORD 'plain'");
+    const url = `postgres://plain:plain@${server.host}:${server.port}/${server.database}`;
+    const denied = await crawl({ ...base, state: url }).catch((e: unknown) => e);
+    expect(denied).toMatchObject({
+      code: 'ERR_STATE',
+      message: expect.stringMatching(/the database user may not create the crawl schema/),
+      hint: expect.stringMatching(/GRANT CREATE ON DATABASE/),
+    });
+  });
 });
