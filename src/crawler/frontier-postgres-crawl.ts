@@ -148,13 +148,16 @@ async function checkStarts(o: ResolvedCrawlOptions, robots: RobotsCache): Promis
   }
 }
 
-/** Whether any URL is still queued or claimed, and how many claims are alive. */
+/**
+ * Whether any URL is still queued or claimed, and how many claims are alive: read through the
+ * partial indexes of queued and claimed URLs (an idle worker asks often; the table may be huge).
+ */
 async function open(db: PgDb): Promise<{ queued: number; leased: number }> {
   const rows = await db.query<{ queued: number; leased: number }>(
     'look for work',
-    `SELECT count(*) FILTER (WHERE state = 0 OR lease_until < clock_timestamp())::int AS queued,
-       count(*) FILTER (WHERE state = 1 AND lease_until >= clock_timestamp())::int AS leased
-     FROM (SELECT state, lease_until FROM urls WHERE state < 2 LIMIT 1000) AS w`,
+    `SELECT (SELECT count(*) FROM (SELECT 1 FROM urls WHERE state = 0 LIMIT 1000) AS q)::int
+         + (SELECT count(*) FROM urls WHERE state = 1 AND lease_until < clock_timestamp())::int AS queued,
+       (SELECT count(*) FROM urls WHERE state = 1 AND lease_until >= clock_timestamp())::int AS leased`,
   );
   return rows[0]!;
 }
@@ -185,7 +188,8 @@ async function claimFinish(db: PgDb, me: string, force: boolean): Promise<boolea
     'claim the finish step',
     `INSERT INTO meta (key, value)
      SELECT 'finisher', $1::text
-     WHERE $2::boolean OR (NOT EXISTS (SELECT 1 FROM urls WHERE state < 2)
+     WHERE $2::boolean OR (NOT EXISTS (SELECT 1 FROM urls WHERE state = 0)
+       AND NOT EXISTS (SELECT 1 FROM urls WHERE state = 1)
        AND NOT EXISTS (SELECT 1 FROM meta WHERE key = 'seeding')
        AND NOT EXISTS (SELECT 1 FROM meta WHERE key = 'status' AND value = 'complete'))
      ON CONFLICT (key) DO UPDATE SET value = excluded.value

@@ -212,4 +212,30 @@ describe('a shared crawl and its workers', () => {
       hint: expect.stringMatching(/GRANT CREATE ON DATABASE/),
     });
   });
+
+  it('refuses options a shared crawl cannot take, naming them, before any connection', async () => {
+    const base = { start: 'http://127.0.0.1:9/', outDir: join(tempDir('sk-pgo'), 'out') };
+    const state = 'postgres://u@127.0.0.1:9/db';
+    const refused = (o: Record<string, unknown>) => crawl({ ...base, ...o }).catch((e: unknown) => e);
+    expect(await refused({ state })).toMatchObject({
+      code: 'ERR_OPTIONS',
+      message: expect.stringMatching(/needs crawlId/),
+    });
+    expect(await refused({ crawlId: 'x' })).toMatchObject({
+      code: 'ERR_OPTIONS',
+      message: expect.stringMatching(/crawlId needs state: a postgres:\/\/ URL/),
+    });
+    expect(await refused({ state, crawlId: 'no spaces' })).toMatchObject({
+      code: 'ERR_OPTIONS',
+      message: expect.stringMatching(/^crawlId must be/),
+    });
+    expect(await refused({ state, crawlId: 'x', leaseSeconds: 0 })).toMatchObject({
+      code: 'ERR_OPTIONS',
+      message: expect.stringMatching(/^leaseSeconds must be/),
+    });
+    expect(await refused({ state, crawlId: 'x', recrawl: true })).toMatchObject({
+      code: 'ERR_OPTIONS',
+      message: expect.stringMatching(/^recrawl is not available/),
+    });
+  });
 });
