@@ -148,15 +148,35 @@ async function checkStarts(o: ResolvedCrawlOptions, robots: RobotsCache): Promis
   }
 }
 
-/** Whether any URL is still queued or claimed, and how many claims are alive. */
+/**
+ * Whether any URL is still queued or claimed, and how many claims are alive: read through the
+ * partial indexes of queued and claimed URLs (an idle worker asks often; the table may be huge).
+ */
 async function open(db: PgDb): Promise<{ queued: number; leased: number }> {
   const rows = await db.query<{ queued: number; leased: number }>(
     'look for work',
-    `SELECT count(*) FILTER (WHERE state = 0 OR lease_until < clock_timestamp())::int AS queued,
-       count(*) FILTER (WHERE state = 1 AND lease_until >= clock_timestamp())::int AS leased
-     FROM (SELECT state, lease_until FROM urls WHERE state < 2 LIMIT 1000) AS w`,
+    `SELECT (SELECT count(*) FROM (SELECT 1 FROM urls WHERE state = 0 LIMIT 1000) AS q)::int
+         + (SELECT count(*) FROM urls WHERE state = 1 AND lease_until < clock_timestamp())::int AS queued,
+       (SELECT count(*) FROM urls WHERE state = 1 AND lease_until >= clock_timestamp())::int AS leased`,
   );
   return rows[0]!;
+}
+
+/** The live workers' ids, and the condition that names a dead one (no heartbeat within its lease, or signed off). */
+const DEAD = `SELECT id FROM workers WHERE stopped_at IS NOT NULL
+  OR heartbeat < clock_timestamp() - make_interval(secs => lease_seconds)`;
+
+/** Claims the reading of the site's sitemaps (from a dead worker that held it, too). */
+async function claimSeeding(db: PgDb, me: string): Promise<boolean> {
+  const rows = await db.query(
+    'claim the sitemap seeding',
+    `INSERT INTO meta (key, value) VALUES ('seeding', $1)
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value
+     WHERE meta.value = excluded.value OR meta.value IN (${DEAD})
+     RETURNING key`,
+    [me],
+  );
+  return rows.length > 0;
 }
 
 /**
@@ -168,13 +188,12 @@ async function claimFinish(db: PgDb, me: string, force: boolean): Promise<boolea
     'claim the finish step',
     `INSERT INTO meta (key, value)
      SELECT 'finisher', $1::text
-     WHERE $2::boolean OR (NOT EXISTS (SELECT 1 FROM urls WHERE state < 2)
+     WHERE $2::boolean OR (NOT EXISTS (SELECT 1 FROM urls WHERE state = 0)
+       AND NOT EXISTS (SELECT 1 FROM urls WHERE state = 1)
        AND NOT EXISTS (SELECT 1 FROM meta WHERE key = 'seeding')
        AND NOT EXISTS (SELECT 1 FROM meta WHERE key = 'status' AND value = 'complete'))
      ON CONFLICT (key) DO UPDATE SET value = excluded.value
-     WHERE $2::boolean OR (meta.value = excluded.value OR meta.value IN (
-       SELECT id FROM workers WHERE stopped_at IS NOT NULL
-         OR heartbeat < clock_timestamp() - make_interval(secs => lease_seconds)))
+     WHERE $2::boolean OR meta.value = excluded.value OR meta.value IN (${DEAD})
      RETURNING key`,
     [me, force],
   );
@@ -264,19 +283,22 @@ async function work(
         recorder.admitStart,
       );
       await frontier.commit();
-      if (o.seedSitemaps && (await frontier.getMeta('seeded')) === undefined) {
-        if (await frontier.claimMeta('seeding', s.workerId)) {
-          await seedSitemaps(seeds, {
-            origins: o.origins,
-            httpClient: net.client,
-            timeoutMs: o.timeoutMs,
-            signal: o.signal,
-            report: (d) => recorder.report(d),
-            urls: o.seedUrls,
-          });
-          await db.query('finish seeding', "DELETE FROM meta WHERE key = 'seeding'");
-        }
-      }
+      // The site's sitemaps are read by one worker (another takes over when it dies doing so).
+      const seeding = async (): Promise<'none' | 'seeded' | 'waiting'> => {
+        if (!o.seedSitemaps || (await frontier.getMeta('seeded')) !== undefined) return 'none';
+        if (!(await claimSeeding(db, s.workerId))) return 'waiting';
+        await seedSitemaps(seeds, {
+          origins: o.origins,
+          httpClient: net.client,
+          timeoutMs: o.timeoutMs,
+          signal: o.signal,
+          report: (d) => recorder.report(d),
+          urls: o.seedUrls,
+        });
+        await db.query('finish seeding', "DELETE FROM meta WHERE key = 'seeding'");
+        return 'seeded';
+      };
+      await seeding();
       const c = await frontier.counts();
       recorder.done = c.done;
       recorder.queued = c.queued;
@@ -324,8 +346,12 @@ async function work(
         if (fetched >= o.maxPages) break;
         const w = await open(db);
         if (w.queued > 0) continue;
-        if (w.leased === 0) break;
-        // Other workers hold claims: their pages may still lead somewhere.
+        if (w.leased === 0) {
+          const seeded = await seeding();
+          if (seeded === 'none') break;
+          if (seeded === 'seeded') continue;
+        }
+        // Other workers hold claims (or read the sitemaps): their pages may still lead somewhere.
         await o.sleep(IDLE_POLL_MS);
         if (o.signal?.aborted === true) {
           throw new SitemapkitError(

@@ -180,4 +180,62 @@ describe('a shared crawl and its workers', () => {
       await cb.close();
     }
   });
+
+  it('says what to check when the server cannot be reached or the user may not create the schema', async () => {
+    const site = await startServer(siteRoutes(3));
+    servers.push(site);
+    const dir = tempDir('sk-pge');
+    const base = { start: site.url, outDir: join(dir, 'out'), crawlId: 'refused' };
+    const server = pg();
+    // A port nothing listens on: the one of a server just stopped would do, a closed one is simpler.
+    const closed = await startServer({});
+    const port = closed.port;
+    await closed.close();
+    const unreachable = await crawl({ ...base, state: `postgres://u:p@127.0.0.1:${port}/db` }).catch(
+      (e: unknown) => e,
+    );
+    expect(unreachable).toMatchObject({
+      code: 'ERR_STATE',
+      message: expect.stringMatching(/cannot connect to the database: the connection was refused/),
+      where: expect.stringContaining(`127.0.0.1:${port}/db`),
+      hint: expect.stringMatching(/host and port in --state/),
+    });
+    expect(
+      String((unreachable as Error).message) + String((unreachable as { where: string }).where),
+    ).not.toContain(':p@');
+    await server.query("CREATE ROLE plain LOGIN PASSWORD 'plain'");
+    const url = `postgres://plain:plain@${server.host}:${server.port}/${server.database}`;
+    const denied = await crawl({ ...base, state: url }).catch((e: unknown) => e);
+    expect(denied).toMatchObject({
+      code: 'ERR_STATE',
+      message: expect.stringMatching(/the database user may not create the crawl schema/),
+      hint: expect.stringMatching(/GRANT CREATE ON DATABASE/),
+    });
+  });
+
+  it('refuses options a shared crawl cannot take, naming them, before any connection', async () => {
+    const base = { start: 'http://127.0.0.1:9/', outDir: join(tempDir('sk-pgo'), 'out') };
+    const state = 'postgres://u@127.0.0.1:9/db';
+    const refused = (o: Record<string, unknown>) => crawl({ ...base, ...o }).catch((e: unknown) => e);
+    expect(await refused({ state })).toMatchObject({
+      code: 'ERR_OPTIONS',
+      message: expect.stringMatching(/needs crawlId/),
+    });
+    expect(await refused({ crawlId: 'x' })).toMatchObject({
+      code: 'ERR_OPTIONS',
+      message: expect.stringMatching(/crawlId needs state: a postgres:\/\/ URL/),
+    });
+    expect(await refused({ state, crawlId: 'no spaces' })).toMatchObject({
+      code: 'ERR_OPTIONS',
+      message: expect.stringMatching(/^crawlId must be/),
+    });
+    expect(await refused({ state, crawlId: 'x', leaseSeconds: 0 })).toMatchObject({
+      code: 'ERR_OPTIONS',
+      message: expect.stringMatching(/^leaseSeconds must be/),
+    });
+    expect(await refused({ state, crawlId: 'x', recrawl: true })).toMatchObject({
+      code: 'ERR_OPTIONS',
+      message: expect.stringMatching(/^recrawl is not available/),
+    });
+  });
 });

@@ -7,10 +7,17 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { crawl } from '../../src/crawler/crawl.js';
 import { openPostgresCrawl } from '../../src/crawler/frontier-postgres-read.js';
-import type { TestServer } from '../support/http-server.js';
+import { html, startServer, type TestServer } from '../support/http-server.js';
 import { usePostgres } from '../support/postgres.js';
 import { tempDir } from '../support/tmp.js';
-import { countingSite, pageHits, resultOf, sitemapUrls, startWorker } from './postgres-helpers.js';
+import {
+  countingSite,
+  pageHits,
+  resultOf,
+  sitemapUrls,
+  siteRoutes,
+  startWorker,
+} from './postgres-helpers.js';
 
 const pg = usePostgres();
 const servers: TestServer[] = [];
@@ -86,5 +93,39 @@ describe('a crawl shared by four workers through PostgreSQL', () => {
     } finally {
       await c.close();
     }
+  });
+
+  it("reads the site's sitemaps once (seedSitemaps) and crawls a page only a sitemap lists", async () => {
+    const routes = siteRoutes(30, 'User-agent: *\nDisallow: /private/\nSitemap: /sitemap.xml\n');
+    const site = await startServer(routes);
+    servers.push(site);
+    routes['/orphan'] = html('Orphan', '<a href="/">home</a>');
+    routes['/sitemap.xml'] = {
+      headers: { 'content-type': 'application/xml' },
+      body: `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${site.origin}/orphan</loc></url></urlset>`,
+    };
+    const dir = tempDir('sk-pgs');
+    const ends = await Promise.all(
+      [1, 2, 3].map(
+        (i) =>
+          startWorker({
+            start: site.url,
+            outDir: join(dir, 'out'),
+            state: pg().url,
+            crawlId: 'seeded',
+            workerId: `w${i}`,
+            seedSitemaps: true,
+            retryBaseMs: 1,
+          }).done,
+      ),
+    );
+    for (const e of ends) expect(e.code, e.stderr).toBe(0);
+    // One worker read them: discovery probes the well-known path, then the reader reads it (three
+    // workers reading would make six requests).
+    expect(site.hits('/sitemap.xml')).toBe(2);
+    expect(site.hits('/orphan')).toBe(1);
+    const twice = [...pageHits(site)].filter(([p, n]) => p !== '/sitemap.xml' && n !== 1);
+    expect(twice).toEqual([]);
+    expect(sitemapUrls(join(dir, 'out')).some((u) => u.includes(`${site.origin}/orphan<`))).toBe(true);
   });
 });
