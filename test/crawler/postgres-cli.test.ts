@@ -4,7 +4,7 @@
  * The built CLI runs for real against a throwaway cluster and a loopback site.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runBin, runProcess } from '../support/cli.js';
@@ -223,6 +223,30 @@ describe('crawl --state postgres://… (a shared crawl)', () => {
     expect(b.code, b.stderr).toBe(0);
     expect(b.stdout).toContain('pages in the sitemap');
     expect(entries(join(dir, 'out'))).toHaveLength(PAGES + 10);
+  }, 180_000);
+
+  it('crawl-status --drop refuses while a worker is alive; --force drops under it', async () => {
+    const dir = tempDir('sk-pg-drop-alive');
+    const url = server().url;
+    held = new Promise<void>((r) => {
+      release = r;
+    });
+    const before = site.hits('/hold');
+    const a = spawnBin(['crawl', site.url, ...common(dir), '--state', url, '--crawl-id', 'alive']);
+    await eventually(() => site.hits('/hold') > before, 60_000);
+    const refused = await runBin(['crawl-status', '--state', url, '--crawl-id', 'alive', '--drop']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('the crawl "alive" has 1 worker alive [ERR_STATE]');
+    expect(refused.stderr).toContain('--force');
+    const forced = await runBin(['crawl-status', '--state', url, '--crawl-id', 'alive', '--drop', '--force']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stdout).toContain('Dropped the crawl "alive"');
+    release();
+    const ra = await a.done;
+    // The worker fails at its next statement, in one sentence, and never writes the outputs.
+    expect(ra.code, ra.stderr).toBe(2);
+    expect(ra.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(join(dir, 'out', 'sitemap.xml'))).toBe(false);
   }, 180_000);
 
   it('Ctrl-C in crawl --workers 2 reaches each worker once: all exit 130 with their leases back', async () => {
