@@ -19,6 +19,8 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   generate: async () => (await import('./commands/generate.js')).registerGenerate,
   parse: async () => (await import('./commands/parse.js')).registerParse,
   crawl: async () => (await import('./commands/crawl.js')).registerCrawl,
+  'crawl-worker': async () => (await import('./commands/crawl-worker.js')).registerCrawlWorker,
+  'crawl-status': async () => (await import('./commands/crawl-status.js')).registerCrawlStatus,
   validate: async () => (await import('./commands/validate.js')).registerValidate,
   robots: async () => (await import('./commands/robots.js')).registerRobots,
   submit: async () => (await import('./commands/submit.js')).registerSubmit,

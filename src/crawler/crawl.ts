@@ -22,6 +22,8 @@ import { addressRefusal, RobotsGate } from '../robots/gate.js';
 import type { BuildResult, SiteStore } from '../store/store.js';
 import { type WriteSitemapsResult, writeSitemaps } from '../writer/write-sitemaps.js';
 import { writeChangeSet } from './change-set-file.js';
+import { crawlShared } from './frontier-postgres-crawl.js';
+import { resolveShared, type SharedCrawlWorker } from './frontier-postgres-options.js';
 import { SqliteFrontier } from './frontier-sqlite.js';
 import { type CrawlNetwork, openNetwork } from './network.js';
 import { originOf } from './normalize-url.js';
@@ -62,6 +64,8 @@ export interface CrawlResult {
   report: CrawlReportFiles | undefined;
   /** Findings of the crawl and of the writer, by severity. */
   counts: { error: number; warning: number; info: number };
+  /** With a `postgres://` state: what this worker did (undefined for a crawl of one process). */
+  worker?: SharedCrawlWorker;
 }
 
 /**
@@ -82,6 +86,9 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
     throw new SitemapkitError('ERR_ABORTED', 'the crawl was interrupted before it started');
   }
   checkPublication(o);
+  // A postgres:// state: this process is one worker of a crawl shared through the database.
+  const shared = resolveShared(options);
+  if (shared !== undefined) return crawlShared(o, shared);
   const target = resolveCrawlStore(options.store, o.sitemaps);
   const store = target === undefined ? undefined : await openCrawlStore(target, o.baseUrl, o.sitemaps, o.now);
   try {

@@ -20,16 +20,19 @@ import {
 } from '../page/image-filter.js';
 import { isProductToken } from '../robots/match.js';
 import type { CrawlProgress, PageEvent } from './events.js';
+import { isPostgresState } from './frontier-postgres-db.js';
+import type { SharedCrawlOptions } from './frontier-postgres-options.js';
 import { normalizeCrawlUrl, type ParamPolicy } from './normalize-url.js';
 import { type RenderCrawlOptions, type ResolvedRender, resolveRender } from './render-options.js';
 import type { CrawlSitemapOptions, CrawlStoreOptions } from './store-publish.js';
 
 export type { CrawlProgress, PageEvent } from './events.js';
+export type { PgStep, SharedCrawlOptions } from './frontier-postgres-options.js';
 export type { RenderCrawlOptions } from './render-options.js';
 export type { CrawlSitemapOptions } from './store-publish.js';
 
 /** Options of {@link crawl}. Only `start` and `outDir` are required. The object is never modified. */
-export interface CrawlOptions extends RenderCrawlOptions {
+export interface CrawlOptions extends RenderCrawlOptions, SharedCrawlOptions {
   /**
    * Where the crawl starts: one URL or several (same or other hosts). Credentials in a start URL
    * (`https://user:pass@staging.example.com/`) become HTTP basic auth, sent to that origin only.
@@ -53,7 +56,8 @@ export interface CrawlOptions extends RenderCrawlOptions {
   publicOrigin?: string;
   /**
    * The state database. Without it the crawl keeps its state in a temporary folder that is
-   * deleted when `crawl()` returns or throws (nothing to resume then).
+   * deleted when `crawl()` returns or throws (nothing to resume then). A `postgres://` URL keeps
+   * the crawl in that database instead, shared by every worker given the same `crawlId`.
    * @default a temporary file (the CLI: `./.sitemapkit/crawl-HOST.db`)
    */
   state?: string;
@@ -424,7 +428,7 @@ export function resolveCrawlOptions(o: CrawlOptions, cwd: string = process.cwd()
       'without state a crawl keeps its state in a temporary folder that is deleted when it returns',
     );
   }
-  const state = o.state === undefined ? undefined : resolve(cwd, o.state);
+  const state = o.state === undefined || isPostgresState(o.state) ? o.state : resolve(cwd, o.state);
   return {
     starts,
     origins,

@@ -37,9 +37,19 @@ export interface SchedulerOptions {
   sleep: (ms: number) => Promise<void>;
 }
 
+/**
+ * Send slots shared with other processes (a crawl shared through a database): `claim` resolves when
+ * this process may send its next request to the origin. Absent, the host scheduler alone decides.
+ */
+export interface SlotSource {
+  claim(origin: string): Promise<void>;
+}
+
 export interface SchedulerParts {
   frontier: Frontier;
   hosts: HostScheduler;
+  /** Politeness shared with other workers, asked once the host scheduler let a request start. */
+  slots?: SlotSource;
   /** Whether robots.txt lets a URL be fetched; undefined while it is being fetched. */
   gate: (origin: string, url: string) => GateVerdict | undefined;
   /** One request for a page (the network). */
@@ -276,6 +286,15 @@ export class Scheduler {
 
   async #fetchOne(item: Item): Promise<void> {
     const o = this.#o;
+    if (this.#p.slots !== undefined) {
+      // The wait for a shared slot is not the page's response time.
+      try {
+        await this.#p.slots.claim(item.origin);
+      } catch (error) {
+        this.#p.hosts.finish(item.origin);
+        throw error;
+      }
+    }
     const t0 = o.now();
     if (item.attempts === 0) this.fetched++;
     item.attempts++;

@@ -106,6 +106,24 @@ export function connectError(e: unknown, shown: string, flag = '--db'): Sitemapk
       `Give it in ${flag} postgres://USER:PASSWORD@HOST/DB, in PGPASSWORD, or in ~/.pgpass.`,
     );
   }
+  // TLS (issue 17): a certificate file that sslrootcert, sslcert or sslkey names and cannot be
+  // read is an open() failure, not a socket's; a server without TLS answers sslmode=require so.
+  const syscall = (e as { syscall?: unknown })?.syscall;
+  if (code === 'ENOENT' || code === 'EACCES') {
+    if (syscall === 'open') {
+      const path = String((e as { path?: unknown }).path ?? '');
+      return fail(
+        `cannot read ${path}, a certificate or key file of the connection (${code === 'ENOENT' ? 'no such file' : 'permission denied'})`,
+        `Check the paths given to sslrootcert, sslcert and sslkey in ${flag}.`,
+      );
+    }
+  }
+  if (/does not support SSL/i.test(message)) {
+    return fail(
+      'cannot connect to the database: the server does not accept TLS connections',
+      `Drop sslmode=require from ${flag} (and PGSSLMODE from the environment), or turn ssl on in the server's postgresql.conf.`,
+    );
+  }
   if (code === '3D000') {
     return fail(
       `there is no such database (${message})`,

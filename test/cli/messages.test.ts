@@ -210,6 +210,8 @@ describe('help texts', () => {
     ['parse'],
     ['validate'],
     ['crawl'],
+    ['crawl-worker'],
+    ['crawl-status'],
     ['robots', 'lint'],
     ['robots', 'check'],
     ['submit'],

@@ -357,7 +357,7 @@ describe('--from-sql on PostgreSQL', () => {
     ]);
     expect(child.code).toBe(2);
     expect(child.stderr).toContain(
-      `sitemapkit: ${shown()}: cannot connect to the database: The server does not support SSL connections [ERR_INPUT]`,
+      `sitemapkit: ${shown()}: cannot connect to the database: the server does not accept TLS connections [ERR_INPUT]`,
     );
     expect(child.stderr).not.toContain('WARNING');
     const ca = await generate(

@@ -7,7 +7,7 @@ import type { Changefreq } from '../../core/entry.js';
 import { isSitemapkitError } from '../../core/errors.js';
 import { CHANGEFREQS } from '../../core/limits.js';
 import { type CrawlResult, crawl } from '../../crawler/crawl.js';
-import type { CrawlOptions, CrawlProgress } from '../../crawler/options.js';
+import { type CrawlOptions, type CrawlProgress, resolveCrawlOptions } from '../../crawler/options.js';
 import { ensureDir, removeCreated } from '../../writer/atomic.js';
 import {
   type AuditRuleFlags,
@@ -21,20 +21,38 @@ import { defaultState, priorities, shortPath } from '../crawl-flags.js';
 import { changesLine, diagnosticLine, progressText, resumeCommand, storeLines } from '../crawl-lines.js';
 import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, UsageError } from '../exit.js';
 import { type CrawlExtrasFlags, crawlExtras, extrasCrawlOptions } from '../extras-flags.js';
-import { wholeNumberArg } from '../flags.js';
+import { durationArg, wholeNumberArg } from '../flags.js';
 import { appendArg, type ImageFlags, imageFilterOptions, shareArg } from '../input-flags.js';
 import { Progress, RateWindow } from '../progress.js';
 import { type RenderFlags, renderFlags, renderOptions } from '../render-flags.js';
+import { crawlIdArg, defaultCrawlId, isSharedState, workerOptions, wroteOutputs } from '../shared-crawl.js';
+import {
+  ipcProgress,
+  ipcWorker,
+  leftShared,
+  otherWorkerWrote,
+  sendToSupervisor,
+  startSharedCrawl,
+} from '../shared-run.js';
 import { type SiteCrawlFlags, siteCrawlFlags, siteCrawlOptions } from '../site-crawl-flags.js';
 import { maxDropArg, storeName } from '../store-build.js';
 
-interface CrawlFlags extends SiteCrawlFlags, ImageFlags, CrawlExtrasFlags, AuditRuleFlags, RenderFlags {
+export interface CrawlFlags
+  extends SiteCrawlFlags,
+    ImageFlags,
+    CrawlExtrasFlags,
+    AuditRuleFlags,
+    RenderFlags {
   audit?: boolean;
   auditJunit?: boolean;
   out: string;
   baseUrl?: string;
   publicOrigin?: string;
   state?: string;
+  crawlId?: string;
+  workers?: number;
+  /** Milliseconds. */
+  lease?: number;
   resume?: boolean;
   fresh?: boolean;
   recrawl?: boolean;
@@ -80,7 +98,25 @@ export function registerCrawl(program: Command, ctx: CliContext): void {
         '--public-origin <url>',
         'rewrite crawled URLs to this origin or base URL before writing, e.g. https://example.com/docs/15/ (crawl staging, publish for production)',
       )
-      .option('--state <file>', 'crawl state database (default: ./.sitemapkit/crawl-HOST.db)')
+      .option(
+        '--state <file|url>',
+        'crawl state database (default: ./.sitemapkit/crawl-HOST.db), or postgres://… for a crawl shared by several workers (docs/crawl.md)',
+      )
+      .option(
+        '--crawl-id <id>',
+        'with --state postgres://…: the shared crawl to start or join (default: from the start host, example_com)',
+        crawlIdArg,
+      )
+      .option(
+        '--workers <n>',
+        'with --state postgres://…: worker processes to start here (default 1; more join with crawl-worker)',
+        wholeNumberArg('--workers', 1, 256),
+      )
+      .option(
+        '--lease <duration>',
+        "with --state postgres://…: how long a worker's claim on a page lasts; a worker that dies loses its pages to the others after it (default 60s)",
+        durationArg('--lease', 's', 5000),
+      )
       .option(
         '--resume',
         'continue an interrupted crawl from its state (a finished one is not fetched again: its output is rewritten with the options given now)',
@@ -164,6 +200,7 @@ Examples:
   sitemapkit crawl https://example.com/ --out dist/ --state site.db --recrawl --changes changes.jsonl
   sitemapkit crawl https://example.com/ --out dist/ --state site.db --recrawl --store site-store.db
   sitemapkit crawl https://example.com/ --out dist/ --audit --audit-junit   # and audit the published sitemaps
+  sitemapkit crawl https://example.com/ --out dist/ --state postgres://crawler@db.internal/crawls --workers 4   # shared: crawl-worker joins
 
 Exit codes: 0 the crawl completed and the sitemaps were written (even if some pages were broken);
 1 nothing could be listed, --audit found an error, or --store's gate refused a crawl dropping
@@ -175,8 +212,24 @@ the command that resumes).`,
     .action(async (urls: string[], flags: CrawlFlags, cmd: Command) => {
       // commander keeps the arguments it parsed (untyped): the resume command repeats them.
       const argv = (cmd.parent ?? cmd) as unknown as { rawArgs: string[] };
-      ctx.exitCode = await runCrawl(urls, flags, ctx, argv.rawArgs);
+      ctx.exitCode = isSharedState(flags.state)
+        ? await startSharedCrawl(urls, flags, ctx, checkOptions(urls), (f) =>
+            runCrawl(urls, f, ctx, argv.rawArgs),
+          )
+        : await runCrawl(urls, flags, ctx, argv.rawArgs);
     });
+}
+
+/** Refuses bad flags as the crawl would, before a shared crawl records its command and starts workers. */
+function checkOptions(urls: string[]): (flags: CrawlFlags) => void {
+  return (flags) => {
+    try {
+      resolveCrawlOptions(workerOptions(toOptions(urls, flags), flags.crawlId!, flags.lease));
+    } catch (error) {
+      if (!isSitemapkitError(error, 'ERR_OPTIONS')) throw error;
+      throw new UsageError(cliNames(`${error.message}${error.hint ? ` (${error.hint})` : ''}`));
+    }
+  };
 }
 
 function toOptions(urls: string[], flags: CrawlFlags): CrawlOptions {
@@ -222,12 +275,19 @@ function plural(n: number, word: string): string {
   return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 }
 
-async function runCrawl(
+/** Runs the crawl in this process: the whole crawl, or with a shared `--state`, one worker of it. */
+export async function runCrawl(
   urls: string[],
   flags: CrawlFlags,
   ctx: CliContext,
   argv: readonly string[],
 ): Promise<number> {
+  const shared = isSharedState(flags.state);
+  const sharedOnly = [flags.crawlId && '--crawl-id', flags.workers && '--workers', flags.lease && '--lease'];
+  if (!shared && sharedOnly.some(Boolean))
+    throw new UsageError(
+      `${sharedOnly.find(Boolean)} needs --state postgres://… (workers share a crawl through PostgreSQL)`,
+    );
   if (flags.store === undefined && (flags.maxDrop !== undefined || flags.force === true))
     throw new UsageError(
       `${flags.force === true ? '--force' : '--max-drop'} needs --store (the publish gate is the store's)`,
@@ -243,7 +303,7 @@ async function runCrawl(
   // Made here, bounded: the crawler's recursive mkdir loops forever under /proc (issue 11).
   const made = [
     ...(flags.report === false ? [] : await ensureDir(flags.report, 'create the report folder')),
-    ...(flags.state === undefined
+    ...(flags.state === undefined || shared
       ? []
       : await ensureDir(dirname(flags.state), 'create the folder of the crawl state')),
   ];
@@ -274,9 +334,12 @@ async function runCrawl(
       ctx.stderr.write(`${progressText(p, rates.estimate(p.queued), 'log')}\n`);
     }
   };
-  const options = toOptions(urls, flags);
+  const crawlId = flags.crawlId ?? defaultCrawlId(urls[0] ?? '');
+  const options = shared
+    ? workerOptions(toOptions(urls, flags), crawlId, flags.lease)
+    : toOptions(urls, flags);
   options.onDiagnostic = onDiagnostic;
-  options.onProgress = onProgress;
+  options.onProgress = ipcWorker() ? ipcProgress() : onProgress;
   if (flags.verbose === true && !json) {
     options.onPage = (e) => {
       progress.stop();
@@ -320,7 +383,9 @@ async function runCrawl(
       return EXIT_FINDINGS;
     }
     if (isSitemapkitError(error, 'ERR_ABORTED') || ctx.signal.aborted) {
-      ctx.stderr.write(`sitemapkit: ${interrupted(options.state, argv)}\n`);
+      ctx.stderr.write(
+        `sitemapkit: ${shared ? leftShared(flags.state!, crawlId) : interrupted(options.state, argv)}\n`,
+      );
       return EXIT_INTERRUPTED;
     }
     if (isSitemapkitError(error, 'ERR_OPTIONS')) {
@@ -331,6 +396,11 @@ async function runCrawl(
   }
   progress.stop();
   printHidden(hidden, ctx);
+  if (shared) {
+    const wrote = wroteOutputs(result);
+    if (ipcWorker()) sendToSupervisor({ kind: 'finished', wroteOutputs: wrote });
+    if (!wrote) return otherWorkerWrote(result, crawlId, json, ctx);
+  }
   // With --audit, an error it found fails the run, as `audit` does (for CI).
   const exit =
     result.auditSkipped === 'interrupted'
@@ -349,7 +419,8 @@ async function runCrawl(
     .sort((a, b) => b[1] - a[1]);
   const broken = (s.verdicts['broken'] ?? 0) + (s.verdicts['error'] ?? 0);
   const lines = [
-    `Crawled ${plural(s.requests, 'request')} in ${s.seconds.toFixed(1)} s (${s.pagesPerSecond.toFixed(0)}/s): ${plural(s.listed, 'page')} in the sitemap, ${plural(s.found - s.listed, 'URL')} left out${broken > 0 ? `, ${broken} broken or failing` : ''}${result.complete ? '' : ` (stopped at --max-pages; ${s.queued.toLocaleString('en-US')} queued: --resume with a larger --max-pages to go on)`}`,
+    // A shared crawl's counts are the whole crawl's; its requests and time this worker's own.
+    `${shared ? `Crawl "${crawlId}" finished (this worker: ${plural(s.requests, 'request')} in ${s.seconds.toFixed(1)} s, and wrote the outputs)` : `Crawled ${plural(s.requests, 'request')} in ${s.seconds.toFixed(1)} s (${s.pagesPerSecond.toFixed(0)}/s)`}: ${plural(s.listed, 'page')} in the sitemap, ${plural(s.found - s.listed, 'URL')} left out${broken > 0 ? `, ${broken} broken or failing` : ''}${result.complete ? '' : ` (stopped at --max-pages; ${s.queued.toLocaleString('en-US')} queued: --resume with a larger --max-pages to go on)`}`,
     ...(result.sitemaps === undefined
       ? storeLines(result.store!, storeName(flags.store!, shortPath), shortPath(flags.out))
       : [
@@ -367,7 +438,7 @@ async function runCrawl(
     lines.push(`  report: ${shortPath(result.report.html)} (with urls.csv and urls.jsonl)`);
   if (s.changes !== undefined) lines.push(changesLine(s.changes));
   if (flags.changes !== undefined) lines.push(`  change set: ${shortPath(flags.changes)}`);
-  if (result.state !== undefined) lines.push(`  state: ${shortPath(result.state)}`);
+  if (result.state !== undefined) lines.push(`  state: ${shared ? result.state : shortPath(result.state)}`);
   if (leftOut.length > 0)
     lines.push(`  left out: ${leftOut.map(([v, n]) => `${v} ${n.toLocaleString('en-US')}`).join(', ')}`);
   if (flags.updateRobots !== undefined) lines.push(`  robots.txt updated: ${flags.updateRobots}`);

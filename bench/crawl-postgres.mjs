@@ -1,0 +1,236 @@
+#!/usr/bin/env node
+// The shared crawl's benchmark (issue 17). A synthetic loopback site (bench/crawl-server.mjs
+// --synthetic N, its own process; 1,000,000 pages by default) crawled by the built CLI: the SQLite
+// crawl in one process, then `crawl --state postgres://… --workers W` for each W of --workers
+// (default 1,2,4) against a throwaway PostgreSQL cluster started here as the tests start theirs
+// (test/support/postgres-cluster.mjs). Each worker's RSS is sampled every second over the run
+// (peak, and the peak of the run's second half against its first: flat or growing), and the
+// database's transactions and CPU time (the postmaster's reaped backends) are read before and
+// after each run. From the one-worker run it prints the database's cost per page and how many
+// workers one PostgreSQL server can feed. Same-run ratios only; the load average is printed.
+// Usage: node bench/crawl-postgres.mjs [--pages N] [--workers 1,2,4] [--concurrency 8] [--quick]
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { startPostgres } from '../test/support/postgres-cluster.mjs';
+import { benchFlags, fmt, load, OUT, requireBuild, startCrawlServer, table } from './lib.mjs';
+
+const flags = benchFlags({
+  pages: { value: 1_000_000, quick: 2000 },
+  workers: '1,2,4',
+  concurrency: 8,
+});
+const PAGES = flags.pages;
+const WORKERS = String(flags.workers)
+  .split(',')
+  .map((w) => Number(w));
+const C = String(flags.concurrency);
+const BIN = requireBuild();
+const HOOK = new URL('./rss-hook.mjs', import.meta.url).href;
+const TICK = 100; // clock ticks per second in /proc/PID/stat (USER_HZ)
+
+/** RSS (KiB) of `pid` and of its child processes, from ps. */
+function rssTree(pid) {
+  let text = '';
+  try {
+    text = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,rss='], { encoding: 'utf8' });
+  } catch {
+    return new Map();
+  }
+  const out = new Map();
+  for (const line of text.trim().split('\n')) {
+    const [p, pp, rss] = line.trim().split(/\s+/).map(Number);
+    if (p === pid || pp === pid) out.set(p, rss);
+  }
+  return out;
+}
+
+/**
+ * Runs the CLI with `args`, every Node process of it preloading the RSS hook; samples the RSS of
+ * it and its children every second. Returns seconds, the exit code, stdout, and per process the
+ * samples (KiB) in order.
+ */
+function runSampled(args) {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, NODE_OPTIONS: `--import=${HOOK}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const samples = new Map();
+    const timer = setInterval(() => {
+      for (const [p, rss] of rssTree(child.pid)) {
+        if (!samples.has(p)) samples.set(p, []);
+        samples.get(p).push(rss);
+      }
+    }, 1000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(timer);
+      const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+      const cpu = [...stderr.matchAll(/SK_CPU=(\d+)/g)].reduce((a, m) => a + Number(m[1]) / 1e6, 0);
+      resolve({ code, secs, cpu, stdout, stderr, samples, root: child.pid });
+    });
+  });
+}
+
+/** A process's peak RSS (MiB) and its second half's peak over its first half's (1.00: flat). */
+function rssShape(series) {
+  const peak = Math.max(...series) / 1024;
+  const half = Math.floor(series.length / 2);
+  const first = Math.max(...series.slice(0, Math.max(half, 1)));
+  const second = Math.max(...series.slice(half));
+  return { peak, growth: second / first };
+}
+
+/** CPU seconds of the postmaster and its reaped children (the backends that ended). */
+function postgresCpu(pg) {
+  const pid = Number(readFileSync(join(pg.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // After ") ": state is field 3; utime, stime, cutime, cstime are fields 14 to 17.
+  return [11, 12, 13, 14].reduce((a, i) => a + Number(f[i]), 0) / TICK;
+}
+
+async function transactions(pg) {
+  const r = await pg.query(
+    'SELECT (xact_commit + xact_rollback)::bigint AS n FROM pg_stat_database WHERE datname = current_database()',
+  );
+  return Number(r.rows[0].n);
+}
+
+/** The statistics collector flushes about once a second: wait for it before reading. */
+const settle = () => new Promise((r) => setTimeout(r, 1500));
+
+const site = await startCrawlServer(['--synthetic', String(PAGES)]);
+const pg = await startPostgres();
+const start = `${site.origin}/`;
+const common = ['--no-report', '--no-html', '--concurrency', C, '--quiet'];
+const rows = [];
+try {
+  console.log(
+    `Shared crawl: ${PAGES.toLocaleString('en-US')} synthetic pages on loopback, --concurrency ${C} per process, ${availableParallelism()} cores, load ${load()}`,
+  );
+  const liteDir = join(OUT, 'crawl-postgres-sqlite');
+  rmSync(liteDir, { recursive: true, force: true });
+  const lite = await runSampled([
+    'crawl',
+    start,
+    '--out',
+    join(liteDir, 'out'),
+    '--state',
+    join(liteDir, 'state.db'),
+    '--json',
+    ...common,
+  ]);
+  if (lite.code !== 0) throw new Error(`the SQLite crawl failed (${lite.code}): ${lite.stderr}`);
+  const litePages = JSON.parse(lite.stdout).stats.found;
+  const liteShape = rssShape(lite.samples.get(lite.root) ?? [0]);
+  const liteRate = litePages / lite.secs;
+  rows.push({
+    run: 'SQLite, 1 process',
+    pages: fmt.n(litePages),
+    seconds: fmt.s(lite.secs),
+    'pages/s': fmt.n(liteRate),
+    'vs SQLite': '1.00',
+    'peak RSS/worker MiB': fmt.mb(liteShape.peak),
+    'RSS 2nd/1st half': liteShape.growth.toFixed(2),
+    'db tx/s': '',
+    'db tx/page': '',
+    'db CPU ms/page': '',
+    'worker CPU ms/page': ((lite.cpu / litePages) * 1000).toFixed(2),
+  });
+  let one;
+  for (const w of WORKERS) {
+    const id = `bench_${w}`;
+    const dir = join(OUT, `crawl-postgres-${w}`);
+    rmSync(dir, { recursive: true, force: true });
+    await settle();
+    const tx0 = await transactions(pg);
+    const cpu0 = postgresCpu(pg);
+    const r = await runSampled([
+      'crawl',
+      start,
+      '--out',
+      join(dir, 'out'),
+      '--state',
+      pg.url,
+      '--crawl-id',
+      id,
+      '--workers',
+      String(w),
+      ...common,
+    ]);
+    if (r.code !== 0)
+      throw new Error(`the PostgreSQL crawl with ${w} workers failed (${r.code}): ${r.stderr}`);
+    await settle();
+    const tx = (await transactions(pg)) - tx0;
+    const dbCpu = postgresCpu(pg) - cpu0;
+    const status = JSON.parse(
+      execFileSync(process.execPath, [BIN, 'crawl-status', '--state', pg.url, '--crawl-id', id, '--json'], {
+        encoding: 'utf8',
+      }),
+    );
+    const pages = status.done;
+    // With one worker the worker is the command's own process; with more, its children.
+    const workerPids = w === 1 ? [r.root] : [...r.samples.keys()].filter((p) => p !== r.root);
+    const shapes = workerPids.map((p) => rssShape(r.samples.get(p) ?? [0]));
+    const peak = Math.max(...shapes.map((s) => s.peak));
+    const growth = Math.max(...shapes.map((s) => s.growth));
+    const rate = pages / r.secs;
+    const run = { w, pages, secs: r.secs, rate, tx, dbCpu, cpu: r.cpu };
+    if (w === 1) one = run;
+    rows.push({
+      run: `PostgreSQL, ${w} worker${w === 1 ? '' : 's'}`,
+      pages: fmt.n(pages),
+      seconds: fmt.s(r.secs),
+      'pages/s': fmt.n(rate),
+      'vs SQLite': (rate / liteRate).toFixed(2),
+      'peak RSS/worker MiB': fmt.mb(peak),
+      'RSS 2nd/1st half': growth.toFixed(2),
+      'db tx/s': fmt.n(tx / r.secs),
+      'db tx/page': (tx / pages).toFixed(3),
+      'db CPU ms/page': ((dbCpu / pages) * 1000).toFixed(3),
+      'worker CPU ms/page': ((r.cpu / pages) * 1000).toFixed(2),
+    });
+    execFileSync(
+      process.execPath,
+      [BIN, 'crawl-status', '--state', pg.url, '--crawl-id', id, '--drop', '--force'],
+      {
+        stdio: 'ignore',
+      },
+    );
+  }
+  console.log('');
+  table(rows, Object.keys(rows[0]));
+  if (one !== undefined) {
+    console.log('');
+    console.log(
+      `PostgreSQL 1 worker / SQLite 1 process: ${(one.rate / liteRate).toFixed(2)} in pages/s (target at least 0.70); ${(lite.cpu / litePages / (one.cpu / one.pages)).toFixed(2)} in the crawler's CPU per page (what the rate tends to when the crawl is bound by the worker's CPU, not by a loaded machine's scheduling)`,
+    );
+    // The database's work per page is what bounds the workers one server can feed: a core of the
+    // server does 1 / (CPU seconds per page) pages a second of frontier work; a worker crawls at
+    // its own rate; their ratio is the workers one server core keeps busy.
+    const dbPerPage = one.dbCpu / one.pages;
+    const serverCore = 1 / dbPerPage;
+    const perCore = serverCore / one.rate;
+    console.log(
+      `database per page: ${(one.tx / one.pages).toFixed(3)} transactions, ${(dbPerPage * 1000).toFixed(3)} ms of server CPU; one server core does ${fmt.n(serverCore)} pages/s (${fmt.n((serverCore * one.tx) / one.pages)} transactions/s) of frontier work`,
+    );
+    console.log(
+      `one worker crawls ${fmt.n(one.rate)} pages/s here: one PostgreSQL core feeds about ${perCore.toFixed(1)} workers, an 8-core server about ${(8 * perCore).toFixed(0)} (then the commit rate of its disk, ${fmt.n((8 * serverCore * one.tx) / one.pages)} transactions/s, is the next bound)`,
+    );
+  }
+  console.log(`load average at the end: ${load()}`);
+} finally {
+  site.close();
+  await pg.stop();
+}

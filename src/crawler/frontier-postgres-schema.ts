@@ -1,0 +1,175 @@
+/**
+ * The schema of a crawl shared through PostgreSQL: created by the first worker (under an advisory
+ * lock, so that workers started together do not race), checked and migrated by every other, and
+ * dropped by `drop()`. The `urls` columns are the SQLite state's (state-open.ts), so that a finished
+ * crawl is copied into a local state and written by the same code; the rest is what workers share:
+ * leases, the seen-set's 128-bit hash, hosts' send slots, robots.txt, workers and their heartbeats.
+ */
+import type { PoolClient } from 'pg';
+import { SitemapkitError } from '../core/errors.js';
+import { PG_FORMAT, PG_VERSION, type PgDb, quoteIdent } from './frontier-postgres-db.js';
+
+/**
+ * `h` is md5 of the normalised URL as a uuid (128 bits); the seen-set is unique on `(h, url)`, so a
+ * collision of the hash never drops a URL, and lookups go by the fixed-size hash first.
+ */
+const TABLES = `
+CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL);
+CREATE SEQUENCE urls_id;
+CREATE TABLE urls (
+  id bigint PRIMARY KEY,
+  h uuid NOT NULL,
+  url text NOT NULL,
+  depth integer NOT NULL,
+  state smallint NOT NULL DEFAULT 0,
+  via bigint,
+  source text NOT NULL,
+  status integer,
+  verdict text,
+  reason text,
+  target text,
+  content_type text,
+  title text,
+  lastmod text,
+  extra text,
+  bytes bigint,
+  ms integer,
+  attempts integer NOT NULL DEFAULT 0,
+  etag text,
+  last_modified text,
+  fingerprint text,
+  changed_at text,
+  prev_verdict text,
+  change text,
+  change_at text,
+  canonical text,
+  description_length integer,
+  rendered text,
+  lease_owner text,
+  lease_until timestamptz,
+  finished_by text
+);
+CREATE UNIQUE INDEX urls_seen ON urls (h, url);
+CREATE INDEX urls_queue ON urls (depth, id) WHERE state = 0;
+CREATE INDEX urls_leased ON urls (lease_until) WHERE state = 1;
+CREATE TABLE links (target bigint NOT NULL, source bigint NOT NULL, PRIMARY KEY (target, source));
+CREATE TABLE patterns (key text PRIMARY KEY, n bigint NOT NULL);
+CREATE TABLE workers (
+  id text PRIMARY KEY,
+  host text NOT NULL,
+  pid integer NOT NULL,
+  started_at timestamptz NOT NULL DEFAULT now(),
+  heartbeat timestamptz NOT NULL DEFAULT now(),
+  lease_seconds integer NOT NULL,
+  fetched bigint NOT NULL DEFAULT 0,
+  stopped_at timestamptz,
+  ended text
+);
+CREATE TABLE progress (at timestamptz NOT NULL DEFAULT now(), worker text NOT NULL, pages integer NOT NULL);
+CREATE INDEX progress_at ON progress (at);
+CREATE TABLE hosts (
+  origin text PRIMARY KEY,
+  next_at timestamptz NOT NULL DEFAULT '-infinity',
+  delay_ms integer NOT NULL,
+  crawl_delay_ms integer
+);
+CREATE TABLE sends (origin text NOT NULL, at timestamptz NOT NULL, worker text NOT NULL);
+CREATE TABLE robots (
+  origin text PRIMARY KEY,
+  fetched_at timestamptz NOT NULL,
+  expires_at timestamptz NOT NULL,
+  status text NOT NULL,
+  http_status integer,
+  body text,
+  final_url text NOT NULL,
+  redirects text NOT NULL,
+  error text,
+  fetching_by text,
+  fetching_until timestamptz
+);
+`;
+
+/** What each earlier version lacks, in order (none yet: version 1 is the first). */
+const MIGRATIONS: ReadonlyArray<{ from: string; sql: string }> = [];
+
+/** Whether the crawl's schema exists (and holds a crawl). */
+export async function crawlExists(db: PgDb): Promise<boolean> {
+  const rows = await db.query<{ ok: boolean }>(
+    'check the crawl',
+    "SELECT to_regclass(format('%I.meta', $1::text)) IS NOT NULL AS ok",
+    [db.target.schema],
+  );
+  return rows[0]?.ok === true;
+}
+
+async function lockSchema(c: PoolClient, schema: string): Promise<void> {
+  await c.query("SELECT pg_advisory_xact_lock(hashtextextended('sitemapkit-crawl:' || $1, 0))", [schema]);
+}
+
+/**
+ * Creates the crawl's schema when it is missing, or checks (and migrates) the one there. Returns
+ * whether this call created it. Throws `ERR_STATE` for a schema that holds something else.
+ */
+export async function ensureCrawlSchema(db: PgDb): Promise<boolean> {
+  const { schema, shown } = db.target;
+  return db.transaction('create the crawl schema', async (c) => {
+    await lockSchema(c, schema);
+    const got = await c.query(
+      'SELECT count(*)::int AS n, count(*) FILTER (WHERE table_name = $2)::int AS meta FROM information_schema.tables WHERE table_schema = $1',
+      [schema, 'meta'],
+    );
+    const { n, meta } = got.rows[0] as { n: number; meta: number };
+    if (meta === 0 && n > 0) {
+      throw new SitemapkitError(
+        'ERR_STATE',
+        `the schema "${schema}" holds other tables and is not a sitemapkit crawl`,
+        {
+          where: shown,
+          hint: 'give another crawl id (its schema is crawl_ID)',
+        },
+      );
+    }
+    if (meta === 0) {
+      await c.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+      await c.query(`SET LOCAL search_path = ${quoteIdent(schema)}`);
+      await c.query(TABLES);
+      await c.query('INSERT INTO meta (key, value) VALUES ($1, $2), ($3, $4)', [
+        'format',
+        PG_FORMAT,
+        'version',
+        PG_VERSION,
+      ]);
+      return true;
+    }
+    const m = new Map(
+      (await c.query("SELECT key, value FROM meta WHERE key IN ('format', 'version')")).rows.map(
+        (r: { key: string; value: string }) => [r.key, r.value],
+      ),
+    );
+    let version = m.get('version');
+    if (m.get('format') === PG_FORMAT && version !== PG_VERSION) {
+      const start = MIGRATIONS.findIndex((x) => x.from === version);
+      if (start >= 0) {
+        for (const x of MIGRATIONS.slice(start)) await c.query(x.sql);
+        await c.query("UPDATE meta SET value = $1 WHERE key = 'version'", [PG_VERSION]);
+        version = PG_VERSION;
+      }
+    }
+    if (m.get('format') !== PG_FORMAT || version !== PG_VERSION) {
+      throw new SitemapkitError(
+        'ERR_STATE',
+        `the schema "${schema}" does not hold a sitemapkit crawl of a version this release reads`,
+        { where: shown, hint: 'drop it (crawl-status --drop, or fresh) or give another crawl id' },
+      );
+    }
+    return false;
+  });
+}
+
+/** Drops the crawl's schema and everything in it (nothing when there is none). */
+export async function dropCrawlSchema(db: PgDb): Promise<void> {
+  await db.transaction('drop the crawl schema', async (c) => {
+    await lockSchema(c, db.target.schema);
+    await c.query(`DROP SCHEMA IF EXISTS ${quoteIdent(db.target.schema)} CASCADE`);
+  });
+}

@@ -1,0 +1,74 @@
+/**
+ * Politeness shared by every worker of a crawl (issue 17): per host, the next allowed send time
+ * and the delay between two sends (from the crawl's rate, or robots.txt's Crawl-delay when longer)
+ * live in the `hosts` table, and a worker claims a send slot with one atomic statement (the row's
+ * lock orders the claims of all workers), then waits until the slot's time before it sends. The
+ * database's clock is the only clock, so workers on machines whose clocks differ keep the spacing.
+ * Every claimed slot is logged in `sends` (what `crawl-status` and the tests read). A host with no
+ * delay costs no round trip.
+ */
+import type { PgDb } from './frontier-postgres-db.js';
+import type { SlotSource } from './scheduler.js';
+
+/** The claimed slot, logged, and how long until it (ms; negative when it is already due). */
+const CLAIM = `
+WITH u AS (
+  UPDATE hosts SET next_at = GREATEST(next_at, clock_timestamp())
+    + make_interval(secs => GREATEST(delay_ms, COALESCE(crawl_delay_ms, 0)) / 1000.0)
+  WHERE origin = $1
+  RETURNING origin, next_at - make_interval(secs => GREATEST(delay_ms, COALESCE(crawl_delay_ms, 0)) / 1000.0) AS slot
+)
+INSERT INTO sends (origin, at, worker) SELECT origin, slot, $2 FROM u
+RETURNING (extract(epoch FROM at - clock_timestamp()) * 1000)::float8 AS wait_ms`;
+
+export class PostgresSlots implements SlotSource {
+  readonly #db: PgDb;
+  readonly #worker: string;
+  readonly #delayMs: number;
+  readonly #sleep: (ms: number) => Promise<void>;
+  /** Crawl-delays (ms) this worker applied, by origin. */
+  readonly #crawlDelays = new Map<string, number>();
+  /** Origins whose row exists (with this worker's delays written into it). */
+  readonly #known = new Map<string, Promise<void>>();
+
+  constructor(db: PgDb, o: { workerId: string; delayMs: number; sleep: (ms: number) => Promise<void> }) {
+    this.#db = db;
+    this.#worker = o.workerId;
+    this.#delayMs = o.delayMs;
+    this.#sleep = o.sleep;
+  }
+
+  /** A robots.txt Crawl-delay for the host (every worker reads the same robots.txt, and the longest delay wins). */
+  setCrawlDelay(origin: string, ms: number): void {
+    if (ms <= 0 || (this.#crawlDelays.get(origin) ?? 0) >= ms) return;
+    this.#crawlDelays.set(origin, ms);
+    this.#known.delete(origin);
+  }
+
+  async claim(origin: string): Promise<void> {
+    if (this.#delayMs <= 0 && (this.#crawlDelays.get(origin) ?? 0) <= 0) return;
+    let known = this.#known.get(origin);
+    if (known === undefined) {
+      known = this.#ensure(origin);
+      this.#known.set(origin, known);
+      known.catch(() => this.#known.delete(origin));
+    }
+    await known;
+    const rows = await this.#db.query<{ wait_ms: number }>('claim a send slot', CLAIM, [
+      origin,
+      this.#worker,
+    ]);
+    const wait = rows[0]?.wait_ms ?? 0;
+    if (wait > 0) await this.#sleep(Math.ceil(wait));
+  }
+
+  async #ensure(origin: string): Promise<void> {
+    await this.#db.query(
+      'record the host',
+      `INSERT INTO hosts (origin, delay_ms, crawl_delay_ms) VALUES ($1, $2, $3)
+       ON CONFLICT (origin) DO UPDATE SET delay_ms = GREATEST(hosts.delay_ms, excluded.delay_ms),
+         crawl_delay_ms = GREATEST(hosts.crawl_delay_ms, excluded.crawl_delay_ms)`,
+      [origin, this.#delayMs, this.#crawlDelays.get(origin) ?? null],
+    );
+  }
+}
