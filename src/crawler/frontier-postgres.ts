@@ -26,6 +26,7 @@ import {
   type Lease,
 } from './frontier.js';
 import type { PgDb } from './frontier-postgres-db.js';
+import { SEEN_KEY } from './frontier-postgres-schema.js';
 import { type Outcome, SEED_DEPTH, type UrlSource } from './records.js';
 import { type LeaseRaw, leased } from './state-rows.js';
 
@@ -96,7 +97,7 @@ INSERT INTO urls (id, h, url, depth, via, source, state, verdict, reason, finish
 SELECT nid, h, url, depth, via, source, CASE WHEN verdict IS NULL THEN 0 ELSE 2 END, verdict, reason,
   CASE WHEN verdict IS NULL THEN NULL ELSE $2 END
 FROM v ORDER BY h, url
-ON CONFLICT (h, url) DO NOTHING
+ON CONFLICT (h, ${SEEN_KEY}) DO NOTHING
 RETURNING id, url`;
 
 /**

@@ -60,7 +60,9 @@ describe('politeness shared by the workers of a crawl', () => {
         [site.origin],
       )
     ).rows.map((r) => r.ms);
-    expect(slots.length).toBe(site.requests.length - 1);
+    // A slot per page request (robots.txt takes none), and one more for each slot a worker woke up
+    // too late to use.
+    expect(slots.length).toBeGreaterThanOrEqual(site.requests.length - 1);
     const gaps = slots.slice(1).map((t, i) => t - slots[i]!);
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(199.999);
     arrivals.sort((a, b) => a - b);
