@@ -63,7 +63,8 @@ CREATE TABLE urls (
 CREATE UNIQUE INDEX urls_seen ON urls (h, ${SEEN_KEY});
 CREATE INDEX urls_queue ON urls (depth, id) WHERE state = 0;
 CREATE INDEX urls_leased ON urls (lease_until) WHERE state = 1;
-CREATE TABLE links (target bigint NOT NULL, source bigint NOT NULL, PRIMARY KEY (target, source));
+CREATE TABLE links (target bigint NOT NULL, source bigint NOT NULL);
+CREATE INDEX links_source ON links (source);
 CREATE TABLE patterns (key text PRIMARY KEY, n bigint NOT NULL);
 CREATE TABLE workers (
   id text PRIMARY KEY,
