@@ -10,7 +10,11 @@
 // order alternating), and the speed ratio reported is the median of the N same-run ratios: on a
 // shared, loaded machine only ratios taken side by side mean anything. The load average is shown.
 // --quick: the synthetic site alone, 2,000 pages, no peer (a smoke run of the script).
-// Usage: node bench/crawl.mjs [--concurrency 8] [--runs N] [--synthetic N] [--no-peer] [--only pg|python|synthetic] [--quick]
+// --before DIR: on the synthetic site, a second build of sitemapkit (DIR is its dist/, say main's
+// kept aside before a change) crawls too, --runs times side by side with this one (the order
+// alternating): the crawl loop's pages per second (requests over the seconds until the last page),
+// the seconds after the last page (the output, and Node's start), peak RSS, and the same-run ratios.
+// Usage: node bench/crawl.mjs [--concurrency 8] [--runs N] [--synthetic N] [--no-peer] [--only pg|python|synthetic] [--before DIR] [--quick]
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -34,6 +38,7 @@ const flags = benchFlags({
   synthetic: { value: 200_000, quick: 2000 },
   only: { value: null, quick: 'synthetic' },
   'no-peer': { value: false, quick: true },
+  before: null,
 });
 const CONCURRENCY = flags.concurrency;
 const SYNTHETIC = flags.synthetic;
@@ -73,11 +78,11 @@ function locsOf(xmlPath) {
   return [...text.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1].replace(/&amp;/g, '&'));
 }
 
-async function sitemapkit(name, url, extra) {
+async function sitemapkit(name, url, extra, bin = BIN) {
   const out = join(OUT, `crawl-${name}`);
   rmSync(out, { recursive: true, force: true });
   const r = await runNode([
-    BIN,
+    bin,
     'crawl',
     url,
     '--out',
@@ -225,17 +230,67 @@ if (ONLY === undefined || ONLY === 'synthetic') {
   const server = await startCrawlServer(['--synthetic', String(SYNTHETIC)]);
   try {
     console.log(`\nSynthetic site: ${SYNTHETIC.toLocaleString('en-US')} pages`);
-    const sk = await sitemapkit('synthetic', `${server.origin}/`, ['--max-per-pattern', '0']);
-    rows.push({
-      site: `synthetic ${fmt.n(SYNTHETIC)}`,
-      contender: 'sitemapkit',
-      pages: fmt.n(sk.pages),
-      listed: fmt.n(sk.result.stats.listed),
-      seconds: fmt.s(sk.secs),
-      'pages/s': fmt.n(sk.pages / sk.secs),
-      'peak RSS MiB': fmt.mb(sk.rssMiB),
-      coverage: `${((sk.result.stats.listed / SYNTHETIC) * 100).toFixed(1)}% of ${fmt.n(SYNTHETIC)}`,
-    });
+    const contenders = [{ name: 'sitemapkit', bin: BIN, runs: [] }];
+    if (flags.before !== undefined)
+      contenders.push({ name: 'sitemapkit before', bin: join(flags.before, 'cli/bin.js'), runs: [] });
+    const ratios = { speed: [], output: [] };
+    for (let run = 0; run < RUNS; run++) {
+      const before = load();
+      // Alternate who goes first, so that a drift in the machine's load does not favour one.
+      const order = run % 2 === 0 ? contenders : [...contenders].reverse();
+      const got = new Map();
+      for (const c of order) {
+        const r = await sitemapkit(
+          `synthetic-${c.runs.length}-${c === contenders[0] ? 'a' : 'b'}`,
+          `${server.origin}/`,
+          ['--max-per-pattern', '0'],
+          c.bin,
+        );
+        // The loop's seconds are the crawl's own (until the last page); the rest of the process
+        // is the output and Node's start.
+        const loop = r.result.stats.seconds;
+        const res = { ...r, loop, rate: r.pages / loop, after: r.secs - loop };
+        c.runs.push(res);
+        got.set(c, res);
+      }
+      const line = contenders
+        .map((c) => {
+          const x = got.get(c);
+          return `${c.name} ${fmt.n(x.rate)} pages/s, ${fmt.s(x.after)} s after the last page, ${fmt.mb(x.rssMiB)} MiB`;
+        })
+        .join('; ');
+      if (contenders.length === 2) {
+        const [a, b] = contenders.map((c) => got.get(c));
+        ratios.speed.push(a.rate / b.rate);
+        ratios.output.push(b.after / a.after);
+      }
+      console.log(`  run ${run + 1}/${RUNS} (load ${before}): ${line}`);
+    }
+    for (const c of contenders) {
+      const last = c.runs[c.runs.length - 1];
+      const rate = median(c.runs.map((r) => r.rate));
+      rows.push({
+        site: `synthetic ${fmt.n(SYNTHETIC)}`,
+        contender: c.name,
+        pages: fmt.n(last.pages),
+        listed: fmt.n(last.result.stats.listed),
+        seconds: `${fmt.s(median(c.runs.map((r) => r.secs)))} (${fmt.s(median(c.runs.map((r) => r.after)))} after the last page)`,
+        'pages/s': fmt.n(rate),
+        'peak RSS MiB': fmt.mb(Math.max(...c.runs.map((r) => r.rssMiB))),
+        coverage: `${((last.result.stats.listed / SYNTHETIC) * 100).toFixed(1)}% of ${fmt.n(SYNTHETIC)}`,
+      });
+    }
+    if (contenders.length === 2) {
+      rows.push({
+        site: `synthetic ${fmt.n(SYNTHETIC)}`,
+        contender: `median ratio of ${RUNS} run${RUNS === 1 ? '' : 's'} (this ÷ before)`,
+        'pages/s': `${median(ratios.speed).toFixed(2)}x`,
+        seconds: `output ${median(ratios.output).toFixed(2)}x faster`,
+      });
+      notes.push(
+        `synthetic: same-run speed ratios ${ratios.speed.map((r) => `${r.toFixed(2)}x`).join(', ')}; output ${ratios.output.map((r) => `${r.toFixed(2)}x`).join(', ')}. Pages per second: requests over the seconds until the last page (the crawl's own stats.seconds).`,
+      );
+    }
   } finally {
     server.close();
   }

@@ -39,6 +39,8 @@ const SERVERS = {
   'sitemap (README route)': {
     script: new URL('./serve/sitemap-express.mjs', import.meta.url).pathname,
     arg: dbPath,
+    // Its cached buffer is sent as it was made.
+    recompresses: false,
   },
   // The handler without Express: what the framework costs.
   'sitemapkit, node:http': {

@@ -14,8 +14,9 @@ mkdirSync(OUT, { recursive: true });
 /**
  * Runs `node args…` and returns wall seconds and peak RSS (MiB), from /usr/bin/time's sibling:
  * the child reports its own `process.resourceUsage().maxRSS` through a preload hook.
+ * `stdout: 'ignore'` sends the child's output to /dev/null (a whole CLI run, as `> /dev/null`).
  */
-export function runNode(args, { env = {}, stdin } = {}) {
+export function runNode(args, { env = {}, stdin, stdout: out = 'pipe' } = {}) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
     const child = spawn(
@@ -23,12 +24,12 @@ export function runNode(args, { env = {}, stdin } = {}) {
       ['--import', new URL('./rss-hook.mjs', import.meta.url).href, ...args],
       {
         env: { ...process.env, ...env },
-        stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+        stdio: [stdin ? 'pipe' : 'ignore', out, 'pipe'],
       },
     );
     let stderr = '';
     let stdout = '';
-    child.stdout.on('data', (d) => {
+    child.stdout?.on('data', (d) => {
       stdout += d;
     });
     child.stderr.on('data', (d) => {

@@ -7,10 +7,11 @@
 // before it is timed: status, Content-Encoding, and the body's length against a reference fetch.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { Pool } from 'undici';
-import { fmt, table } from '../lib.mjs';
+import { fmt, OUT, table } from '../lib.mjs';
 import { ensureWrk, rawFetch, runWrk } from './wrk.mjs';
 
 const WARM_SECONDS = 3;
@@ -79,6 +80,35 @@ function fetchOnce(pool, keep = false) {
   });
 }
 
+/**
+ * The decompressed document of a first answer, checked: every URL, the closing tag, and no bytes
+ * after the gzip member (gunzip ignores some). A bad answer is kept in bench/out for a look (one
+ * run once served a valid gzip of 48,977 URLs instead of 50,000 and could not be studied).
+ */
+function checkDocument(who, mode, body, urls) {
+  let text;
+  let member = body.length;
+  let why;
+  try {
+    const r = gunzipSync(body, { info: true });
+    text = r.buffer;
+    member = r.engine.bytesWritten;
+  } catch (error) {
+    why = `not a whole gzip (${error.message})`;
+  }
+  if (why === undefined) {
+    const found = text.toString().match(/<url>/g)?.length ?? 0;
+    if (found !== urls) why = `${found} URLs, not ${urls}`;
+    else if (!/<\/urlset>\s*$/.test(text.toString())) why = 'a document that does not end with </urlset>';
+    else if (member !== body.length)
+      why = `a gzip member of ${member} bytes followed by ${body.length - member} more`;
+  }
+  if (why === undefined) return text;
+  const file = join(OUT, `handler-bad-${who.replace(/[^a-z0-9]+/gi, '-')}-${mode}-${Date.now()}.gz`);
+  writeFileSync(file, body);
+  throw new Error(`${who} (${mode}, first request to a fresh server) served ${why}: the body is in ${file}`);
+}
+
 async function load(pool, server, { seconds, requests }) {
   let done = 0;
   const cpu0 = server.cpu();
@@ -125,16 +155,21 @@ export async function measure(servers, { urls: URLS, runs: RUNS }) {
         const server = await startServer(spec, mode === 'cold');
         const pool = new Pool(server.origin, { connections: CONCURRENCY });
         let first = await fetchOnce(pool, true);
-        const text = gunzipSync(first);
-        const urls = text.toString().match(/<url>/g)?.length;
-        if (urls !== URLS) throw new Error(`${who} served ${urls} URLs, not ${URLS}`);
+        const text = checkDocument(who, mode, first, URLS);
         if (mode === 'warm') {
-          // Asked for again, a cached file may be made smaller once (the handler recompresses its
-          // gzip at level 9 in the background): time what the server sends from then on, and
-          // check it is the same document.
+          // Asked for again, a cached file is made smaller once (the handler recompresses its gzip
+          // at level 9 in the background, on a loaded machine for seconds): time what the server
+          // sends from then on, once it is the smaller answer (a server whose spec says it never
+          // recompresses, the README route, as it is), and check it is the same document.
+          const generated = first.length;
           await fetchOnce(pool);
-          await new Promise((r) => setTimeout(r, 1500));
           first = await fetchOnce(pool, true);
+          for (let waited = 0; spec.recompresses !== false && first.length >= generated; waited += 250) {
+            if (waited >= 60_000)
+              throw new Error(`${who}: the cached answer was not recompressed within a minute`);
+            await new Promise((r) => setTimeout(r, 250));
+            first = await fetchOnce(pool, true);
+          }
           if (!gunzipSync(first).equals(text)) throw new Error(`${who} served another document when warm`);
         }
         const raw = await rawFetch(server.origin);

@@ -82,6 +82,8 @@ export async function readPublished(o: PublishedOptions): Promise<PublishedSitem
   const tree = parseSitemapTree(roots, {
     ...o.http,
     crossSubmit: false,
+    // The audit's crawl has the cores: parse workers would take CPU from it and add their heaps.
+    threads: 0,
     ...(o.onDiagnostic === undefined ? {} : { onDiagnostic: o.onDiagnostic }),
   });
   const crawlUrl = o.crawlUrl ?? ((u: string) => normalizeCrawlUrl(u));

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Help } from 'commander';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import { isSitemapkitError } from '../core/errors.js';
@@ -7,6 +6,7 @@ import type { CliContext } from './context.js';
 import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from './exit.js';
 import { unswallow } from './flags.js';
 import { flush, OutputClosed, outputError } from './io.js';
+import { packageVersion } from './version.js';
 import { cliWords } from './words.js';
 
 type Register = (program: Command, ctx: CliContext) => void;
@@ -70,17 +70,6 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
   };
   inherit(program);
   return program;
-}
-
-function packageVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      version?: string;
-    };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
 }
 
 /** Runs the CLI and returns the exit code; the only caller of `process.exit` is `bin.ts`. */

@@ -8,6 +8,7 @@ import type { RetryDecision } from '../http/retry.js';
 import type { GateVerdict } from '../robots/gate.js';
 import type { PageResponse } from './fetch-page.js';
 import type { Admission, Admit, Committed, Frontier } from './frontier.js';
+import { NormalizeMemo } from './normalize-memo.js';
 import { normalizeCrawlUrl } from './normalize-url.js';
 import type { ResolvedCrawlOptions } from './options.js';
 import { type PageRules, pageOutcome } from './page-outcome.js';
@@ -27,6 +28,7 @@ export class Recorder {
   readonly #scope: Scope;
   readonly #rules: Omit<PageRules, 'now'>;
   readonly #capped = new Set<string>();
+  readonly #memo = new NormalizeMemo((raw, base) => this.#normalize(raw, base));
   /** Requests of this run and requests in flight, for progress events. */
   readonly #load: () => { requests: number; inFlight: number };
   readonly counts = { error: 0, warning: 0, info: 0 };
@@ -68,6 +70,10 @@ export class Recorder {
    * a base URL's path included (`https://example.com/docs/15/a` → `http://localhost:8080/a`).
    */
   normalize(raw: string, base: string | undefined): string | undefined {
+    return this.#memo.get(raw, base);
+  }
+
+  #normalize(raw: string, base: string | undefined): string | undefined {
     const url = normalizeCrawlUrl(raw, base, this.#o.params);
     const pub = this.#o.publicOrigin;
     if (url === undefined || pub === undefined) return url;

@@ -87,24 +87,32 @@ export function csvField(v: Cell): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-async function writeStreamed(path: string, lines: Iterable<string>): Promise<void> {
-  const tmp = `${path}.tmp-${process.pid}-${randomBytes(3).toString('hex')}`;
-  const ws = createWriteStream(tmp);
+/**
+ * Writes each file of `paths` from one pass over `lines` (one line for each file per step), each to
+ * a temporary name renamed when all are complete: `urls.jsonl` and `urls.csv` read the state once.
+ */
+async function writeStreamed(paths: readonly string[], lines: Iterable<readonly string[]>): Promise<void> {
+  const tag = `${process.pid}-${randomBytes(3).toString('hex')}`;
+  const tmps = paths.map((p) => `${p}.tmp-${tag}`);
+  const streams = tmps.map((t) => createWriteStream(t));
   try {
-    let buf = '';
+    const bufs = paths.map(() => '');
     for (const line of lines) {
-      buf += line;
-      if (buf.length > 65_536) {
-        if (!ws.write(buf)) await new Promise<void>((r) => ws.once('drain', () => r()));
-        buf = '';
+      for (let i = 0; i < bufs.length; i++) {
+        bufs[i] += line[i]!;
+        if (bufs[i]!.length > 65_536) {
+          const ws = streams[i]!;
+          if (!ws.write(bufs[i])) await new Promise<void>((r) => ws.once('drain', () => r()));
+          bufs[i] = '';
+        }
       }
     }
-    ws.end(buf);
-    await finished(ws);
-    await rename(tmp, path);
+    for (let i = 0; i < streams.length; i++) streams[i]!.end(bufs[i]);
+    await Promise.all(streams.map((ws) => finished(ws)));
+    for (let i = 0; i < paths.length; i++) await rename(tmps[i]!, paths[i]!);
   } catch (error) {
-    ws.destroy();
-    await rm(tmp, { force: true });
+    for (const ws of streams) ws.destroy();
+    await Promise.all(tmps.map((t) => rm(t, { force: true })));
     throw error;
   }
 }
@@ -128,15 +136,17 @@ export async function writeCrawlReport(
     jsonl: join(input.dir, 'urls.jsonl'),
     csv: join(input.dir, 'urls.csv'),
   };
-  // The JSONL pass also gathers what the HTML report shows of every URL: no extra pass.
+  // The one pass over the state writes the JSONL and the CSV and gathers what the HTML report
+  // shows of every URL.
   const digest: ReportDigest = {
     pages: [],
     msCounts: new Array<number>(MS_BUCKETS.length + 1).fill(0),
     render: newRenderDigest(),
   };
   await writeStreamed(
-    files.jsonl,
+    [files.jsonl, files.csv],
     (function* () {
+      yield ['', `${CSV_HEADER}\r\n`];
       for (const r of state.reportRows()) {
         if (digest.pages.length < TABLE_ROWS) digest.pages.push(r);
         if (r.ms !== null) digest.msCounts[msBucket(r.ms)]!++;
@@ -144,15 +154,8 @@ export async function writeCrawlReport(
         const o: Record<string, Cell> = {};
         for (const [, key, get] of COLUMNS) o[key] = get(r);
         for (const [key, get] of JSONL_ONLY) o[key] = get(r);
-        yield `${JSON.stringify(o)}\n`;
+        yield [`${JSON.stringify(o)}\n`, `${COLUMNS.map((c) => csvField(c[2](r))).join(',')}\r\n`];
       }
-    })(),
-  );
-  await writeStreamed(
-    files.csv,
-    (function* () {
-      yield `${CSV_HEADER}\r\n`;
-      for (const r of state.reportRows()) yield `${COLUMNS.map((c) => csvField(c[2](r))).join(',')}\r\n`;
     })(),
   );
   await writeAtomic(files.html, renderCrawlHtml(state, input, digest));

@@ -93,6 +93,9 @@ export async function seedSitemaps(c: SeedContext, o: SitemapSeedOptions): Promi
       {
         ...common,
         crossSubmit: false,
+        // The crawl is CPU-bound on its own and promises a flat peak: parse workers would take CPU
+        // from it and add their heaps.
+        threads: 0,
         // A broken sitemap does not stop the crawl: its errors are warnings here.
         onDiagnostic: (d) => o.report({ ...d, severity: d.severity === 'error' ? 'warning' : d.severity }),
       },

@@ -77,6 +77,7 @@ CREATE TABLE IF NOT EXISTS urls (
 );
 CREATE INDEX IF NOT EXISTS urls_queue ON urls (depth, id) WHERE state = 0;
 CREATE TABLE IF NOT EXISTS links (target INTEGER NOT NULL, source INTEGER NOT NULL, PRIMARY KEY (target, source)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS link_log (target INTEGER NOT NULL, source INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS patterns (key TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
 `;
 
@@ -166,6 +167,10 @@ export async function openStateDb(path: string, mode: StateMode): Promise<Db> {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.pragma('cache_size = -16000');
+      // A checkpoint copies every page the WAL holds into the file and syncs both: at the default
+      // (1,000 pages) a large crawl checkpoints every few dozen commits and writes its hot index
+      // pages again each time. 16,384 pages (64 MiB of WAL at most) write them once per interval.
+      db.pragma('wal_autocheckpoint = 16384');
       // Each page is a savepoint inside the batch: its rollback journal is scratch, never needed
       // after a crash (the WAL is what lasts), so it stays in memory (a fifth of the state writes' time).
       db.pragma('temp_store = MEMORY');

@@ -35,6 +35,7 @@ const ID_CACHE = 50_000;
 type Db = BetterSqlite3.Database;
 type Stmt = BetterSqlite3.Statement;
 
+import { LinkLog } from './state-links.js';
 import {
   type Known,
   LEASE_COLUMNS,
@@ -57,11 +58,13 @@ export class CrawlState {
   // the start needs no database read.
   readonly #ids = new Map<string, { id: number; depth: number }>();
   #batch = false;
+  /** One transaction wrapper for every call: better-sqlite3 builds a new one per `transaction()`. */
+  readonly #run: (fn: () => unknown) => unknown;
+  readonly #links: LinkLog;
   readonly #s: {
     find: Stmt;
     insert: Stmt;
     lowerDepth: Stmt;
-    link: Stmt;
     lease: Stmt;
     leaseSeeds: Stmt;
     setLeased: Stmt;
@@ -78,11 +81,12 @@ export class CrawlState {
   private constructor(path: string, db: Db) {
     this.path = path;
     this.#db = db;
+    this.#run = db.transaction((fn: () => unknown) => fn());
+    this.#links = new LinkLog(db);
     this.#s = {
       find: db.prepare('SELECT id, depth, state, verdict FROM urls WHERE url = ?'),
       insert: db.prepare('INSERT INTO urls (url, depth, via, source) VALUES (?, ?, ?, ?)'),
       lowerDepth: db.prepare('UPDATE urls SET depth = ? WHERE id = ? AND state = 0 AND depth > ?'),
-      link: db.prepare('INSERT OR IGNORE INTO links (target, source) VALUES (?, ?)'),
       lease: db.prepare(
         `SELECT ${LEASE_COLUMNS} FROM urls WHERE state = 0 AND depth < ${SEED_DEPTH} ORDER BY depth, id LIMIT ?`,
       ),
@@ -162,19 +166,20 @@ export class CrawlState {
       this.#db.exec('BEGIN');
       this.#batch = true;
     }
-    return this.#db.transaction(fn)();
+    return this.#run(fn) as T;
   }
 
   /** Commits the open batch, if any (one commit for every page finished since the last one). */
   commit(): void {
     if (!this.#batch) return;
     this.#batch = false;
+    if (this.#links.full) this.#links.merge();
     this.#db.exec('COMMIT');
   }
 
   /** Runs `fn` in one transaction (committed when it returns, or with the open batch). */
   transaction<T>(fn: () => T): T {
-    return this.#db.transaction(fn)();
+    return this.#run(fn) as T;
   }
 
   /**
@@ -215,7 +220,7 @@ export class CrawlState {
 
   /** Records that page `source` links to `target` (once per pair). */
   link(target: number, source: number): void {
-    if (target !== source) this.#s.link.run(target, source);
+    if (target !== source) this.#links.add(target, source);
   }
 
   /** Puts leased URLs back in the queue (those not fetched when a run stops). */
@@ -228,6 +233,7 @@ export class CrawlState {
    * links, in discovery order (streamed from disk), for the report.
    */
   *reportRows(): Generator<UrlRecord & { viaUrl: string | null; inlinks: number }> {
+    this.#links.merge();
     const stmt = this.#db.prepare(
       `SELECT u.*, v.url AS via_url, (SELECT COUNT(*) FROM links l WHERE l.target = u.id) AS inlinks
        FROM urls u LEFT JOIN urls v ON v.id = u.via ORDER BY u.id`,
@@ -364,7 +370,7 @@ export class CrawlState {
 
   /** Pages by what this crawl observed against the one before. */
   changeCounts(): ChangeCounts {
-    const r = this.#db
+    return this.#db
       .prepare(
         `SELECT
            COALESCE(SUM(change = 'unchanged'), 0) AS unchanged,
@@ -376,7 +382,6 @@ export class CrawlState {
          FROM urls WHERE state = 2`,
       )
       .get() as ChangeCounts;
-    return r;
   }
 
   /** URLs added to, changed in or removed from the sitemap by this crawl, in discovery order. */
@@ -394,7 +399,7 @@ export class CrawlState {
 
   /** Queued, done, fetched (an HTTP exchange was made) and listed URLs. */
   counts(): { queued: number; done: number; fetched: number; listed: number; total: number } {
-    const r = this.#db
+    return this.#db
       .prepare(
         `SELECT
            COALESCE(SUM(state = 0), 0) AS queued,
@@ -405,7 +410,6 @@ export class CrawlState {
          FROM urls`,
       )
       .get() as { queued: number; done: number; fetched: number; listed: number; total: number };
-    return r;
   }
 
   /** Number of URLs per verdict (`queued` for those never reached). */
@@ -449,14 +453,16 @@ export class CrawlState {
     ).map(toRecord);
   }
 
-  /** The listed pages, in discovery order (streamed from disk). */
-  *listed(): Generator<UrlRecord> {
-    for (const r of this.#db.prepare("SELECT * FROM urls WHERE verdict = 'listed' ORDER BY id").iterate())
-      yield toRecord(r as RawRow);
+  /** The listed pages, in discovery order (streamed from disk): `columns` only, by their SQL names. */
+  *listed<T = RawRow>(columns = '*'): Generator<T> {
+    yield* this.#db
+      .prepare(`SELECT ${columns} FROM urls WHERE verdict = 'listed' ORDER BY id`)
+      .iterate() as Iterable<T>;
   }
 
   /** Pages linking to a URL (at most `limit`) and how many there are. */
   referrers(id: number, limit: number): { urls: string[]; total: number } {
+    this.#links.merge();
     const urls = (
       this.#db
         .prepare(
@@ -464,21 +470,13 @@ export class CrawlState {
         )
         .all(id, limit) as Array<{ url: string }>
     ).map((r) => r.url);
-    const total = (
-      this.#db.prepare('SELECT COUNT(*) AS n FROM links WHERE target = ?').get(id) as { n: number }
-    ).n;
-    return { urls, total };
+    return { urls, total: this.inlinkCount(id) };
   }
 
   /** Inbound link counts, for `urls.jsonl`. */
   inlinkCount(id: number): number {
+    this.#links.merge();
     return (this.#db.prepare('SELECT COUNT(*) AS n FROM links WHERE target = ?').get(id) as { n: number }).n;
-  }
-
-  /** A URL by id. */
-  get(id: number): UrlRecord | undefined {
-    const r = this.#db.prepare('SELECT * FROM urls WHERE id = ?').get(id) as RawRow | undefined;
-    return r === undefined ? undefined : toRecord(r);
   }
 
   /** A URL by its (normalised) address. */
@@ -492,6 +490,7 @@ export class CrawlState {
     if (!this.#db.open) return;
     try {
       this.commit();
+      this.#links.merge();
       this.#db.pragma('wal_checkpoint(TRUNCATE)');
     } finally {
       this.#db.close();

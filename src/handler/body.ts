@@ -18,7 +18,15 @@ export interface Answer {
   body: Uint8Array | ReadableStream<Uint8Array> | null;
 }
 
-export type Answerer = (request: PlainRequest) => Promise<Answer>;
+/** A value, or a promise of it: the warm path answers without a promise when nothing waits. */
+export type Maybe<T> = T | Promise<T>;
+
+/** Whether `x` is a promise (or any thenable) rather than a value. */
+export function isThenable<T>(x: T | PromiseLike<T>): x is PromiseLike<T> {
+  return typeof (x as { then?: unknown } | null | undefined)?.then === 'function';
+}
+
+export type Answerer = (request: PlainRequest) => Maybe<Answer>;
 
 const answerers = new WeakMap<object, Answerer>();
 

@@ -6,6 +6,8 @@ export class MemoryCache implements HandlerCache {
   // A Map keeps insertion order: re-inserting on a hit makes its first key the least recently used.
   readonly #items = new Map<string, Uint8Array>();
   #bytes = 0;
+  // The key last stored or hit: a hit on it is already where the order wants it.
+  #newest: string | undefined;
 
   constructor(maxBytes: number) {
     this.#max = maxBytes;
@@ -13,9 +15,10 @@ export class MemoryCache implements HandlerCache {
 
   get(key: string): Uint8Array | undefined {
     const v = this.#items.get(key);
-    if (v !== undefined) {
+    if (v !== undefined && key !== this.#newest) {
       this.#items.delete(key);
       this.#items.set(key, v);
+      this.#newest = key;
     }
     return v;
   }
@@ -29,6 +32,7 @@ export class MemoryCache implements HandlerCache {
       this.#items.delete(key);
     }
     this.#items.set(key, body);
+    this.#newest = key;
     this.#bytes += body.byteLength;
     for (const [k, v] of this.#items) {
       if (this.#bytes <= this.#max) break;

@@ -10,7 +10,15 @@ import { isSitemapkitError, type SitemapkitError } from '../core/errors.js';
 import { hash64 } from '../core/hash.js';
 import { formatUtc } from '../core/lastmod.js';
 import { updateRobotsText } from '../writer/robots-line.js';
-import { type Answer, type PlainRequest, setAnswerer, textAnswer, toResponse } from './body.js';
+import {
+  type Answer,
+  isThenable,
+  type Maybe,
+  type PlainRequest,
+  setAnswerer,
+  textAnswer,
+  toResponse,
+} from './body.js';
 import { normalizer } from './entries.js';
 import { type Child, type Format, pass, textStream } from './generate.js';
 import { htmlIndex } from './html-view.js';
@@ -23,7 +31,15 @@ import { BUNDLED_XSL } from './xsl-text.js';
 
 type Validators = { etag: string; lastModified: Date };
 
-type Route = { kind: 'file'; name: string; format: Format } | { kind: 'xsl' } | { kind: 'robots' };
+/** A file of the set as a path names it, with the cache keys of its answers at the newest ETag asked for. */
+interface FileRoute {
+  kind: 'file';
+  name: string;
+  format: Format;
+  keys: { etag: string; br?: string; gzip?: string; identity?: string } | undefined;
+}
+
+type Route = FileRoute | { kind: 'xsl' } | { kind: 'robots' };
 
 const FILE = /^([a-z0-9][a-z0-9_-]{0,99})\.(xml|txt|html)$/;
 
@@ -32,6 +48,10 @@ interface VersionState {
   etag: string;
   lastModified: Date;
   layout: Promise<Child[]> | undefined;
+  /** The layout once read: a warm request takes it without waiting on a promise. */
+  children: Child[] | undefined;
+  /** Whether this is still the source's newest version. */
+  isCurrent: () => boolean;
 }
 
 function nativeBrotli(): Compressor | undefined {
@@ -117,17 +137,29 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
   // Files with a version of their own: since when each has had it (their Last-Modified).
   const since = new Map<string, { version: string; at: Date }>();
 
-  const route = (pathname: string): Route | undefined => {
+  const routeOf = (pathname: string): Route | undefined => {
     if (o.robots !== undefined && pathname === '/robots.txt') return { kind: 'robots' };
     if (!pathname.startsWith(o.basePath)) return undefined;
     const rest = pathname.slice(o.basePath.length);
     if (rest === 'sitemap.xsl') return { kind: 'xsl' };
     const m = FILE.exec(rest);
-    return m === null ? undefined : { kind: 'file', name: m[1]!, format: m[2] as Format };
+    return m === null ? undefined : { kind: 'file', name: m[1]!, format: m[2] as Format, keys: undefined };
+  };
+  // The routes of the paths asked for lately: an app asks `matches()` and then the handler
+  // answers, and a warm request pays for neither pattern again. Bounded, so odd paths cannot grow it.
+  const routes = new Map<string, Route | undefined>();
+  const route = (pathname: string): Route | undefined => {
+    let r = routes.get(pathname);
+    if (r === undefined && !routes.has(pathname)) {
+      r = routeOf(pathname);
+      if (routes.size >= 256) routes.clear();
+      routes.set(pathname, r);
+    }
+    return r;
   };
 
-  const versionState = async (): Promise<VersionState> => {
-    const v: SourceVersion = await o.version();
+  /** The state of the version `v` the source gave (the current one, the previous one, or a new one). */
+  const versionState = (v: SourceVersion): VersionState => {
     const tag = v instanceof Date ? `d${v.getTime()}` : `${typeof v}:${String(v)}`;
     if (current?.tag === tag) return current;
     if (previous?.tag === tag) return previous;
@@ -137,6 +169,8 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
       etag: `W/"${hex(`${config}|${tag}`)}"`,
       lastModified,
       layout: undefined,
+      children: undefined,
+      isCurrent: () => current === state,
     };
     previous = current;
     current = state;
@@ -154,6 +188,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
             since.set(c.name, { version: c.version, at: state.lastModified });
         }
         for (const name of since.keys()) if (!names.has(name)) since.delete(name);
+        state.children = children;
         return children;
       });
       state.layout = p;
@@ -215,7 +250,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     });
 
   /** Whether the set has this file (any format of it). */
-  const exists = (children: Child[], r: { name: string; format: Format }): boolean =>
+  const exists = (children: Child[], r: FileRoute): boolean =>
     r.name === 'sitemap'
       ? children.length > 0 && !(children.length > 1 && r.format === 'txt')
       : children.length > 1 && children.some((c) => c.name === r.name);
@@ -246,25 +281,60 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     return h;
   };
 
-  /** A 304, or a 200 with cached bytes; `undefined` when the file must be generated. */
-  const fromCache = async (
+  /** The cache key of a file's answer in an encoding: made once per route, ETag and encoding. */
+  const keyOf = (r: FileRoute, etag: string, encoding: Encoding): string => {
+    let k = r.keys;
+    if (k?.etag !== etag) {
+      k = { etag };
+      r.keys = k;
+    }
+    let key = k[encoding];
+    if (key === undefined) {
+      key = `${etag}|${r.name}.${r.format}|${encoding}`;
+      k[encoding] = key;
+    }
+    return key;
+  };
+
+  /**
+   * A 304, or a 200 with cached bytes; `undefined` when the file must be generated. Synchronous
+   * when the cache answers synchronously (the default one does): a warm request waits on nothing.
+   */
+  const fromCache = (
     request: PlainRequest,
-    r: { name: string; format: Format },
+    r: FileRoute,
     v: Validators,
     encoding: Encoding,
     state: VersionState,
-  ): Promise<Answer | undefined> => {
+  ): Maybe<Answer | undefined> => {
     if (notModified(request.header, v.etag, v.lastModified)) {
       const headers = headersFor(v, CONTENT_TYPES[r.format]!, encoding);
       delete headers['content-encoding'];
       delete headers['content-type'];
       return { status: 304, headers, body: null };
     }
-    const key = `${v.etag}|${r.name}.${r.format}|${encoding}`;
-    const cached = await o.cache?.get(key);
+    const cache = o.cache;
+    if (cache === undefined) return undefined;
+    const key = keyOf(r, v.etag, encoding);
+    const got = cache.get(key);
+    if (isThenable(got))
+      return Promise.resolve(got).then((c) => cachedAnswer(request, r, v, encoding, state, key, c));
+    return cachedAnswer(request, r, v, encoding, state, key, got);
+  };
+
+  /** A 200 with the cached bytes of `key`, if the cache had them. */
+  const cachedAnswer = (
+    request: PlainRequest,
+    r: FileRoute,
+    v: Validators,
+    encoding: Encoding,
+    state: VersionState,
+    key: string,
+    cached: Uint8Array | undefined,
+  ): Answer | undefined => {
     if (cached === undefined) return undefined;
     // Asked for again: worth sending smaller from now on.
-    if (encoding === 'gzip') recompress?.(key, cached, () => current === state);
+    if (encoding === 'gzip') recompress?.(key, cached, state.isCurrent);
     const headers = cachedHeaders(cached, key, v.lastModified.getTime(), () =>
       headersFor(v, CONTENT_TYPES[r.format]!, encoding),
     );
@@ -275,11 +345,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
    * The answer while the source is busy (a writer holds a read-only store): the newest version
    * the handler read, from its cache (or a 304), else a 503 with Retry-After.
    */
-  const whileBusy = async (
-    request: PlainRequest,
-    r: { name: string; format: Format },
-    error: SitemapkitError,
-  ): Promise<Answer> => {
+  const whileBusy = async (request: PlainRequest, r: FileRoute, error: SitemapkitError): Promise<Answer> => {
     const g = lastGood;
     if (g !== undefined && exists(g.children, r)) {
       const encoding = chooseEncoding(request.header('accept-encoding'));
@@ -295,11 +361,15 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     );
   };
 
-  const serveFile = async (request: PlainRequest, r: { name: string; format: Format }): Promise<Answer> => {
-    const head = request.method === 'HEAD';
-    const state = await versionState();
-    const children = await layoutOf(state);
-    if (current === state) lastGood = { state, children };
+  /** A file of the set at the source's version `state`, its layout read. */
+  const serveLaidOut = (
+    request: PlainRequest,
+    r: FileRoute,
+    state: VersionState,
+    children: Child[],
+  ): Maybe<Answer> => {
+    if (current === state && (lastGood?.state !== state || lastGood.children !== children))
+      lastGood = { state, children };
     if (!exists(children, r)) {
       const why =
         r.name === 'sitemap' && children.length === 0
@@ -311,11 +381,23 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     }
     const encoding = chooseEncoding(request.header('accept-encoding'));
     const v = validators(state, children, r.name);
-    const ready = await fromCache(request, r, v, encoding, state);
-    if (ready !== undefined) return ready;
+    const ready = fromCache(request, r, v, encoding, state);
+    if (!isThenable(ready)) return ready ?? generated(request, r, state, children, v, encoding);
+    return ready.then((a) => a ?? generated(request, r, state, children, v, encoding));
+  };
+
+  /** A file that is not in the cache: generated into the response (and kept as it passes). */
+  const generated = async (
+    request: PlainRequest,
+    r: FileRoute,
+    state: VersionState,
+    children: Child[],
+    v: Validators,
+    encoding: Encoding,
+  ): Promise<Answer> => {
     const headers = headersFor(v, CONTENT_TYPES[r.format]!, encoding);
-    if (head) return { status: 200, headers, body: null };
-    const key = `${v.etag}|${r.name}.${r.format}|${encoding}`;
+    if (request.method === 'HEAD') return { status: 200, headers, body: null };
+    const key = keyOf(r, v.etag, encoding);
     let body = await primed(produce(children, r.name, r.format)!);
     if (encoding !== 'identity') body = body.pipeThrough(encoding === 'br' ? brotli!() : gzip());
     const cache = o.cache;
@@ -330,7 +412,28 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     return { status: 200, headers, body };
   };
 
-  const answer = async (request: PlainRequest): Promise<Answer> => {
+  /**
+   * A file of the set: synchronous all the way when the source's `version()`, the layout and the
+   * cache answer synchronously (a warm request then allocates no promise and waits on nothing).
+   */
+  const serveFile = (request: PlainRequest, r: FileRoute): Maybe<Answer> => {
+    const at = (state: VersionState): Maybe<Answer> =>
+      state.children !== undefined
+        ? serveLaidOut(request, r, state, state.children)
+        : layoutOf(state).then((children) => serveLaidOut(request, r, state, children));
+    const v = o.version();
+    return isThenable(v) ? Promise.resolve(v).then((x) => at(versionState(x))) : at(versionState(v));
+  };
+
+  /** The answer to a request that failed: 503 from the cache while the source is busy, else 500. */
+  const failed = (request: PlainRequest, r: Route, error: unknown): Maybe<Answer> => {
+    if (r.kind === 'file' && isSitemapkitError(error, 'ERR_BUSY')) return whileBusy(request, r, error);
+    o.onError?.(error);
+    const what = isSitemapkitError(error) ? error.message : 'the sitemap source failed';
+    return textAnswer(500, `${request.pathname} could not be generated: ${what}`);
+  };
+
+  const answer = (request: PlainRequest): Maybe<Answer> => {
     const path = request.pathname;
     const r = route(path);
     if (r === undefined) return textAnswer(404, `${path} is not a sitemap route`);
@@ -339,7 +442,10 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
         allow: 'GET, HEAD',
       });
     try {
-      if (r.kind === 'file') return await serveFile(request, r);
+      if (r.kind === 'file') {
+        const a = serveFile(request, r);
+        return isThenable(a) ? a.catch((error: unknown) => failed(request, r, error)) : a;
+      }
       const text =
         r.kind === 'xsl' ? BUNDLED_XSL : updateRobotsText(o.robots!, [`${o.prefix}sitemap.xml`], []);
       const bytes = new TextEncoder().encode(text);
@@ -350,11 +456,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
       };
       return { status: 200, headers, body: request.method === 'HEAD' ? null : bytes };
     } catch (error) {
-      if (r.kind === 'file' && isSitemapkitError(error, 'ERR_BUSY'))
-        return await whileBusy(request, r, error);
-      o.onError?.(error);
-      const what = isSitemapkitError(error) ? error.message : 'the sitemap source failed';
-      return textAnswer(500, `${path} could not be generated: ${what}`);
+      return failed(request, r, error);
     }
   };
 

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Duplex, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { constants, createBrotliCompress, createGzip } from 'node:zlib';
-import { type Answer, answererOf } from './body.js';
+import { type Answer, answererOf, isThenable } from './body.js';
 import { createSitemapHandler } from './handler.js';
 import type { Compressor, SitemapHandler, SitemapHandlerOptions } from './types.js';
 import { PLAIN_PATH, setBestCompressor } from './warm.js';
@@ -53,18 +53,31 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
   });
 }
 
-async function sendAnswer(res: ServerResponse, a: Answer): Promise<void> {
+/** Writes an answer: at once when its body is bytes or none, else streamed (the promise settles at its end). */
+function sendAnswer(res: ServerResponse, a: Answer): Promise<void> | undefined {
   res.writeHead(a.status, a.headers);
   if (a.body === null || a.body instanceof Uint8Array) {
     res.end(a.body ?? undefined);
-    return;
+    return undefined;
   }
-  await pipeline(Readable.fromWeb(a.body as import('node:stream/web').ReadableStream), res);
+  return pipeline(Readable.fromWeb(a.body as import('node:stream/web').ReadableStream), res);
+}
+
+/**
+ * A request that failed after it was answered in part: the client went away mid-stream, or the
+ * source failed after the headers were sent; all that is left is to end the connection.
+ */
+function failed(res: ServerResponse, error: unknown): void {
+  if (!res.headersSent) res.writeHead(500).end();
+  else res.destroy(error instanceof Error ? error : undefined);
 }
 
 function headerOf(req: IncomingMessage): (name: string) => string | null {
+  // Read once: in an Express app `req` has a prototype of Express's own, and every property
+  // read on it costs more than one on the plain headers object.
+  const headers = req.headers;
   return (name) => {
-    const v = req.headers[name];
+    const v = headers[name];
     return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
   };
 }
@@ -84,23 +97,11 @@ export function toNodeListener(
       next();
       return;
     }
-    // A handler of createSitemapHandler is answered without a web Request or Response (a cached
-    // file is one write); any other web handler goes through them.
+    // A handler of createSitemapHandler is answered without a web Request or Response, and a
+    // cached file without a promise (one write, in the tick the request arrived in); any other
+    // web handler goes through them.
     const answerer = answererOf(handler);
-    let answered: Promise<void>;
-    if (answerer !== undefined) {
-      let pathname = path;
-      try {
-        // Only a path with escapes, dot segments or odd characters needs the URL parser.
-        if (!PLAIN_PATH.test(path)) pathname = new URL(url, 'http://localhost').pathname;
-      } catch {
-        res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('malformed request\n');
-        return;
-      }
-      answered = answerer({ method: req.method ?? 'GET', pathname, header: headerOf(req) }).then((a) =>
-        sendAnswer(res, a),
-      );
-    } else {
+    if (answerer === undefined) {
       let request: Request;
       try {
         request = toWebRequest(req);
@@ -108,14 +109,27 @@ export function toNodeListener(
         res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('malformed request\n');
         return;
       }
-      answered = handler(request).then((response) => sendWebResponse(res, response));
+      handler(request)
+        .then((response) => sendWebResponse(res, response))
+        .catch((error: unknown) => failed(res, error));
+      return;
     }
-    answered.catch((error: unknown) => {
-      // The client went away mid-stream, or the source failed after the headers were sent:
-      // all that is left is to end the connection.
-      if (!res.headersSent) res.writeHead(500).end();
-      else res.destroy(error instanceof Error ? error : undefined);
-    });
+    let pathname = path;
+    try {
+      // Only a path with escapes, dot segments or odd characters needs the URL parser.
+      if (!PLAIN_PATH.test(path)) pathname = new URL(url, 'http://localhost').pathname;
+    } catch {
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('malformed request\n');
+      return;
+    }
+    try {
+      const a = answerer({ method: req.method ?? 'GET', pathname, header: headerOf(req) });
+      if (isThenable(a))
+        a.then((answer) => sendAnswer(res, answer)).catch((error: unknown) => failed(res, error));
+      else sendAnswer(res, a)?.catch((error: unknown) => failed(res, error));
+    } catch (error) {
+      failed(res, error);
+    }
   };
 }
 

@@ -4,8 +4,6 @@
  * parser has had enough (its byte cap), so inflation stops there too: at most one chunk
  * ({@link INFLATE_CHUNK}) is inflated beyond what the parser accepted.
  */
-import { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import { isSitemapkitError } from '../core/errors.js';
 import type { ParserRuleCode } from './rules.js';
 
@@ -82,6 +80,8 @@ export async function* decodeBody(
   }
 
   stats.gzip = true;
+  // zlib is loaded for gzip only (start-up: most local files are plain).
+  const [{ Readable }, { createGunzip }] = await Promise.all([import('node:stream'), import('node:zlib')]);
   const input = Readable.from(counted, { objectMode: false });
   const gunzip = createGunzip({ chunkSize: INFLATE_CHUNK });
   input.on('error', (e) => gunzip.destroy(e));

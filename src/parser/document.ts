@@ -12,6 +12,9 @@ import { checkAborted, type ParseRun } from './run.js';
 import type { OpenedSource } from './source.js';
 import type { ItemPosition, SitemapInfo, SitemapItem } from './types.js';
 
+/** What a document reports to: a {@link ParseRun}, or a recorder that keeps it for later (a tree's read-ahead). */
+export type DocumentRun = Pick<ParseRun, 'onDiagnostic' | 'addSitemap' | 'crossSubmits'>;
+
 export interface DocumentPlace {
   parent?: string;
   depth?: number;
@@ -25,7 +28,7 @@ export interface DocumentPlace {
 export async function* readDocument(
   opened: OpenedSource,
   o: ResolvedParseOptions,
-  run: ParseRun,
+  run: DocumentRun,
   place: DocumentPlace = {},
 ): AsyncGenerator<SitemapItem[], SitemapInfo> {
   const queue: SitemapItem[] = [];

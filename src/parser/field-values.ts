@@ -87,7 +87,17 @@ export class DateReader {
 }
 
 export function changefreqValue(raw: string, rep: DocumentReporter, at: At): Changefreq | undefined {
-  if (CHANGEFREQ_SET.has(raw)) return raw as Changefreq;
+  // Compared with ===, not looked up in the set: a fresh string's hash is computed in the runtime.
+  switch (raw) {
+    case 'always':
+    case 'hourly':
+    case 'daily':
+    case 'weekly':
+    case 'monthly':
+    case 'yearly':
+    case 'never':
+      return raw;
+  }
   const lower = raw.toLowerCase();
   if (CHANGEFREQ_SET.has(lower)) {
     rep.report('changefreq-invalid', `changefreq "${raw}" must be lower case; read as "${lower}"`, at());

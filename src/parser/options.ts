@@ -3,6 +3,7 @@
  * and wrong types throw `ERR_OPTIONS` before any work starts.
  */
 
+import { availableParallelism } from 'node:os';
 import { wholeNumber } from '../core/checks.js';
 import type { DiagnosticHandler } from '../core/diagnostics.js';
 import { SitemapkitError } from '../core/errors.js';
@@ -31,6 +32,10 @@ export interface ResolvedTreeOptions extends ResolvedParseOptions {
   concurrency: number;
   maxSitemaps: number;
   maxUrls: number;
+  /** Parse workers (0: none). */
+  threads: number;
+  /** Whether the roots are read in the workers too (threads given), or only the children (the default). */
+  threadsForRoots: boolean;
 }
 
 /** Time allowed per sitemap request, body included, unless `timeoutMs` says otherwise. */
@@ -90,11 +95,20 @@ export function resolveParseOptions(o: ParseOptions = {}): ResolvedParseOptions 
 }
 
 export function resolveTreeOptions(o: TreeOptions = {}): ResolvedTreeOptions {
+  const concurrency = wholeNumber('concurrency', o.concurrency, 4, { min: 1, unbounded: true });
+  // One core has nothing to overlap the parse with: a worker would only add its messages.
+  const cores = availableParallelism();
+  const threads = wholeNumber('threads', o.threads, cores < 2 ? 0 : Math.min(concurrency, cores), {
+    min: 0,
+    max: 256,
+  });
   return {
     ...resolveParseOptions(o),
     maxDepth: wholeNumber('maxDepth', o.maxDepth, 10, { min: 0, unbounded: true }),
-    concurrency: wholeNumber('concurrency', o.concurrency, 4, { min: 1, unbounded: true }),
+    concurrency,
     maxSitemaps: wholeNumber('maxSitemaps', o.maxSitemaps, 10_000, { min: 1, unbounded: true }),
     maxUrls: wholeNumber('maxUrls', o.maxUrls, 10_000_000, { min: 1, unbounded: true }),
+    threads,
+    threadsForRoots: o.threads !== undefined,
   };
 }

@@ -1,6 +1,5 @@
 import type { Diagnostic } from '../core/diagnostics.js';
 import { SitemapkitError } from '../core/errors.js';
-import { fetchRobotsTxt } from '../robots/fetch.js';
 import type { HttpOptions } from './http.js';
 import type { ResolvedParseOptions } from './options.js';
 import type { SitemapInfo, SitemapParse } from './types.js';
@@ -45,15 +44,20 @@ export class ParseRun {
     let listed = this.#listed.get(origin);
     if (listed === undefined) {
       if (this.#listed.size >= MAX_CROSS_SUBMIT_HOSTS) return false;
-      listed = fetchRobotsTxt(origin, {
-        httpClient: http.client,
-        timeoutMs: Math.min(http.timeoutMs, 10_000),
-        maxRedirects: http.maxRedirects,
-        ...(http.signal === undefined ? {} : { signal: http.signal }),
-      }).then(
-        (r) => new Set(r.robots.sitemaps),
-        () => new Set<string>(),
-      );
+      // robots.txt code is loaded only when a cross-submit is checked: a local file never needs it.
+      listed = import('../robots/fetch.js')
+        .then(({ fetchRobotsTxt }) =>
+          fetchRobotsTxt(origin, {
+            httpClient: http.client,
+            timeoutMs: Math.min(http.timeoutMs, 10_000),
+            maxRedirects: http.maxRedirects,
+            ...(http.signal === undefined ? {} : { signal: http.signal }),
+          }),
+        )
+        .then(
+          (r) => new Set(r.robots.sitemaps),
+          () => new Set<string>(),
+        );
       this.#listed.set(origin, listed);
     }
     const set = await listed;
@@ -69,7 +73,16 @@ export class ParseRun {
   result<T>(generate: () => AsyncGenerator<T[]>): SitemapParse<T> {
     let started = false;
     const run = this;
-    return {
+    const start = (): AsyncGenerator<T[]> => {
+      if (started) {
+        throw new SitemapkitError('ERR_OPTIONS', 'a parse result can be iterated only once', {
+          hint: 'call parseSitemap again, or collect the items with parseSitemapToArray',
+        });
+      }
+      started = true;
+      return generate();
+    };
+    const result: SitemapParse<T> = {
       get diagnostics(): readonly Diagnostic[] {
         return run.diagnostics;
       },
@@ -80,16 +93,30 @@ export class ParseRun {
         return run.errorCount;
       },
       [Symbol.asyncIterator](): AsyncIterator<T> {
-        if (started) {
-          throw new SitemapkitError('ERR_OPTIONS', 'a parse result can be iterated only once', {
-            hint: 'call parseSitemap again, or collect the items with parseSitemapToArray',
-          });
-        }
-        started = true;
-        return new BatchIterator(generate());
+        return new BatchIterator(start());
       },
     };
+    BATCH_LANES.set(result, start);
+    return result;
   }
+}
+
+/** The batch lane of each result made by {@link ParseRun.result}. */
+const BATCH_LANES = new WeakMap<object, () => AsyncGenerator<unknown[]>>();
+
+/**
+ * The items of a result an array at a time, as the parser produced them (one array per chunk
+ * read): sitemapkit's own consumers (`sitemapkit parse`) pay one await per chunk instead of one
+ * per item. Iterating it counts as the result's one iteration.
+ */
+export function itemBatches<T>(result: SitemapParse<T>): AsyncIterable<T[]> {
+  const start = BATCH_LANES.get(result) as (() => AsyncGenerator<T[]>) | undefined;
+  if (start === undefined) {
+    return (async function* () {
+      for await (const item of result) yield [item];
+    })();
+  }
+  return { [Symbol.asyncIterator]: start };
 }
 
 /** Items of a batch source, one `next()` at a time; only an empty buffer waits for the source. */

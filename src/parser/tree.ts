@@ -1,7 +1,14 @@
 /**
- * Index trees: follows sitemap indexes recursively with bounded concurrency, a depth cap, caps on
- * sitemaps and URLs, cycle detection (self, parent, through redirects) and failure isolation: a
- * child that cannot be fetched or read is a diagnostic, and the others still yield.
+ * Index trees: follows sitemap indexes recursively, with a depth cap, caps on sitemaps and URLs,
+ * cycle detection (self, parent, through redirects) and failure isolation: a child that cannot be
+ * fetched or read is a diagnostic, and the others still yield.
+ *
+ * Order: the walk takes the sitemaps one at a time, breadth first (the roots, then the children
+ * of each index in the order listed, appended as their index is read), and hands out each one's
+ * entries, findings and facts in document order, exactly as a walk with concurrency 1. Up to
+ * `concurrency` sitemaps are in flight at once: the next ones in line are opened and read ahead of
+ * their turn (in parse workers when `threads` allows, else in this thread), and what they yield
+ * and report is kept, bounded, until their turn comes (`tree-ahead.ts`, `tree-record.ts`).
  */
 import type { Diagnostic } from '../core/diagnostics.js';
 import { isSitemapkitError, type SitemapkitError } from '../core/errors.js';
@@ -13,7 +20,10 @@ import { makeDiagnostic } from './reporter.js';
 import type { ParserRuleCode } from './rules.js';
 import { ParseRun } from './run.js';
 import { openSource } from './source.js';
-import type { SitemapInfo, SitemapParse, TreeEntry, TreeOptions } from './types.js';
+import { Ahead } from './tree-ahead.js';
+import { ParsePool } from './tree-pool.js';
+import { type CrossSubmits, replayDocument } from './tree-record.js';
+import type { SitemapInfo, SitemapItem, SitemapParse, TreeEntry, TreeOptions } from './types.js';
 
 /** Entries handed over but not yet consumed, at most. */
 const CHANNEL_CAPACITY = 64;
@@ -24,6 +34,8 @@ interface Job {
   depth: number;
   /** Normalised URLs of the indexes above (and the redirects that led to them). */
   ancestors: readonly string[];
+  /** Started before its turn. */
+  ahead?: Ahead;
 }
 
 /**
@@ -87,7 +99,8 @@ async function* walk(
   const visited = new Set<string>();
   const queue: Job[] = [];
   const reported = new Set<string>();
-  let active = 0;
+  const pool = o.threads > 0 ? new ParsePool(o.threads) : undefined;
+  const crossSubmits: CrossSubmits = (url, sitemapUrls) => run.crossSubmits(url, sitemapUrls, o.http);
   let read = 0;
   let urls = 0;
   let stopped = false;
@@ -99,11 +112,33 @@ async function* walk(
     }
     run.onDiagnostic(makeDiagnostic(code, message, sitemap, {}));
   };
+  const clear = (): void => {
+    for (const job of queue) job.ahead?.stop();
+    queue.length = 0;
+  };
   const stop = (): void => {
     stopped = true;
-    queue.length = 0;
+    clear();
     controller.abort();
   };
+  const placeOf = (job: Job): { parent?: string; depth: number } =>
+    job.parent === undefined ? { depth: job.depth } : { parent: job.parent, depth: job.depth };
+  // Roots are read in workers only when threads were asked for: by default, only an index's children.
+  const inWorker = (job: Job): boolean => pool !== undefined && (job.depth > 0 || o.threadsForRoots);
+  const start = (job: Job): Ahead =>
+    new Ahead(job.url, o, placeOf(job), crossSubmits, inWorker(job) ? pool : undefined);
+
+  /**
+   * Starts the sitemaps next in line, in order, so that at most `concurrency` are in flight with
+   * the one being read; none that the sitemap cap will refuse.
+   */
+  function fill(): void {
+    const ahead = Math.min(queue.length, o.concurrency - 1, o.maxSitemaps - read);
+    for (let p = 0; p < ahead; p++) {
+      const job = queue[p]!;
+      job.ahead ??= start(job);
+    }
+  }
 
   const relation = (key: string, ancestors: readonly string[]): 'cycle' | 'duplicate' =>
     ancestors.includes(key) ? 'cycle' : 'duplicate';
@@ -116,13 +151,15 @@ async function* walk(
         job.url,
         'max-sitemaps',
       );
-      queue.length = 0;
+      clear();
       return;
     }
     read++;
+    const ahead = job.ahead ?? (inWorker(job) ? start(job) : undefined);
+    fill();
     let opened: Awaited<ReturnType<typeof openSource>>;
     try {
-      opened = await openSource(job.url, o.http);
+      opened = await (ahead?.opened ?? openSource(job.url, o.http));
     } catch (error) {
       if (stopped) return;
       if (job.depth === 0 && roots.length === 1) throw error;
@@ -148,6 +185,7 @@ async function* walk(
     for (const hop of opened.redirects.map(keyOf)) {
       if (hop === own || !visited.has(hop)) continue;
       opened.cancel();
+      ahead?.stop();
       const isCycle = relation(hop, [...job.ancestors, own]) === 'cycle';
       report(
         isCycle ? 'index-cycle' : 'index-duplicate',
@@ -160,8 +198,10 @@ async function* walk(
     }
     for (const hop of opened.redirects) visited.add(keyOf(hop));
     const ancestors = [...job.ancestors, own, ...opened.redirects.map(keyOf)];
-    const place = job.parent === undefined ? { depth: job.depth } : { parent: job.parent, depth: job.depth };
-    const doc = readDocument(opened, o, run, place);
+    const doc: AsyncGenerator<SitemapItem[], SitemapInfo> =
+      ahead === undefined
+        ? readDocument(opened, o, run, placeOf(job))
+        : replayDocument(ahead.source, o, run, opened.name);
     let r = await doc.next();
     while (!r.done) {
       const pages: TreeEntry[] = [];
@@ -188,7 +228,7 @@ async function* walk(
           } else {
             visited.add(key);
             queue.push({ url: item.loc, parent: job.url, depth: job.depth + 1, ancestors });
-            pump();
+            fill();
           }
         } else if (urls >= o.maxUrls) {
           report(
@@ -224,21 +264,9 @@ async function* walk(
     }
   }
 
-  function pump(): void {
-    while (!stopped && active < o.concurrency && queue.length > 0) {
-      const job = queue.shift()!;
-      active++;
-      processJob(job)
-        .catch((error: unknown) => {
-          if (!stopped) channel.close(error);
-          stop();
-        })
-        .finally(() => {
-          active--;
-          if (active === 0 && (queue.length === 0 || stopped)) channel.close();
-          else pump();
-        });
-    }
+  /** The walk: one sitemap at a time, in order, while the next ones are read ahead. */
+  async function drive(): Promise<void> {
+    while (!stopped && queue.length > 0) await processJob(queue.shift()!);
   }
 
   for (const root of roots) {
@@ -248,12 +276,20 @@ async function* walk(
     visited.add(key);
     queue.push({ url: root, depth: 0, ancestors: [] });
   }
-  pump();
+  fill();
+  drive().then(
+    () => channel.close(),
+    (error: unknown) => {
+      if (!stopped) channel.close(error);
+      stop();
+    },
+  );
   try {
     for (let batch = await channel.take(); batch !== undefined; batch = await channel.take()) yield batch;
   } finally {
     stop();
     channel.close();
+    pool?.close();
     await closeHttp(options.http);
   }
 }

@@ -173,8 +173,18 @@ export interface ParseOptions {
 export interface TreeOptions extends ParseOptions {
   /** Index levels followed below a root (an index listing indexes counts 2). @default 10 */
   maxDepth?: number;
-  /** Sitemaps fetched at once. @default 4 */
+  /**
+   * Sitemaps in flight at once: the one whose entries are being handed out and the next ones in
+   * line, opened (fetched) and read ahead of their turn. Entries still come out in the order of a
+   * walk with concurrency 1. @default 4
+   */
   concurrency?: number;
+  /**
+   * Worker threads that read (inflate, parse, check) an index's children while this thread fetches
+   * and hands the entries out; given, the roots are read in them too. 0 reads everything in this
+   * thread. @default min(concurrency, available cores), or 0 on a single core
+   */
+  threads?: number;
   /** Sitemaps read per tree, roots included. @default 10,000 */
   maxSitemaps?: number;
   /** Page entries yielded per tree. @default 10,000,000 */

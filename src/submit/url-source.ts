@@ -132,6 +132,9 @@ export async function* readSourceUrls(
  */
 async function* readXmlSitemapUrls(source: string, options: UrlSourceOptions): AsyncGenerator<SourceUrl> {
   const parse = parseSitemapTree(source, {
+    // Only the locs are wanted, a few at most per second to an API: parse workers would add memory
+    // and buy nothing.
+    threads: 0,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
     ...(options.addressPolicy === undefined ? {} : { addressPolicy: options.addressPolicy }),

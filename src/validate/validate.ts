@@ -395,6 +395,9 @@ async function validateWith(source: ValidateSource, o: ResolvedValidateOptions):
     httpClient: sitemapClient,
     allowHosts: o.allowHosts,
     maxDiagnostics: 0,
+    // The rules run per entry on this thread whatever reads the children; parse workers would add
+    // their heaps to the peak (a 1,000,000-URL tree: 225 MB against the 200 MB validate promises).
+    threads: 0,
   };
   if (o.signal !== undefined) parseOptions.signal = o.signal;
   if (o.timeoutMs !== undefined) parseOptions.timeoutMs = o.timeoutMs;

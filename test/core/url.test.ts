@@ -1,7 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkUrl, inScope, locationPrefix, toUri } from '../../src/core/url.js';
+import { checkUrl, inScope, locationPrefix, slowUri, toStrictUri, toUri } from '../../src/core/url.js';
 import { SPEC_DIR } from '../support/xmllint.js';
 
 const cases = JSON.parse(readFileSync(`${SPEC_DIR}data/sitemap-location-cases.json`, 'utf8')).cases as Array<{
@@ -83,6 +86,110 @@ describe('toUri', () => {
         else expect(['url-too-short', 'url-too-long', 'url-invalid']).toContain(got.code);
       }),
       { numRuns: 3000 },
+    );
+  });
+});
+
+/** Every http(s) URL written in the repository's fixtures and examples (gzip fixtures unpacked). */
+function fixtureUrls(): string[] {
+  const found = new Set<string>();
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) {
+        if (e.name !== 'node_modules') walk(path);
+        continue;
+      }
+      let bytes = readFileSync(path);
+      if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+        try {
+          bytes = gunzipSync(bytes, { maxOutputLength: 8 * 1024 * 1024 });
+        } catch {
+          continue; // a bomb or a broken stream: its URLs are not needed here
+        }
+      }
+      for (const m of bytes.toString('utf8').matchAll(/https?:\/\/[^\s"'<>)\]]+/gi)) found.add(m[0]);
+    }
+  };
+  for (const dir of ['../fixtures/', '../../examples/']) walk(fileURLToPath(new URL(dir, import.meta.url)));
+  return [...found].sort();
+}
+
+describe('the fast path equals the WHATWG path (issue 16)', () => {
+  const real = fixtureUrls();
+
+  it('on every URL of the fixtures, plain and strict', () => {
+    expect(real.length).toBeGreaterThan(300);
+    for (const url of real) {
+      expect(toUri(url)).toEqual(slowUri(url, false));
+      expect(toStrictUri(url)).toEqual(slowUri(url, true));
+    }
+  });
+
+  it("on the fixtures' URLs cut, spliced and edited anywhere (property)", () => {
+    const edit = fc.constantFrom(
+      ..."AZaz09-._~!$&'()*+,;=:@/?#%[] \t\\éü".split(''),
+      '%2e',
+      '%2E',
+      '%zz',
+      '..',
+      'xn--',
+      ':80',
+      ':443',
+      ':0',
+      '@',
+      '\u00a0',
+      '\ud800',
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...real), fc.nat(), fc.nat(3), edit, (url, at, cut, text) => {
+        const i = at % (url.length + 1);
+        const raw = url.slice(0, i) + text + url.slice(i + cut);
+        expect(toUri(raw)).toEqual(slowUri(raw, false));
+        expect(toStrictUri(raw)).toEqual(slowUri(raw, true));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('on generated URLs (property)', () => {
+    const chars = fc.constantFrom(..."abcXYZ019-._~!$&'()*+,;=:@/?#%[] éü\\".split(''));
+    const host = fc.oneof(
+      fc.constantFrom(
+        'example.com',
+        'xn--bcher-kva.example',
+        'a.xn--x.io',
+        'xn--.com',
+        'x-n--a.com',
+        '127.0.0.1',
+        '1.2.3',
+      ),
+      fc
+        .array(fc.constantFrom(...'abxn-.0129'.split('')), { minLength: 1, maxLength: 12 })
+        .map((a) => a.join('')),
+    );
+    const scheme = fc.constantFrom(
+      'http://',
+      'https://',
+      'HTTP://',
+      'http:/',
+      'https:',
+      'httpx://',
+      'htt://',
+    );
+    fc.assert(
+      fc.property(
+        scheme,
+        host,
+        fc.constantFrom('', ':8080', ':80', ':443', ':00'),
+        fc.array(chars, { maxLength: 30 }),
+        (s, h, p, t) => {
+          const raw = `${s}${h}${p}/${t.join('')}`;
+          expect(toUri(raw)).toEqual(slowUri(raw, false));
+          expect(toStrictUri(raw)).toEqual(slowUri(raw, true));
+        },
+      ),
+      { numRuns: 5000 },
     );
   });
 });

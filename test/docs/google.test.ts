@@ -54,65 +54,71 @@ beforeAll(async () => {
 afterAll(() => google.close());
 
 describe('docs/google.md', () => {
-  it('runs every example verbatim (offline: one ERR_GOOGLE sentence), and prints what the page shows against the fake', async () => {
-    const all = examples();
-    expect(all.map((e) => e.commands.length)).toEqual([2, 1, 1, 1]);
-    const offline = workDir('sk-doc-engines', 'https://oauth2.googleapis.com/token', account);
-    const local = workDir('sk-doc-engines-fake', `${google.origin}/token`, account);
-    const p = google.property(SITE, [account.clientEmail]);
-    p.pages.set(SITE, {
-      verdict: 'PASS',
-      coverageState: 'Submitted and indexed',
-      lastCrawlTime: '2026-11-24T03:00:00Z',
-      googleCanonical: SITE,
-      userCanonical: SITE,
-    });
-    p.pages.set(`${SITE}about`, {
-      verdict: 'NEUTRAL',
-      coverageState: 'Crawled - currently not indexed',
-      lastCrawlTime: '2026-11-22T17:45:00Z',
-    });
-    for (const { commands, output } of all) {
-      for (const line of commands) {
-        const live = / (submit|status) /.test(line) && !line.includes('--dry-run');
-        const r = await runProcess('sh', ['-c', line], {
-          cwd: offline.dir,
-          env: offline.env,
-          limitMs: 60_000,
-        });
-        if (live) {
-          expect(r.code, `${line}\n${r.stderr}`).toBe(2);
-          expect(r.stderr).toMatch(/^sitemapkit: .*\[ERR_GOOGLE\]\n/);
-        } else {
-          expect(r.code, `${line}\n${r.stderr}`).toBe(0);
-        }
-        const shown = live
-          ? await runProcess('sh', ['-c', `${line} --google-api-root ${google.url}`], {
-              cwd: local.dir,
-              env: local.env,
-              limitMs: 60_000,
-            })
-          : r;
-        if (line.includes('generate')) {
-          await runProcess('sh', ['-c', line], { cwd: local.dir, env: local.env });
-          continue;
-        }
-        expect(shown.stdout + shown.stderr, line).toBe(output);
-        // What Google reports a day later, for the status examples.
-        const s = p.sitemaps.get(`${SITE}sitemap.xml`);
-        if (s?.isPending === true) {
-          Object.assign(s, {
-            isPending: false,
-            lastSubmitted: '2026-11-20T10:00:00.000Z',
-            lastDownloaded: '2026-11-21T08:30:00.000Z',
-            warnings: '1',
-            contents: [
-              { type: 'web', submitted: '3', indexed: '0' },
-              { type: 'image', submitted: '1', indexed: '0' },
-            ],
+  // About a dozen processes in turn, each given 60 s: the test's own limit is their sum, so a loaded
+  // machine slows it down without changing its verdict.
+  it(
+    'runs every example verbatim (offline: one ERR_GOOGLE sentence), and prints what the page shows against the fake',
+    async () => {
+      const all = examples();
+      expect(all.map((e) => e.commands.length)).toEqual([2, 1, 1, 1]);
+      const offline = workDir('sk-doc-engines', 'https://oauth2.googleapis.com/token', account);
+      const local = workDir('sk-doc-engines-fake', `${google.origin}/token`, account);
+      const p = google.property(SITE, [account.clientEmail]);
+      p.pages.set(SITE, {
+        verdict: 'PASS',
+        coverageState: 'Submitted and indexed',
+        lastCrawlTime: '2026-11-24T03:00:00Z',
+        googleCanonical: SITE,
+        userCanonical: SITE,
+      });
+      p.pages.set(`${SITE}about`, {
+        verdict: 'NEUTRAL',
+        coverageState: 'Crawled - currently not indexed',
+        lastCrawlTime: '2026-11-22T17:45:00Z',
+      });
+      for (const { commands, output } of all) {
+        for (const line of commands) {
+          const live = / (submit|status) /.test(line) && !line.includes('--dry-run');
+          const r = await runProcess('sh', ['-c', line], {
+            cwd: offline.dir,
+            env: offline.env,
+            limitMs: 60_000,
           });
+          if (live) {
+            expect(r.code, `${line}\n${r.stderr}`).toBe(2);
+            expect(r.stderr).toMatch(/^sitemapkit: .*\[ERR_GOOGLE\]\n/);
+          } else {
+            expect(r.code, `${line}\n${r.stderr}`).toBe(0);
+          }
+          const shown = live
+            ? await runProcess('sh', ['-c', `${line} --google-api-root ${google.url}`], {
+                cwd: local.dir,
+                env: local.env,
+                limitMs: 60_000,
+              })
+            : r;
+          if (line.includes('generate')) {
+            await runProcess('sh', ['-c', line], { cwd: local.dir, env: local.env });
+            continue;
+          }
+          expect(shown.stdout + shown.stderr, line).toBe(output);
+          // What Google reports a day later, for the status examples.
+          const s = p.sitemaps.get(`${SITE}sitemap.xml`);
+          if (s?.isPending === true) {
+            Object.assign(s, {
+              isPending: false,
+              lastSubmitted: '2026-11-20T10:00:00.000Z',
+              lastDownloaded: '2026-11-21T08:30:00.000Z',
+              warnings: '1',
+              contents: [
+                { type: 'web', submitted: '3', indexed: '0' },
+                { type: 'image', submitted: '1', indexed: '0' },
+              ],
+            });
+          }
         }
       }
-    }
-  });
+    },
+    12 * 60_000,
+  );
 });

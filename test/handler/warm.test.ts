@@ -129,6 +129,42 @@ describe('the warm path', () => {
     expect(two[0]).not.toBe(one[0]);
   });
 
+  it('keeps in its memory cache the files a plain least-recently-used list keeps, however hits and stores interleave', () => {
+    const op = fc.oneof(
+      fc.tuple(fc.constant('get' as const), fc.integer({ min: 0, max: 7 })),
+      fc.tuple(fc.constant('set' as const), fc.integer({ min: 0, max: 7 }), fc.integer({ min: 1, max: 20 })),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 10, maxLength: 80 }), (ops) => {
+        // 60 bytes; a file over a quarter of that (15) is not kept.
+        const cache = new MemoryCache(60);
+        // The model: keys from least to most recently used, and their sizes.
+        let order: number[] = [];
+        const sizes = new Map<number, number>();
+        for (const o of ops) {
+          const key = `k${o[1]}`;
+          if (o[0] === 'get') {
+            const hit = sizes.has(o[1]);
+            expect(cache.get(key)?.byteLength).toBe(hit ? sizes.get(o[1]) : undefined);
+            if (hit) order = [...order.filter((k) => k !== o[1]), o[1]];
+          } else {
+            cache.set(key, new Uint8Array(o[2]));
+            if (o[2] > 15) continue;
+            order = [...order.filter((k) => k !== o[1]), o[1]];
+            sizes.set(o[1], o[2]);
+            let total = order.reduce((t, k) => t + sizes.get(k)!, 0);
+            while (total > 60) {
+              const oldest = order.shift()!;
+              total -= sizes.get(oldest)!;
+              sizes.delete(oldest);
+            }
+          }
+          expect(cache.bytes).toBe(order.reduce((t, k) => t + sizes.get(k)!, 0));
+        }
+      }),
+    );
+  });
+
   it('chooses the encoding of an Accept-Encoding value as chooseEncoding does, however often it is asked', () => {
     const coding = fc.constantFrom('gzip', 'br', 'deflate', 'identity', '*', 'x-gzip', 'GZIP', 'zstd');
     const part = fc

@@ -36,4 +36,6 @@ export function ensureBuilt(): void {
   } catch {
     // tsc exits non-zero for type errors elsewhere in the tree but still emits; the tests say whether it works.
   }
+  // The CLI runs from its bundle when there is one: a stale bundle would run the old code.
+  execFileSync(process.execPath, [join(ROOT, 'scripts/bundle-cli.mjs')], { cwd: ROOT, stdio: 'ignore' });
 }

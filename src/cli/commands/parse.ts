@@ -2,17 +2,17 @@ import { type Command, Option } from 'commander';
 import { type Diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
 import { isSitemapkitError } from '../../core/errors.js';
 import { fsError } from '../../core/fs-errors.js';
-import { discoverSitemaps } from '../../parser/discover.js';
 import { SITEMAP_TIMEOUT_MS } from '../../parser/options.js';
 import { parseSitemap } from '../../parser/parse-sitemap.js';
+import { itemBatches } from '../../parser/run.js';
 import { isHttpUrl } from '../../parser/source.js';
-import { openFailure, parseSitemapTree } from '../../parser/tree.js';
 import type {
   ParseOptions,
   SitemapInfo,
   SitemapItem,
   SitemapParse,
   SitemapSource,
+  TreeOptions,
 } from '../../parser/types.js';
 import type { CliContext } from '../context.js';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit.js';
@@ -28,6 +28,7 @@ import {
   wholeNumber,
 } from '../flags.js';
 import { writeOut } from '../io.js';
+import { jsonLine } from '../json-line.js';
 import { checkSitemapFile, isLocalPath } from '../paths.js';
 import { Progress } from '../progress.js';
 
@@ -45,6 +46,8 @@ interface ParseFlags extends AddressFlags {
   userAgent?: string;
   timeout?: string;
   rawUrls?: boolean;
+  concurrency?: string;
+  threads?: string;
 }
 
 /** An item as the tree yields it (with `sitemap`) or as parseSitemap does (without). */
@@ -85,11 +88,8 @@ function quoted(name: string): string {
 export function formatRow(row: Row, sitemap: string, format: Format): string {
   if (format === 'txt') return `${row.loc}\n`;
   const from = row.sitemap ?? sitemap;
-  if (format === 'jsonl') {
-    const json = JSON.stringify(row);
-    // The entry model plus "sitemap" as the last key, without copying the entry.
-    return row.sitemap === undefined ? `${json.slice(0, -1)},"sitemap":${quoted(from)}}\n` : `${json}\n`;
-  }
+  // The entry model plus "sitemap" as the last key, without copying the entry.
+  if (format === 'jsonl') return jsonLine(row, quoted(from));
   if ('kind' in row)
     return `${[csvField(row.loc), csvField(row.lastmod), '', '', '', '', '', '', '', 'sitemap', csvField(from)].join(',')}\n`;
   return `${[
@@ -221,6 +221,14 @@ export function registerParse(program: Command, ctx: CliContext): void {
     .option('--allow-private-addresses', ALLOW_PRIVATE_HELP)
     .option('--strict-addresses', STRICT_ADDRESSES_HELP)
     .option(
+      '--concurrency <n>',
+      'sitemaps of a tree in flight at once, the next ones read ahead of their turn; the output keeps the order of reading them one by one (default 4)',
+    )
+    .option(
+      '--threads <n>',
+      'worker threads that read the children of an index, 0 for none (default: --concurrency or the number of cores, whichever is lower)',
+    )
+    .option(
       '--timeout <duration>',
       `time allowed per request, body included, such as 30s or 500ms; a bare number is milliseconds (default ${seconds(SITEMAP_TIMEOUT_MS)})`,
     )
@@ -246,6 +254,8 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
       const format: Format = flags.json === true ? 'jsonl' : flags.format;
       const maxBytes = wholeNumber('--max-bytes', flags.maxBytes);
       const timeoutMs = durationFlag('--timeout', flags.timeout, 'ms', 1);
+      const concurrency = wholeNumber('--concurrency', flags.concurrency, 1);
+      const threads = wholeNumber('--threads', flags.threads, 0, 256);
       const isUrl = isHttpUrl(source);
       if (flags.sitemapUrl !== undefined) {
         if (isUrl || flags.discover)
@@ -260,6 +270,10 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
       // A fetched index's children are what a person means to read; a local file's children would
       // be fetched from the live site, so they are followed only when -r asks for it.
       const recursive = flags.recursive ?? (isUrl || flags.discover === true);
+      if ((concurrency !== undefined || threads !== undefined) && !recursive)
+        throw new UsageError(
+          '--concurrency and --threads are for a tree: give an http(s) URL, --discover or -r',
+        );
 
       const stats = flags.stats ? new Stats() : undefined;
       const progress = new Progress('parsing', { stream: ctx.stderr as NodeJS.WriteStream });
@@ -285,36 +299,41 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
       let out = '';
       let count = 0;
       let errors = 0;
-      const emit = async (item: Row, sitemap: string): Promise<void> => {
-        count++;
-        progress.update(count);
-        if (stats !== undefined) {
-          stats.add(item);
-          return;
-        }
-        out += formatRow(item, sitemap, format);
-        // Batched writes: one await per 64 KiB rather than per line, and backpressure honoured.
-        if (out.length >= 65_536) {
-          const chunk = out;
-          out = '';
-          await writeOut(ctx.stdout, chunk);
-        }
-      };
       const drain = async (result: SitemapParse<Row>, name: string): Promise<void> => {
-        for await (const item of result) await emit(item, name);
+        // The parser's batches (a chunk's items each), so that an item costs no await of its own.
+        for await (const batch of itemBatches(result)) {
+          for (const item of batch) {
+            if (stats !== undefined) stats.add(item);
+            else out += formatRow(item, name, format);
+          }
+          count += batch.length;
+          progress.update(count);
+          // Batched writes: one await per 64 KiB rather than per line, and backpressure honoured.
+          if (out.length >= 65_536) {
+            const chunk = out;
+            out = '';
+            await writeOut(ctx.stdout, chunk);
+          }
+        }
         errors += result.errorCount;
       };
 
       if (format === 'csv' && stats === undefined) out += `${CSV_COLUMNS.join(',')}\n`;
       let roots: string[] = [source];
       if (flags.discover) {
+        // Discovery and trees are loaded only when asked for: a local file needs neither (start-up).
+        const { discoverSitemaps } = await import('../../parser/discover.js');
         const found = await discoverSitemaps(source, options);
         for (const s of found) ctx.stderr.write(`found ${s.url} (${s.source})\n`);
         if (found.length === 0) errors++;
         roots = found.map((s) => s.url);
       }
       if (recursive && roots.length > 0) {
-        await drain(parseSitemapTree(roots, options), source);
+        const { parseSitemapTree } = await import('../../parser/tree.js');
+        const tree: TreeOptions = { ...options };
+        if (concurrency !== undefined) tree.concurrency = concurrency;
+        if (threads !== undefined) tree.threads = threads;
+        await drain(parseSitemapTree(roots, tree), source);
       } else {
         for (const root of roots) {
           const input: SitemapSource = root === '-' ? ctx.stdin : root;
@@ -324,6 +343,7 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
             // Several discovered sitemaps: one that cannot be fetched is a finding, not the end.
             if (!flags.discover || !isSitemapkitError(error, 'ERR_HTTP'))
               throw fsError(error, { path: root, doing: 'read the sitemap' });
+            const { openFailure } = await import('../../parser/tree.js');
             onDiagnostic(openFailure(error, root));
             errors++;
           }

@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+// Tree benchmark (issue 16, item 4): a 1,000,000-URL tree, an index of twenty 50,000-URL gzip
+// children (one image each, as bench/parse.mjs's file), on disk and served from there over
+// loopback by this process (a tree's children are always URLs). Contenders, each in its own
+// process and interleaved run by run: sitemapkit's tree reader writing JSON lines to /dev/null
+// with one thread (--threads 0: every child parsed on the main thread, today's reading) and with
+// parse workers (the default, min(concurrency, cores)), concurrency 4 for both. Prints the
+// medians of --runs of wall seconds, CPU seconds (all threads, and the main thread's), the
+// speed-up over one thread, and peak RSS (worst run), with the load average before and after.
+// Usage: node bench/parse-tree.mjs [--urls N] [--files N] [--runs N] [--threads N] [--baseline DIST] [--quick]
+import { createReadStream, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { benchFlags, fmt, load, median, OUT, ROOT, runNode, table } from './lib.mjs';
+
+const flags = benchFlags({
+  urls: { value: 50_000, quick: 2000 },
+  files: { value: 20, quick: 3 },
+  runs: 3,
+  threads: { value: 0, quick: 0 },
+  // Another build's dist/ (absolute path), run as a third contender: the reading before a change.
+  baseline: null,
+});
+const N = flags.urls;
+const FILES = flags.files;
+const DIR = join(OUT, `tree-${N}x${FILES}`);
+mkdirSync(DIR, { recursive: true });
+
+// The children on disk, served as they are; a file's URLs are written for the port of this run
+// (inside their sitemap's location, so that no cross-submit check is made), hence written per run.
+const server = createServer((req, res) => {
+  const path = join(DIR, (req.url ?? '/').slice(1));
+  if (!/^\/[\w.-]+$/.test(req.url ?? '') || !existsSync(path)) return void res.writeHead(404).end();
+  res.writeHead(200, { 'content-type': path.endsWith('.gz') ? 'application/gzip' : 'application/xml' });
+  createReadStream(path).pipe(res);
+});
+// Idle keep-alive sockets are never closed under a request a loaded machine was slow to send.
+server.keepAliveTimeout = 120_000;
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const origin = `http://127.0.0.1:${server.address().port}`;
+
+function child(n) {
+  const parts = [
+    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n`,
+  ];
+  for (let i = 0; i < n; i++) {
+    const id = String(i).padStart(6, '0');
+    const day = String(1 + (i % 28)).padStart(2, '0');
+    parts.push(
+      `  <url>\n    <loc>${origin}/products/category-${i % 97}/item-${id}.html</loc>\n    <lastmod>2024-08-${day}T09:12:00+00:00</lastmod>\n    <changefreq>weekly</changefreq>\n    <image:image>\n      <image:loc>https://cdn.example.com/images/${id}.jpg</image:loc>\n    </image:image>\n  </url>\n`,
+    );
+  }
+  parts.push('</urlset>\n');
+  return gzipSync(parts.join(''));
+}
+const gz = child(N);
+for (let i = 0; i < FILES; i++) writeFileSync(join(DIR, `sitemap-${i}.xml.gz`), gz);
+writeFileSync(
+  join(DIR, 'index.xml'),
+  `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${Array.from({ length: FILES }, (_, i) => `  <sitemap><loc>${origin}/sitemap-${i}.xml.gz</loc></sitemap>`).join('\n')}\n</sitemapindex>\n`,
+);
+const total = N * FILES;
+const workers = flags.threads || Math.min(4, availableParallelism());
+
+const script = join(ROOT, 'bench/parse-peers/sitemapkit-tree.mjs');
+const contenders = [
+  { name: 'one thread (--threads 0)', threads: 0 },
+  { name: `parse workers (--threads ${workers})`, threads: workers },
+  ...(flags.baseline === undefined
+    ? []
+    : [{ name: `baseline ${flags.baseline}`, threads: 0, dist: flags.baseline }]),
+];
+console.log(
+  `tree: ${FILES} gzip children of ${N.toLocaleString('en-US')} URLs (${(statSync(join(DIR, 'sitemap-0.xml.gz')).size / 1e6).toFixed(1)} MB each, ${(gunzipSize(gz) / 1e6).toFixed(1)} MB inflated) in ${DIR}; ${availableParallelism()} cores; load ${load()}`,
+);
+const results = new Map(contenders.map((c) => [c.name, { secs: [], cpu: [], main: [], rss: 0 }]));
+for (let run = 0; run < flags.runs; run++) {
+  for (const c of contenders) {
+    const r = await runNode([script, `${origin}/index.xml`, String(c.threads)], {
+      env: c.dist === undefined ? {} : { SK_DIST: c.dist },
+    });
+    if (r.code !== 0) throw new Error(`${c.name} failed: ${r.stderr}`);
+    const report = JSON.parse(r.stdout.trim().split('\n').at(-1));
+    if (report.urls !== total || report.errors !== 0)
+      throw new Error(
+        `${c.name} read ${report.urls} URLs with ${report.errors} error(s), expected ${total} and none`,
+      );
+    const b = results.get(c.name);
+    b.secs.push(r.secs);
+    b.cpu.push(r.cpuSecs);
+    if (report.mainCpu !== undefined) b.main.push(report.mainCpu);
+    b.rss = Math.max(b.rss, r.rssMiB);
+  }
+}
+server.close();
+const base = median(results.get(contenders[0].name).secs);
+table(
+  contenders.map((c) => {
+    const b = results.get(c.name);
+    const secs = median(b.secs);
+    return {
+      contender: c.name,
+      's (median)': fmt.s(secs),
+      runs: b.secs.map(fmt.s).join(' '),
+      'URLs/s': fmt.n(total / secs),
+      'CPU s': fmt.s(median(b.cpu)),
+      'main-thread CPU s': b.main.length > 0 ? fmt.s(median(b.main)) : '',
+      'speed-up': `${(base / secs).toFixed(2)}x`,
+      'peak RSS MiB': fmt.mb(b.rss),
+    };
+  }),
+  ['contender', 's (median)', 'runs', 'URLs/s', 'CPU s', 'main-thread CPU s', 'speed-up', 'peak RSS MiB'],
+);
+console.log(`load after: ${load()}`);
+
+function gunzipSize(buf) {
+  // ISIZE: the last four bytes of a gzip member, little-endian.
+  return buf.readUInt32LE(buf.length - 4);
+}

@@ -1,0 +1,89 @@
+/**
+ * `JSON.stringify` of a parsed row, written in one pass (issue 16): the same bytes, without
+ * serialising the whole object and then copying the text to add `"sitemap"` at the end. Strings
+ * that need no escaping (nearly all of a sitemap's) are quoted as they are; anything unusual (an
+ * escape, a lone surrogate, a value with `toJSON`, null, a bigint) goes through `JSON.stringify`
+ * itself, so every rule of it is kept. `test/cli/json-line.test.ts` proves the equality on
+ * arbitrary values; `test/parser/output-pinned.test.ts` on every fixture.
+ */
+
+/** Characters `JSON.stringify` writes as an escape: `"`, `\`, controls, and any surrogate (lone ones are escaped; pairs are left to it). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** A string as JSON. */
+export function jsonString(s: string): string {
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
+}
+
+/** `JSON.stringify(value)` for the values an entry holds; undefined where it gives undefined. */
+export function jsonValue(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return jsonString(value);
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object':
+      if (value === null || typeof (value as { toJSON?: unknown }).toJSON === 'function') break;
+      if (Array.isArray(value)) {
+        let s = '[';
+        for (let i = 0; i < value.length; i++) {
+          if (i > 0) s += ',';
+          s += jsonValue(value[i]) ?? 'null';
+        }
+        return `${s}]`;
+      }
+      if (Object.getPrototypeOf(value) !== Object.prototype) break;
+      return `{${members(value as Record<string, unknown>)}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * The members of a plain object (no toJSON, Object's prototype), without braces: its own
+ * enumerable string keys in their order, which is what JSON.stringify walks.
+ */
+function members(o: Record<string, unknown>): string {
+  let s = '';
+  let comma = '';
+  for (const key in o) {
+    if (!Object.hasOwn(o, key)) continue;
+    const v = o[key];
+    const json = typeof v === 'string' ? jsonString(v) : jsonValue(v);
+    if (json === undefined) continue;
+    s += `${comma}${keyJson(key)}${json}`;
+    comma = ',';
+  }
+  return s;
+}
+
+/** `"key":` for each key seen, remembered (an entry has a few dozen distinct keys at most). */
+const KEYS = new Map<string, string>();
+
+function keyJson(key: string): string {
+  let json = KEYS.get(key);
+  if (json === undefined) {
+    json = `${jsonString(key)}:`;
+    if (KEYS.size < 256) KEYS.set(key, json);
+  }
+  return json;
+}
+
+/**
+ * One JSON line: `row` as `JSON.stringify` writes it, with `"sitemap":sitemapJson` added as the
+ * last member when the row has no `sitemap` of its own (`sitemapJson` is already JSON).
+ */
+export function jsonLine(row: object, sitemapJson: string): string {
+  const plain =
+    typeof (row as { toJSON?: unknown }).toJSON !== 'function' &&
+    Object.getPrototypeOf(row) === Object.prototype;
+  if (!plain || (row as { sitemap?: unknown }).sitemap !== undefined) {
+    const json = JSON.stringify(row);
+    return (row as { sitemap?: unknown }).sitemap === undefined
+      ? `${json.slice(0, -1)},"sitemap":${sitemapJson}}\n`
+      : `${json}\n`;
+  }
+  // The members are written straight into the line, "sitemap" after them: no second pass.
+  return `{${members(row as Record<string, unknown>)},"sitemap":${sitemapJson}}\n`;
+}

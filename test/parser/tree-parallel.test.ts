@@ -1,0 +1,316 @@
+// The tree read ahead, in parse workers or in this thread, against the sequential walk
+// (threads 0, concurrency 1): the same entries, findings, sitemap facts and onItem positions, in
+// the same order, on the spec samples as children of one index, on the failure scenarios of
+// tree.test.ts, and on generated trees (a property); a worker that fails; Ctrl-C.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { gzipSync } from 'node:zlib';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Diagnostic } from '../../src/core/diagnostics.js';
+import { isSitemapkitError } from '../../src/core/errors.js';
+import { parseSitemapTree } from '../../src/parser/tree.js';
+import { useParseWorker } from '../../src/parser/tree-pool.js';
+import type { ItemPosition, SitemapInfo, TreeEntry, TreeOptions } from '../../src/parser/types.js';
+import { BIN, cli } from '../support/cli.js';
+import {
+  body,
+  cut,
+  gzipFile,
+  gzipTransfer,
+  type Route,
+  redirect,
+  serveFolder,
+  startServer,
+  type TestServer,
+} from '../support/http-server.js';
+import { indexOf, SAMPLES, sampleFiles, urlsetOf } from './helpers.js';
+
+const servers: TestServer[] = [];
+async function server(routes: Record<string, Route> = {}): Promise<TestServer> {
+  const s = await startServer(routes, { keepAlive: false });
+  servers.push(s);
+  return s;
+}
+afterEach(async () => {
+  useParseWorker(undefined);
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+interface Walk {
+  entries: TreeEntry[];
+  diagnostics: Diagnostic[];
+  sitemaps: SitemapInfo[];
+  items: Array<[string, string, ItemPosition]>;
+  errorCount: number;
+}
+
+async function walk(roots: string | string[], options: TreeOptions): Promise<Walk> {
+  const out: Walk = { entries: [], diagnostics: [], sitemaps: [], items: [], errorCount: 0 };
+  const tree = parseSitemapTree(roots, {
+    ...options,
+    onDiagnostic: (d) => out.diagnostics.push(d),
+    onSitemap: (s) => out.sitemaps.push(s),
+    onItem: (item, sitemap, where) => out.items.push([item.loc, sitemap, { ...where }]),
+  });
+  for await (const e of tree) out.entries.push(e);
+  out.errorCount = tree.errorCount;
+  expect(tree.diagnostics).toEqual(out.diagnostics.slice(0, tree.diagnostics.length));
+  expect(tree.sitemaps).toEqual(out.sitemaps);
+  return out;
+}
+
+const SEQUENTIAL: TreeOptions = { threads: 0, concurrency: 1 };
+
+/** Reads `roots` sequentially, then in each of `modes`, and expects the same walk every time. */
+async function expectSameWalk(
+  roots: string | string[],
+  options: TreeOptions,
+  modes: TreeOptions[] = [
+    { threads: 2, concurrency: 4 },
+    { threads: 1, concurrency: 1 },
+    { threads: 0, concurrency: 4 },
+  ],
+): Promise<Walk> {
+  const reference = await walk(roots, { ...options, ...SEQUENTIAL });
+  for (const mode of modes) {
+    const w = await walk(roots, { ...options, ...mode });
+    expect(w, JSON.stringify(mode)).toEqual(reference);
+  }
+  return reference;
+}
+
+describe('parseSitemapTree read ahead gives the sequential walk', () => {
+  it('every spec sample as a child of one index: entries, findings, facts and positions, in order', async () => {
+    const s = await server();
+    const files = sampleFiles();
+    s.route('/index.xml', body(indexOf(files.map((f) => `${s.origin}/${f}`))));
+    const folder = serveFolder(SAMPLES);
+    for (const f of files) s.route(`/${f}`, folder);
+    const w = await expectSameWalk(`${s.origin}/index.xml`, { crossSubmit: false, maxUrls: 20_000_000 });
+    // The samples hold entries and findings: the comparison compared something.
+    expect(w.entries.length).toBeGreaterThan(50_000);
+    expect(new Set(w.diagnostics.map((d) => d.code)).size).toBeGreaterThan(10);
+    // The index, each sample, and the children of the samples that are indexes.
+    expect(w.sitemaps.length).toBeGreaterThan(files.length);
+    // The documented order: the children's entries in the order the index lists them.
+    const order = [...new Set(w.entries.map((e) => e.sitemap))];
+    expect(order).toEqual(files.map((f) => `${s.origin}/${f}`).filter((f) => order.includes(f)));
+  });
+
+  it('failing children (broken, gzip, cut, 404, 500, HTML), cycles, duplicates and redirects', async () => {
+    const s = await server();
+    const o = s.origin;
+    const names = [
+      'good',
+      'gz',
+      'te',
+      'broken',
+      'missing',
+      'error',
+      'reset',
+      'html',
+      'hop',
+      'nested',
+      'good',
+    ];
+    s.route('/index.xml', body(indexOf([`${o}/index.xml`, ...names.map((n) => `${o}/${n}.xml`)])));
+    s.route('/good.xml', body(urlsetOf([`${o}/a`, `${o}/b`])));
+    s.route('/gz.xml', gzipFile(urlsetOf([`${o}/gz1`, `${o}/gz2`])));
+    s.route('/te.xml', gzipTransfer(urlsetOf([`${o}/te1`])));
+    s.route('/broken.xml', body(`${urlsetOf([`${o}/br1`, `${o}/br2`]).slice(0, -40)}`));
+    s.route('/error.xml', body('oops', {}, 500));
+    s.route('/reset.xml', cut(urlsetOf([`${o}/r1`, `${o}/r2`, `${o}/r3`]), 180));
+    s.route(
+      '/html.xml',
+      body('<!DOCTYPE html><html><body>Not found</body></html>', { 'content-type': 'text/html' }),
+    );
+    s.route('/hop.xml', redirect(`${o}/index.xml`));
+    s.route('/nested.xml', body(indexOf([`${o}/deep.xml`, `${o}/gz.xml`])));
+    s.route('/deep.xml', body(urlsetOf([`${o}/d1`, 'not a url', `${o}/d2`])));
+    const w = await expectSameWalk(`${o}/index.xml`, {});
+    expect(w.entries.map((e) => e.loc)).toEqual([
+      `${o}/a`,
+      `${o}/b`,
+      `${o}/gz1`,
+      `${o}/gz2`,
+      `${o}/te1`,
+      `${o}/br1`,
+      `${o}/r1`,
+      `${o}/d1`,
+      `${o}/d2`,
+    ]);
+    expect(w.diagnostics.map((d) => d.code)).toEqual(
+      expect.arrayContaining([
+        'index-cycle',
+        'index-duplicate',
+        'fetch-status',
+        'xml-truncated',
+        'index-nested',
+      ]),
+    );
+  });
+
+  it('limits: maxUrls stops mid-child and maxSitemaps refuses the rest, at the same entry', async () => {
+    const s = await server();
+    const o = s.origin;
+    const kids = Array.from({ length: 6 }, (_, i) => `${o}/k${i}.xml.gz`);
+    s.route('/index.xml', body(indexOf(kids)));
+    for (let i = 0; i < 6; i++)
+      s.route(`/k${i}.xml.gz`, gzipFile(urlsetOf(Array.from({ length: 700 }, (_, j) => `${o}/k${i}/${j}`))));
+    const capped = await expectSameWalk(`${o}/index.xml`, { maxUrls: 1500 });
+    expect(capped.entries).toHaveLength(1500);
+    expect(capped.diagnostics.map((d) => d.code)).toContain('tree-limit');
+    const fewer = await expectSameWalk(`${o}/index.xml`, { maxSitemaps: 3 });
+    expect(fewer.entries).toHaveLength(1400);
+  });
+
+  it('cross-submits: a child listing another host is checked against its robots.txt, as in sequence', async () => {
+    const other = await server();
+    const s = await server();
+    const o = s.origin;
+    other.route('/robots.txt', body(`Sitemap: ${o}/b.xml\n`, { 'content-type': 'text/plain' }));
+    s.route('/index.xml', body(indexOf([`${o}/a.xml`, `${o}/b.xml`])));
+    s.route('/a.xml', body(urlsetOf([`${o}/1`, `${other.origin}/x`, `${other.origin}/y`])));
+    s.route('/b.xml', body(urlsetOf([`${other.origin}/z`, `${o}/2`])));
+    const w = await expectSameWalk(`${o}/index.xml`, {});
+    expect(w.diagnostics.map((d) => [d.code, d.url])).toEqual([
+      ['url-outside-location', `${other.origin}/x`],
+      ['url-outside-location', `${other.origin}/y`],
+    ]);
+  });
+
+  it('generated trees: random sizes, gzip or not, broken children, nested indexes (property)', async () => {
+    const child = fc.record({
+      size: fc.integer({ min: 0, max: 400 }),
+      gzip: fc.boolean(),
+      kind: fc.constantFrom('ok', 'ok', 'ok', 'truncated', 'bad-gzip', 'missing', 'cut', 'text', 'index'),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(child, { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 3 }),
+        async (children, concurrency, threads) => {
+          const s = await server();
+          const o = s.origin;
+          const url = (i: number): string => `${o}/c${i}.xml${children[i]!.gzip ? '.gz' : ''}`;
+          s.route('/index.xml', body(indexOf(children.map((_, i) => url(i)))));
+          children.forEach((c, i) => {
+            const locs = Array.from({ length: c.size }, (_, j) => `${o}/c${i}/page-${j}?q=${j % 7}&x=%41`);
+            const xml =
+              c.kind === 'index'
+                ? indexOf([url((i + 1) % children.length), `${o}/extra-${i}.xml`])
+                : c.kind === 'text'
+                  ? `${locs.join('\n')}\n`
+                  : urlsetOf(locs);
+            const path = new URL(url(i)).pathname;
+            if (c.kind === 'missing') return;
+            if (c.kind === 'cut') s.route(path, cut(xml, Math.floor(xml.length / 2)));
+            else if (c.kind === 'bad-gzip') s.route(path, body(gzipSync(xml).subarray(0, 40 + c.size)));
+            else {
+              const text = c.kind === 'truncated' ? xml.slice(0, Math.floor(xml.length * 0.7)) : xml;
+              s.route(path, c.gzip ? body(gzipSync(text)) : body(text));
+            }
+            s.route(`/extra-${i}.xml`, body(urlsetOf([`${o}/extra/${i}`])));
+          });
+          await expectSameWalk(`${o}/index.xml`, {}, [
+            { threads, concurrency },
+            { threads: 0, concurrency },
+          ]);
+        },
+      ),
+      { numRuns: 12 },
+    );
+  });
+});
+
+describe('parseSitemapTree with a parse worker that fails', () => {
+  it('an error thrown in the worker ends the iteration with that error, as it would in this thread', async () => {
+    const s = await server();
+    const o = s.origin;
+    s.route('/index.xml', body(indexOf([`${o}/a.xml`])));
+    s.route('/a.xml', body(urlsetOf([`${o}/1`])));
+    useParseWorker(new URL('./fixtures/failing-worker.mjs', import.meta.url));
+    const error = await walk(`${o}/index.xml`, { threads: 1 }).catch((e: unknown) => e);
+    expect(isSitemapkitError(error, 'ERR_LIMIT')).toBe(true);
+    expect((error as Error).message).toBe('injected failure');
+  });
+
+  it('a worker that exits ends the iteration with an error naming the sitemap (threads given: the root too)', async () => {
+    const s = await server();
+    const o = s.origin;
+    s.route('/index.xml', body(indexOf([`${o}/a.xml`, `${o}/b.xml`])));
+    s.route('/a.xml', body(urlsetOf([`${o}/1`])));
+    s.route('/b.xml', body(urlsetOf([`${o}/2`])));
+    useParseWorker(new URL('./fixtures/exiting-worker.mjs', import.meta.url));
+    const error = await walk(`${o}/index.xml`, { threads: 2 }).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(
+      /parse worker stopped \(exit code 7\) while reading http:\/\/127\.0\.0\.1:\d+\/index\.xml/,
+    );
+  });
+});
+
+describe('sitemapkit parse --concurrency and --threads', () => {
+  it('read the tree with the given threads: the same lines as one thread, in the same order', async () => {
+    const s = await server();
+    const o = s.origin;
+    s.route('/index.xml', body(indexOf([`${o}/a.xml.gz`, `${o}/b.xml`, `${o}/c.xml.gz`])));
+    s.route('/a.xml.gz', gzipFile(urlsetOf(Array.from({ length: 500 }, (_, j) => `${o}/a/${j}`))));
+    s.route('/b.xml', body(urlsetOf([`${o}/b/1`, 'nope', `${o}/b/2`])));
+    s.route('/c.xml.gz', gzipFile(urlsetOf(Array.from({ length: 500 }, (_, j) => `${o}/c/${j}`))));
+    const one = await cli(['parse', `${o}/index.xml`, '--threads', '0', '--concurrency', '1']);
+    const two = await cli(['parse', `${o}/index.xml`, '--threads', '2', '--concurrency', '3']);
+    expect(one.code).toBe(1);
+    expect(two).toEqual(one);
+    expect(one.stdout.split('\n')).toHaveLength(1003);
+  });
+
+  it('are refused for a file read alone, and with a value that is not a whole number', async () => {
+    const file = `${SAMPLES}valid/basic.xml`;
+    const alone = await cli(['parse', file, '--threads', '2']);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/--concurrency and --threads are for a tree/);
+    const bad = await cli(['parse', 'https://www.example.com/sitemap.xml', '--threads', 'many']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--threads needs a whole number/);
+    const zero = await cli(['parse', 'https://www.example.com/sitemap.xml', '--concurrency', '0']);
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toMatch(/--concurrency needs a whole number/);
+  });
+});
+
+describe('sitemapkit parse of a tree interrupted', () => {
+  it('Ctrl-C while workers read children: exit 130 with one line', async () => {
+    let child: ChildProcess | undefined;
+    const s = await server();
+    const o = s.origin;
+    const big = (i: number): Route =>
+      gzipFile(urlsetOf(Array.from({ length: 3000 }, (_, j) => `${o}/${i}/${j}`)));
+    s.route(
+      '/index.xml',
+      body(indexOf([`${o}/0.xml.gz`, `${o}/1.xml.gz`, `${o}/stop.xml`, `${o}/3.xml.gz`])),
+    );
+    s.route('/0.xml.gz', big(0));
+    s.route('/1.xml.gz', big(1));
+    s.route('/3.xml.gz', big(3));
+    // Asked for ahead of its turn, while the workers read the first children; never answered.
+    s.route('/stop.xml', () => {
+      child!.kill('SIGINT');
+    });
+    child = spawn(process.execPath, [BIN, 'parse', `${o}/index.xml`, '--threads', '2'], {
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    child.stdout!.resume();
+    const limit = setTimeout(() => child!.kill('SIGKILL'), 50_000);
+    const code = await new Promise<number | null>((resolve) => child!.on('close', (c) => resolve(c)));
+    clearTimeout(limit);
+    expect(code).toBe(130);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/interrupted/);
+  });
+});
