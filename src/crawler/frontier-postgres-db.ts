@@ -120,6 +120,9 @@ export function pgFailure(cause: unknown, shown: string, doing: string): Sitemap
   );
 }
 
+/** The pooled clients given an 'error' listener (once each). */
+const LISTENED = new WeakSet<PoolClient>();
+
 /** The pool of one worker, with the retrying helpers every query of the shared crawl goes through. */
 export class PgDb {
   readonly target: PgTarget;
@@ -142,6 +145,12 @@ export class PgDb {
       let client: PoolClient | undefined;
       try {
         client = await this.pool.connect();
+        if (!LISTENED.has(client)) {
+          LISTENED.add(client);
+          // A connection lost while checked out is reported by the query it breaks; unheard,
+          // the client's own 'error' event would end the process.
+          client.on('error', () => undefined);
+        }
         return await fn(client);
       } catch (e) {
         if (client !== undefined) {

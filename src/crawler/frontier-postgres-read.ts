@@ -76,18 +76,20 @@ export async function copyToSqlite(db: PgDb, path: string): Promise<void> {
       last = rows[rows.length - 1]!['id'] as number;
     }
     const link = sqlite.prepare('INSERT OR IGNORE INTO links (target, source) VALUES (?, ?)');
-    let after = { target: 0, source: 0 };
-    for (;;) {
+    // By the pages that link, a few hundred pages at a time (links_source).
+    const [{ top } = { top: 0 }] = await db.query<{ top: number }>(
+      'read the links',
+      'SELECT COALESCE(max(id), 0)::bigint AS top FROM urls',
+    );
+    for (let from = 0; from < top; from += PAGE / 10) {
       const rows = await db.query<{ target: number; source: number }>(
         'read the links',
-        `SELECT target, source FROM links WHERE (target, source) > ($1, $2) ORDER BY target, source LIMIT ${PAGE * 4}`,
-        [after.target, after.source],
+        'SELECT target, source FROM links WHERE source > $1 AND source <= $2',
+        [from, from + PAGE / 10],
       );
-      if (rows.length === 0) break;
       sqlite.transaction(() => {
         for (const r of rows) link.run(r.target, r.source);
       })();
-      after = rows[rows.length - 1]!;
     }
     const patterns = await db.query<{ key: string; n: number }>(
       'read the patterns',

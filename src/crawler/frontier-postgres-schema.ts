@@ -10,8 +10,19 @@ import { SitemapkitError } from '../core/errors.js';
 import { PG_FORMAT, PG_VERSION, type PgDb, quoteIdent } from './frontier-postgres-db.js';
 
 /**
- * `h` is md5 of the normalised URL as a uuid (128 bits); the seen-set is unique on `(h, url)`, so a
- * collision of the hash never drops a URL, and lookups go by the fixed-size hash first.
+ * The seen-set's key beside the hash: the URL itself, or for a URL too long for a btree entry
+ * (PostgreSQL refuses index rows over 2,704 bytes; a crawled URL is ASCII, percent-encoded) its
+ * first 1,000 characters and the md5 of the rest, so that a crawl never fails on a pathological
+ * link (two such URLs are then told apart by both hashes, not by every character). The statements
+ * that insert name it verbatim. Index expressions must be immutable: md5 of text is.
+ */
+export const SEEN_KEY = `(CASE WHEN octet_length(url) <= 2000 THEN url
+  ELSE left(url, 1000) || md5(substr(url, 1001)) END)`;
+
+/**
+ * `h` is md5 of the normalised URL as a uuid (128 bits); the seen-set is unique on `(h, url)` (see
+ * {@link SEEN_KEY}), so a collision of the hash never drops a URL, and lookups go by the
+ * fixed-size hash first.
  */
 const TABLES = `
 CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL);
@@ -49,10 +60,11 @@ CREATE TABLE urls (
   lease_until timestamptz,
   finished_by text
 );
-CREATE UNIQUE INDEX urls_seen ON urls (h, url);
+CREATE UNIQUE INDEX urls_seen ON urls (h, ${SEEN_KEY});
 CREATE INDEX urls_queue ON urls (depth, id) WHERE state = 0;
 CREATE INDEX urls_leased ON urls (lease_until) WHERE state = 1;
-CREATE TABLE links (target bigint NOT NULL, source bigint NOT NULL, PRIMARY KEY (target, source));
+CREATE TABLE links (target bigint NOT NULL, source bigint NOT NULL);
+CREATE INDEX links_source ON links (source);
 CREATE TABLE patterns (key text PRIMARY KEY, n bigint NOT NULL);
 CREATE TABLE workers (
   id text PRIMARY KEY,

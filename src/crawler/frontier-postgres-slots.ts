@@ -54,12 +54,19 @@ export class PostgresSlots implements SlotSource {
       known.catch(() => this.#known.delete(origin));
     }
     await known;
-    const rows = await this.#db.query<{ wait_ms: number }>('claim a send slot', CLAIM, [
-      origin,
-      this.#worker,
-    ]);
-    const wait = rows[0]?.wait_ms ?? 0;
-    if (wait > 0) await this.#sleep(Math.ceil(wait));
+    const delay = Math.max(this.#delayMs, this.#crawlDelays.get(origin) ?? 0);
+    for (;;) {
+      const rows = await this.#db.query<{ wait_ms: number }>('claim a send slot', CLAIM, [
+        origin,
+        this.#worker,
+      ]);
+      const wait = rows[0]?.wait_ms ?? 0;
+      const due = performance.now() + wait;
+      if (wait > 0) await this.#sleep(Math.ceil(wait));
+      // A process that woke up late (a loaded machine) would send into the next worker's slot:
+      // its slot is let go and a new one claimed, so that sends keep the spacing, not just claims.
+      if (performance.now() - due <= delay / 2) return;
+    }
   }
 
   async #ensure(origin: string): Promise<void> {

@@ -26,6 +26,7 @@ import {
   type Lease,
 } from './frontier.js';
 import type { PgDb } from './frontier-postgres-db.js';
+import { SEEN_KEY } from './frontier-postgres-schema.js';
 import { type Outcome, SEED_DEPTH, type UrlSource } from './records.js';
 import { type LeaseRaw, leased } from './state-rows.js';
 
@@ -96,7 +97,7 @@ INSERT INTO urls (id, h, url, depth, via, source, state, verdict, reason, finish
 SELECT nid, h, url, depth, via, source, CASE WHEN verdict IS NULL THEN 0 ELSE 2 END, verdict, reason,
   CASE WHEN verdict IS NULL THEN NULL ELSE $2 END
 FROM v ORDER BY h, url
-ON CONFLICT (h, url) DO NOTHING
+ON CONFLICT (h, ${SEEN_KEY}) DO NOTHING
 RETURNING id, url`;
 
 /**
@@ -116,13 +117,15 @@ WHERE u.h = v.h AND u.url = v.url AND o.id = u.id AND u.depth > v.depth
   AND (u.state = 0 OR (u.state = 2 AND u.verdict = 'too-deep' AND v.depth <= $2))
 RETURNING o.state AS was_state, o.depth AS was_depth`;
 
+/**
+ * A page's links, once per pair: a page is recorded finished once (its links with it), so the
+ * table needs no unique index, only one on the page for reading it back in order.
+ */
 const LINKS = `
 INSERT INTO links (target, source)
 SELECT DISTINCT u.id, v.via FROM jsonb_to_recordset($1::jsonb) AS v(url text, via bigint)
   JOIN urls u ON u.h = md5(v.url)::uuid AND u.url = v.url
-WHERE u.id <> v.via
-ORDER BY 1, 2
-ON CONFLICT DO NOTHING`;
+WHERE u.id <> v.via`;
 
 const PATTERNS = `
 INSERT INTO patterns (key, n) SELECT key, n FROM jsonb_to_recordset($1::jsonb) AS x(key text, n bigint) ORDER BY key
@@ -167,6 +170,10 @@ export class PostgresFrontier implements Frontier {
   #finished: Array<{ id: number; url: string; outcome: Outcome }> = [];
   #found: Pending[] = [];
   #external = 0;
+  /** When expired leases were last returned to the queue (ms). */
+  #reclaimed = Number.NEGATIVE_INFINITY;
+  /** The last claim found nothing: the next one looks for expired leases first. */
+  #empty = false;
   /** Pages this worker recorded finished (its own share of the crawl). */
   pages = 0;
 
@@ -187,10 +194,15 @@ export class PostgresFrontier implements Frontier {
   async #claim(n: number, seeds: boolean): Promise<Lease[]> {
     const o = this.#o;
     const rows = await this.#db.with('claim URLs', async (c) => {
-      // Leases whose worker stopped renewing them are anyone's again.
-      await c.query(
-        'UPDATE urls SET state = 0, lease_owner = NULL, lease_until = NULL WHERE state = 1 AND lease_until < clock_timestamp()',
-      );
+      // Leases whose worker stopped renewing them are anyone's again (looked for once a second at
+      // most: a lease lasts seconds, and a claim is the loop's most frequent statement after commits).
+      const now = Date.now();
+      if (now - this.#reclaimed >= 1000 || this.#empty) {
+        this.#reclaimed = now;
+        await c.query(
+          'UPDATE urls SET state = 0, lease_owner = NULL, lease_until = NULL WHERE state = 1 AND lease_until < clock_timestamp()',
+        );
+      }
       const r = await c.query(
         `WITH c AS (
            SELECT id FROM urls WHERE state = 0 AND depth ${seeds ? '>=' : '<'} ${SEED_DEPTH}
@@ -204,6 +216,7 @@ export class PostgresFrontier implements Frontier {
       );
       return r.rows as LeaseRaw[];
     });
+    this.#empty = rows.length === 0;
     rows.sort((a, b) => a.depth - b.depth || a.id - b.id);
     if (rows.length > 0)
       await o.onStep?.(
@@ -338,8 +351,10 @@ export class PostgresFrontier implements Frontier {
     for (const f of live) if (f.via !== null) links.set(`${f.via} ${f.url}`, { url: f.url, via: f.via });
     if (links.size > 0) await c.query(LINKS, [JSON.stringify([...links.values()])]);
     if (applied.size > 0) {
-      await c.query('INSERT INTO progress (worker, pages) VALUES ($1, $2)', [me, applied.size]);
-      await c.query('UPDATE workers SET fetched = fetched + $2 WHERE id = $1', [me, applied.size]);
+      await c.query(
+        'WITH p AS (INSERT INTO progress (worker, pages) VALUES ($1, $2)) UPDATE workers SET fetched = fetched + $2 WHERE id = $1',
+        [me, applied.size],
+      );
     }
     return { committed: b, applied };
   }

@@ -108,7 +108,7 @@ describe('a shared crawl when its database goes away', () => {
       `-p ${server.port} -k ${server.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c shared_buffers=32MB -c max_connections=30`,
       'start',
     );
-    expect(end.code).toBe(2);
+    expect(end.code, end.lines.filter((l) => !l.startsWith('page')).join('\n') + end.stderr).toBe(2);
     const error = end.lines.find((l) => l.startsWith('error '));
     expect(error).toMatch(/^error ERR_STATE lost the connection to the crawl's database while trying to /);
     const again = await startWorker({ ...common, workerId: 'w2', resume: true, leaseSeconds: 30 }).done;

@@ -128,4 +128,24 @@ describe('a crawl shared by four workers through PostgreSQL', () => {
     expect(twice).toEqual([]);
     expect(sitemapUrls(join(dir, 'out')).some((u) => u.includes(`${site.origin}/orphan<`))).toBe(true);
   });
+
+  it('records a link too long for an index entry, and tells two such links apart', async () => {
+    const long = (c: string) => `/long?q=${c.repeat(3000)}`;
+    const site = await startServer({
+      '/robots.txt': { body: '' },
+      '/': html('Home', `<a href="${long('a')}">a</a><a href="${long('b')}">b</a>`),
+    });
+    servers.push(site);
+    const dir = tempDir('sk-pgl');
+    const r = await crawl({
+      start: site.url,
+      outDir: join(dir, 'out'),
+      state: pg().url,
+      crawlId: 'long',
+      retryBaseMs: 1,
+    });
+    expect(r.worker?.wroteOutput).toBe(true);
+    expect(r.stats.found).toBe(3);
+    expect(site.requests.filter((q) => q.path.startsWith('/long')).length).toBe(2);
+  });
 });

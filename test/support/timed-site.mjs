@@ -1,0 +1,46 @@
+/**
+ * The politeness test's web server, in its own process so that the test process's own work never
+ * delays (and bunches) the arrivals it stamps: `node timed-site.mjs N` serves the site of
+ * test/crawler/postgres-helpers.ts's `siteRoutes(N)` pages (`/`, `/p/1` … with the same links)
+ * and a robots.txt, notes the time each request arrives (ms since the epoch), and answers
+ * `GET /__arrivals` with them as JSON (that request not counted). Prints `PORT=n` when ready.
+ */
+import { createServer } from 'node:http';
+
+const n = Number(process.argv[2] ?? 30);
+const arrivals = [];
+const path = (i) => (i === 0 ? '/' : `/p/${i}`);
+const pages = new Map();
+for (let i = 0; i < n; i++) {
+  const links = [0, (i * 7 + 1) % n, (i * 13 + 5) % n, (i + 1) % n].map(
+    (j) => `<a href="${path(j)}">${j}</a>`,
+  );
+  if (i % 10 === 3) links.push('<a href="/private/x">p</a>', `<a href="/missing/${i}">m</a>`);
+  const head = i % 17 === 5 ? '<meta name="robots" content="noindex">' : '';
+  pages.set(
+    path(i),
+    `<!doctype html><html><head><title>Page ${i}</title>${head}</head><body>${links.join(' ')}</body></html>`,
+  );
+}
+const server = createServer((req, res) => {
+  if (req.url === '/__arrivals') {
+    res.end(JSON.stringify(arrivals));
+    return;
+  }
+  arrivals.push(performance.timeOrigin + performance.now());
+  if (req.url === '/robots.txt') {
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end('User-agent: *\nDisallow: /private/\n');
+    return;
+  }
+  const page = pages.get(req.url ?? '');
+  if (page === undefined) {
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end('not found');
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(page);
+});
+server.listen(0, '127.0.0.1', () => process.stdout.write(`PORT=${server.address().port}\n`));
+process.on('SIGTERM', () => process.exit(0));
