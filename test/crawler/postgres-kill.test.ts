@@ -3,7 +3,9 @@
  * before and after a batch commit) and at seeded random moments: the other workers finish, nothing
  * is lost once the killed worker's claims expire (every page is recorded and the sitemap is the
  * single-process crawl's), and the pages fetched twice are among those the killed worker had
- * claimed and not committed.
+ * claimed and not committed. The killed worker freezes at its step (it blocks its thread there and
+ * says so) and is killed by the test; the others start only after, so every case hits its window
+ * on every run, whatever the load.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,8 +18,9 @@ import { pageHits, resultOf, sitemapUrls, siteRoutes, startWorker } from './post
 const PAGES = 60;
 const STEPS = ['pg:claimed', 'pg:mid-fetch', 'pg:before-commit', 'pg:after-commit'] as const;
 /**
- * Which time each step kills at: a commit's first two times are the seeding's (the start URLs),
- * so the fourth is a batch of pages.
+ * Which time of each step the killed worker freezes at: a commit's first two times are the
+ * seeding's (the start URLs), so the fourth is a batch of pages. A worker crawling the site alone
+ * reaches each of them (and the seeded ones, up to the fifth) on every run.
  */
 const NTH: Record<(typeof STEPS)[number], number> = {
   'pg:claimed': 2,
@@ -50,7 +53,7 @@ function stepUrls(lines: readonly string[], step: string): Set<string> {
   return urls;
 }
 
-async function killCase(id: string, killAt: string): Promise<void> {
+async function killCase(id: string, pauseAt: string): Promise<void> {
   const site = await startServer(siteRoutes(PAGES));
   try {
     const common = {
@@ -61,22 +64,25 @@ async function killCase(id: string, killAt: string): Promise<void> {
       concurrency: 2,
       retryBaseMs: 1,
     };
-    // The killed worker's claims expire soon; the others' never within the test, however loaded the machine.
-    const killed = startWorker({ ...common, workerId: 'killed', leaseSeconds: 2 }, { KILL_AT: killAt });
-    // The others join once the killed worker has claimed its first URLs, so that it has work
-    // enough to reach its step however the machine schedules the processes.
-    // (It may die before, while seeding: then the others start the crawl over its schema.)
+    // The killed worker crawls alone until it reaches its step, where it freezes and says so: the
+    // window is hit on every run, however the machine schedules the processes. Only then is it
+    // killed and are the others started, so what it had claimed and not committed is still to do.
+    // Its claims expire soon; the others' never within the test, however loaded the machine.
+    const killed = startWorker({ ...common, workerId: 'killed', leaseSeconds: 2 }, { PAUSE_AT: pauseAt });
     await eventually(
       () =>
-        killed.lines.some((l) => l.startsWith('step pg:claimed')) ||
+        killed.lines.includes(`paused ${pauseAt}`) ||
         killed.child.exitCode !== null ||
         killed.child.signalCode !== null,
+      120_000,
     );
-    const others = [1, 2, 3].map((i) => startWorker({ ...common, workerId: `w${i}`, leaseSeconds: 120 }));
+    if (killed.lines.includes(`paused ${pauseAt}`)) killed.child.kill('SIGKILL');
     const k = await killed.done;
-    expect(k.signal, `${killAt}: ${k.lines.filter((l) => !l.startsWith('page')).join('\n')}${k.stderr}`).toBe(
-      'SIGKILL',
-    );
+    expect(
+      k.signal,
+      `${pauseAt}: ${k.lines.filter((l) => !l.startsWith('page')).join('\n')}${k.stderr}`,
+    ).toBe('SIGKILL');
+    const others = [1, 2, 3].map((i) => startWorker({ ...common, workerId: `w${i}`, leaseSeconds: 120 }));
     const ends = await Promise.all(others.map((w) => w.done));
     for (const e of ends) expect(e.code, e.stderr).toBe(0);
     expect(ends.map((e) => resultOf(e.lines)).filter((r) => r.worker.wroteOutput)).toHaveLength(1);
@@ -91,7 +97,7 @@ async function killCase(id: string, killAt: string): Promise<void> {
     const committed = stepUrls(k.lines, 'pg:after-commit');
     const twice = [...pageHits(site)].filter(([, n]) => n > 1).map(([p]) => `${site.origin}${p}`);
     for (const url of twice) {
-      expect(claimed.has(url) && !committed.has(url), `${killAt}: ${url} fetched twice`).toBe(true);
+      expect(claimed.has(url) && !committed.has(url), `${pauseAt}: ${url} fetched twice`).toBe(true);
     }
     // Every fetched page was fetched once more at most.
     expect(Math.max(...pageHits(site).values())).toBeLessThanOrEqual(2);

@@ -4,14 +4,16 @@
  * one line per event on standard output: `step NAME URLS` at each fault-injection point (the URLs
  * claimed, being fetched, in the batch, or recorded by it, as JSON), `page URL` for
  * each finished URL, and at the end `result JSON` (or `error CODE MESSAGE`). With
- * `KILL_AT=STEP:N` in its environment it kills itself with SIGKILL at the Nth time it reaches STEP
- * (`pg:claimed`, `pg:mid-fetch`, `pg:before-commit`, `pg:after-commit`), so a crash window is
- * hit on purpose, never by timing. SIGINT aborts the crawl (Ctrl-C).
+ * `PAUSE_AT=STEP:N` in its environment it stops at the Nth time it reaches STEP (`pg:claimed`,
+ * `pg:mid-fetch`, `pg:before-commit`, `pg:after-commit`): it prints `paused STEP:N` and blocks
+ * its only thread, so nothing more of the crawl runs (no other fetch, no commit), until the test
+ * kills it with SIGKILL. The crash window is thus hit on purpose, never by timing.
+ * SIGINT aborts the crawl (Ctrl-C).
  */
 import { crawl } from '../../dist/crawler/index.js';
 
 const options = JSON.parse(process.argv[2] ?? '{}');
-const killAt = process.env.KILL_AT;
+const pauseAt = process.env.PAUSE_AT;
 const seen = new Map();
 const out = (line) => process.stdout.write(`${line}\n`);
 const controller = new AbortController();
@@ -26,7 +28,13 @@ try {
       seen.set(step, n);
       // Pipes are written synchronously on Linux: a line printed here is read even after SIGKILL.
       out(`step ${step} ${JSON.stringify(urls)}`);
-      if (killAt === `${step}:${n}`) process.kill(process.pid, 'SIGKILL');
+      if (pauseAt === `${step}:${n}`) {
+        out(`paused ${pauseAt}`);
+        // Blocks the event loop itself (a pending promise would let the other fetches and commits
+        // go on): the worker is frozen exactly here until the test kills it.
+        const cell = new Int32Array(new SharedArrayBuffer(4));
+        for (;;) Atomics.wait(cell, 0, 0);
+      }
     },
     onPage: (e) => out(`page ${e.url}`),
   });
