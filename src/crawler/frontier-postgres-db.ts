@@ -102,6 +102,18 @@ export function pgFailure(cause: unknown, shown: string, doing: string): Sitemap
       hint: 'grant the user CREATE on the database (GRANT CREATE ON DATABASE db TO user), or let an administrator create the schema once',
     });
   }
+  // The schema gone under a running worker: `crawl-status --drop --force` dropped the crawl.
+  if (e.code === '42P01' || e.code === '3F000') {
+    return new SitemapkitError(
+      'ERR_STATE',
+      `the crawl was dropped while this worker ran, so it cannot ${doing}`,
+      {
+        where: shown,
+        cause,
+        hint: 'nothing more of it is recorded; start it again with sitemapkit crawl URL --state … --crawl-id … to crawl anew',
+      },
+    );
+  }
   if (transient(cause)) {
     return new SitemapkitError(
       'ERR_STATE',

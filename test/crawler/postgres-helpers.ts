@@ -63,7 +63,7 @@ export interface WorkerRun {
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; lines: string[]; stderr: string }>;
 }
 
-/** Starts one worker process; `env.KILL_AT` makes it kill itself at a step. */
+/** Starts one worker process; `env.PAUSE_AT` makes it freeze at a step (see pg-crawl-worker.mjs). */
 export function startWorker(options: Record<string, unknown>, env: Record<string, string> = {}): WorkerRun {
   const child = spawn(process.execPath, [WORKER, JSON.stringify(options)], {
     env: { ...process.env, ...env },
