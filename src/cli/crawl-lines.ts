@@ -11,14 +11,21 @@ import { formatEta, type RateEstimate } from './progress.js';
 /**
  * The progress of a crawl: pages done, queued now, in the sitemap, errors, the rate over the last
  * seconds and the ETA at that rate, as a terminal line (`tty`) or a log line of `key=value` fields.
+ * An estimated queue (a shared crawl's, beyond its counted bound) reads `~N` in both.
  */
-export function progressText(p: CrawlProgress, est: RateEstimate, form: 'tty' | 'log'): string {
+export function progressText(
+  p: CrawlProgress,
+  est: RateEstimate,
+  form: 'tty' | 'log',
+  queueEstimated = false,
+): string {
   const n = (v: number): string => v.toLocaleString('en-US');
+  const about = queueEstimated ? '~' : '';
   if (form === 'log') {
     const eta = est.etaSeconds === undefined ? '?' : `${Math.round(est.etaSeconds)}s`;
-    return `crawl progress done=${p.done} queued=${p.queued} listed=${p.listed} errors=${p.errors} requests=${p.requests} rate=${est.rate.toFixed(1)}/s eta=${eta}`;
+    return `crawl progress done=${p.done} queued=${about}${p.queued} listed=${p.listed} errors=${p.errors} requests=${p.requests} rate=${est.rate.toFixed(1)}/s eta=${eta}`;
   }
-  return `${n(p.done)} done · ${n(p.queued)} queued · ${n(p.listed)} listed · ${n(p.errors)} errors · ${est.rate.toFixed(est.rate < 10 ? 1 : 0)}/s · ETA ${formatEta(est.etaSeconds)}`;
+  return `${n(p.done)} done · ${about}${n(p.queued)} queued · ${n(p.listed)} listed · ${n(p.errors)} errors · ${est.rate.toFixed(est.rate < 10 ? 1 : 0)}/s · ETA ${formatEta(est.etaSeconds)}`;
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { SharedQueueSize } from '../crawler/frontier-postgres-queue.js';
 import type { CrawlProgress } from '../crawler/options.js';
 import type { CliContext } from './context.js';
 import { progressText } from './crawl-lines.js';
@@ -39,7 +40,7 @@ export interface SuperviseOptions {
    * The URLs queued or claimed in the whole crawl, read from the database: each worker knows only
    * what it found and finished itself. Asked every {@link QUEUE_POLL_MS} while progress is shown.
    */
-  queued: () => Promise<number>;
+  queued: () => Promise<SharedQueueSize>;
 }
 
 const QUEUE_POLL_MS = 3000;
@@ -63,7 +64,7 @@ export async function superviseWorkers(options: SuperviseOptions, ctx: CliContex
   let lastLog = started;
   const workers: Worker[] = [];
   const shown = !options.quiet && (tty || !options.json);
-  let queued: number | undefined;
+  let queued: SharedQueueSize | undefined;
   let polling = false;
   const poll = setInterval(() => {
     if (polling) return;
@@ -87,7 +88,7 @@ export async function superviseWorkers(options: SuperviseOptions, ctx: CliContex
     // Each worker counts what it finished; the queue is the whole crawl's, from the database.
     const merged: CrawlProgress = {
       done: sum('done'),
-      queued: queued ?? sum('queued'),
+      queued: queued?.size ?? sum('queued'),
       requests: sum('requests'),
       listed: sum('listed'),
       errors: sum('errors'),
@@ -97,10 +98,14 @@ export async function superviseWorkers(options: SuperviseOptions, ctx: CliContex
     rates.add({ at: merged.elapsedMs, done: merged.done });
     const alive = workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null).length;
     if (tty)
-      progress.show(`${alive} workers · ${progressText(merged, rates.estimate(merged.queued), 'tty')}`);
+      progress.show(
+        `${alive} workers · ${progressText(merged, rates.estimate(merged.queued), 'tty', queued?.estimated)}`,
+      );
     else if (!options.quiet && !options.json && Date.now() - lastLog >= LOG_EVERY_MS) {
       lastLog = Date.now();
-      ctx.stderr.write(`${progressText(merged, rates.estimate(merged.queued), 'log')} workers=${alive}\n`);
+      ctx.stderr.write(
+        `${progressText(merged, rates.estimate(merged.queued), 'log', queued?.estimated)} workers=${alive}\n`,
+      );
     }
   };
   const ended: Array<Promise<void>> = [];

@@ -8,13 +8,18 @@
 
 import { SitemapkitError } from '../core/errors.js';
 import type { CrawlResult } from '../crawler/crawl.js';
+import {
+  openPostgresQueue,
+  type PostgresQueue,
+  type SharedQueueSize,
+} from '../crawler/frontier-postgres-queue.js';
 import type { CrawlProgress } from '../crawler/options.js';
 import { redactDatabaseUrl } from '../sources/sql-db.js';
 import type { CliContext } from './context.js';
 import { saveCrawlCommand, withDatabase } from './crawl-commands.js';
 import { superviseWorkers, WORKER_IPC_ENV, type WorkerMessage } from './crawl-workers.js';
 import { EXIT_OK, UsageError } from './exit.js';
-import { defaultCrawlId, dropSharedCrawl, sharedCrawlPhase, sharedCrawlStatus } from './shared-crawl.js';
+import { defaultCrawlId, dropSharedCrawl, sharedCrawlPhase } from './shared-crawl.js';
 
 /** The flags of `crawl` that the shared start reads (the rest are recorded as they are). */
 export interface SharedStartFlags {
@@ -88,11 +93,17 @@ export async function startSharedCrawl<F extends SharedStartFlags>(
   if (flags.quiet === true) args.push('--quiet');
   if (json) args.push('--json');
   if (flags.verbose === true) args.push('--verbose');
-  const queued = async (): Promise<number> => {
-    const s = await sharedCrawlStatus(state, id);
-    return s === undefined ? 0 : s.queued + s.leased;
+  // One connection for the progress line's queue, opened at its first poll, kept to the end.
+  let queue: Promise<PostgresQueue> | undefined;
+  const queued = async (): Promise<SharedQueueSize> => {
+    queue ??= openPostgresQueue(state, id);
+    return (await queue).size();
   };
-  return superviseWorkers({ workers, args, quiet: flags.quiet === true, json, queued }, ctx);
+  try {
+    return await superviseWorkers({ workers, args, quiet: flags.quiet === true, json, queued }, ctx);
+  } finally {
+    await queue?.then((q) => q.close()).catch(() => undefined);
+  }
 }
 
 /** Whether this process is a worker started by `crawl --workers` (progress goes to the supervisor). */

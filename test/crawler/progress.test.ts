@@ -136,6 +136,9 @@ describe('crawl progress: the rate over a sliding window (defect 4)', () => {
       'crawl progress done=812 queued=358 listed=790 errors=2 requests=815 rate=179.0/s eta=2s',
     );
     expect(progressText(p, { rate: 0, etaSeconds: undefined }, 'log')).toMatch(/rate=0\.0\/s eta=\?$/);
+    // A shared crawl's queue beyond its counted bound is an estimate, and says so.
+    expect(progressText({ ...p, queued: 2_500_000 }, est, 'tty', true)).toContain('· ~2,500,000 queued ·');
+    expect(progressText({ ...p, queued: 2_500_000 }, est, 'log', true)).toContain(' queued=~2500000 ');
     expect(formatEta(125)).toBe('2m 05s');
     expect(formatEta(3725)).toBe('1h 02m');
   });
