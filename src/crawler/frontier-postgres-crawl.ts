@@ -240,10 +240,15 @@ async function work(
     trapGuards: o.trapGuards,
     year: new Date(o.now()).getUTCFullYear(),
   });
-  // The spacing between two sends to a host is the database's (all workers together); the number
-  // of requests in flight on a host stays each worker's own.
+  // The spacing between two sends to a host is the database's (all workers together), and so is
+  // the number of requests in flight on a host when hostConcurrency is given.
   const hosts = new HostScheduler({ concurrency: o.hostConcurrency, delayMs: 0 });
-  const slots = new PostgresSlots(db, { workerId: s.workerId, delayMs: o.delayMs, sleep: o.sleep });
+  const slots = new PostgresSlots(db, {
+    workerId: s.workerId,
+    delayMs: o.delayMs,
+    hostLimit: s.hostLimit,
+    sleep: o.sleep,
+  });
   let requests = 0;
   let scheduler: Scheduler | undefined;
   const recorder = new Recorder(o, frontier, scope, () => ({

@@ -46,6 +46,8 @@ export interface ResolvedShared {
   workerId: string;
   leaseSeconds: number;
   retryMs: number;
+  /** `hostConcurrency` when given: the requests in flight on one host, all workers together. */
+  hostLimit: number | undefined;
   onStep: ((step: PgStep, urls: readonly string[]) => void | Promise<void>) | undefined;
 }
 
@@ -72,7 +74,7 @@ function seconds(name: string, v: unknown, dflt: number, max: number): number {
 
 /** Checks the shared crawl's options once; undefined when `state` is not a `postgres://` URL. */
 export function resolveShared(
-  o: SharedCrawlOptions & { state?: string; recrawl?: boolean; store?: unknown },
+  o: SharedCrawlOptions & { state?: string; recrawl?: boolean; store?: unknown; hostConcurrency?: number },
 ): ResolvedShared | undefined {
   if (!isPostgresState(o.state)) {
     for (const k of ['crawlId', 'workerId', 'leaseSeconds', 'retrySeconds'] as const) {
@@ -106,6 +108,8 @@ export function resolveShared(
     workerId,
     leaseSeconds: seconds('leaseSeconds', o.leaseSeconds, 60, 86_400),
     retryMs: seconds('retrySeconds', o.retrySeconds, 60, 86_400) * 1000,
+    // Checked with the other crawl options; given, it is a limit every worker shares.
+    hostLimit: typeof o.hostConcurrency === 'number' ? o.hostConcurrency : undefined,
     onStep: o.onStep,
   };
 }

@@ -43,6 +43,8 @@ export interface SchedulerOptions {
  */
 export interface SlotSource {
   claim(origin: string): Promise<void>;
+  /** The request `claim` let start has its answer (or failed): its place on the host is free. */
+  release?(origin: string): Promise<void>;
 }
 
 export interface SchedulerParts {
@@ -304,6 +306,7 @@ export class Scheduler {
       res = await this.#p.fetch(item);
     } finally {
       this.#p.hosts.finish(item.origin);
+      await this.#p.slots?.release?.(item.origin);
     }
     const ms = o.now() - t0;
     let decision: RetryDecision | undefined;
