@@ -5,6 +5,7 @@
  * crawl goes through here.
  */
 import type { CrawlResult } from '../crawler/crawl.js';
+import { readCrawlPhase } from '../crawler/frontier-postgres-queue.js';
 import { openPostgresCrawl, type PostgresCrawl } from '../crawler/frontier-postgres-read.js';
 import type { CrawlOptions } from '../crawler/options.js';
 import { deleteCrawlCommand, withDatabase } from './crawl-commands.js';
@@ -120,10 +121,9 @@ export async function sharedCrawlStatus(url: string, id: string): Promise<Shared
   };
 }
 
-/** Whether the crawl exists, and whether it finished. */
+/** Whether the crawl exists, and whether it finished (without counting its URLs). */
 export async function sharedCrawlPhase(url: string, id: string): Promise<'none' | 'unfinished' | 'finished'> {
-  const s = await withCrawl(url, id, (c) => c.status());
-  return !s.exists ? 'none' : s.status === 'complete' ? 'finished' : 'unfinished';
+  return readCrawlPhase(url, id);
 }
 
 /** Drops the crawl's schema and the command recorded for it. */

@@ -4,8 +4,10 @@
  * URLs each time; this counts through the queue's partial indexes (`urls_queue`, `urls_leased`) and
  * stops at a bound, so its cost never grows with the crawl. Above the bound the size is the
  * planner's estimate of the queue index's entries (kept by autovacuum), labelled as an estimate.
+ * And the crawl's phase, which `crawl --state postgres://…` reads at its start, without a count.
  */
 import { openPgDb, type PgDb, pgTarget } from './frontier-postgres-db.js';
+import { crawlExists } from './frontier-postgres-schema.js';
 
 /** Up to this many queued URLs the size is counted exactly. */
 export const QUEUE_COUNTED_UP_TO = 100_000;
@@ -41,6 +43,29 @@ async function readSize(db: PgDb, bound: number): Promise<SharedQueueSize> {
   if (queued <= bound && leased <= bound) return { size: queued + leased, estimated: false };
   // Never below what was counted: the estimate lags (it is -1 before the first analyze).
   return { size: Math.max(queued, Math.round(r?.est ?? 0)) + leased, estimated: true };
+}
+
+/** Whether the crawl exists, and whether its outputs were written: two index lookups, no count. */
+export async function readCrawlPhase(
+  url: string,
+  crawlId: string,
+): Promise<'none' | 'unfinished' | 'finished'> {
+  const db = await openPgDb(pgTarget(url, crawlId), {
+    size: 1,
+    retryMs: 0,
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+    name: 'sitemapkit crawl',
+  });
+  try {
+    if (!(await crawlExists(db))) return 'none';
+    const [status] = await db.query<{ value: string }>(
+      'read the crawl',
+      "SELECT value FROM meta WHERE key = 'status'",
+    );
+    return status?.value === 'complete' ? 'finished' : 'unfinished';
+  } finally {
+    await db.close();
+  }
 }
 
 /**

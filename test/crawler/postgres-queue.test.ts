@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { openPgDb, pgTarget } from '../../src/crawler/frontier-postgres-db.js';
-import { openPostgresQueue } from '../../src/crawler/frontier-postgres-queue.js';
+import { openPostgresQueue, readCrawlPhase } from '../../src/crawler/frontier-postgres-queue.js';
 import { ensureCrawlSchema } from '../../src/crawler/frontier-postgres-schema.js';
 import { usePostgres } from '../support/postgres.js';
 
@@ -51,5 +51,12 @@ describe('the queue size of a shared crawl', () => {
       await counted.close();
       await bounded.close();
     }
+    // The phase `crawl` reads at its start, without a count.
+    expect(await readCrawlPhase(pg().url, 'no_such_crawl')).toBe('none');
+    expect(await readCrawlPhase(pg().url, 'q')).toBe('unfinished');
+    await pg().query(
+      `INSERT INTO "crawl_q".meta (key, value) VALUES ('status', 'complete') ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    );
+    expect(await readCrawlPhase(pg().url, 'q')).toBe('finished');
   });
 });
