@@ -7,7 +7,7 @@ import { SEEN_KEY } from './frontier-postgres-schema.js';
 import type { Outcome } from './records.js';
 
 /** The columns an outcome sets, as `jsonb_to_recordset` reads them. */
-export const OUTCOME_COLUMNS =
+export const OUTCOME_COLUMNS: string =
   'id bigint, status integer, verdict text, reason text, target text, content_type text, title text, canonical text, description_length integer, lastmod text, extra text, bytes bigint, ms integer, attempts integer, etag text, last_modified text, fingerprint text, changed_at text, change text, change_at text, rendered text, keep boolean';
 
 export const FINISH: string = `
@@ -90,6 +90,22 @@ export const LINKS = 'INSERT INTO links (target, source) SELECT * FROM unnest($1
  * URLs does not hold them all (about 150 bytes an entry: 40 MB at most).
  */
 export const KNOWN_CAP = 250_000;
+
+/**
+ * A whole batch in one statement, when every URL its pages found is known to this worker (the
+ * common case once a site's pages link to each other): the pages finished, the links of the pages
+ * this statement finished (not of one someone else recorded first), the progress row and the
+ * worker's count. One statement is one transaction: no BEGIN and COMMIT round trips.
+ */
+export const FINISH_ALL: string = `
+WITH f AS (${FINISH.trim()}),
+l AS (
+  INSERT INTO links (target, source)
+  SELECT x.t, x.s FROM unnest($3::bigint[], $4::bigint[]) AS x(t, s) WHERE x.s IN (SELECT id FROM f)
+),
+p AS (INSERT INTO progress (worker, pages) SELECT $2, count(*) FROM f HAVING count(*) > 0),
+w AS (UPDATE workers SET fetched = fetched + (SELECT count(*) FROM f) WHERE id = $2 AND EXISTS (SELECT 1 FROM f))
+SELECT id FROM f`;
 
 export const PATTERNS = `
 INSERT INTO patterns (key, n) SELECT key, n FROM jsonb_to_recordset($1::jsonb) AS x(key text, n bigint) ORDER BY key

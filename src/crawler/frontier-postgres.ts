@@ -28,6 +28,7 @@ import {
 import type { PgDb } from './frontier-postgres-db.js';
 import {
   FINISH,
+  FINISH_ALL,
   INSERT,
   KNOWN,
   KNOWN_CAP,
@@ -174,7 +175,11 @@ export class PostgresFrontier implements Frontier {
         'pg:before-commit',
         finished.map((f) => f.url),
       );
-      done = await this.#db.transaction('record finished pages', (c) => this.#write(c, finished, found));
+      const links = this.#knownLinks(finished.length, found);
+      done =
+        links === undefined
+          ? await this.#db.transaction('record finished pages', (c) => this.#write(c, finished, found))
+          : await this.#db.with('record finished pages', (c) => this.#writeOne(c, finished, links));
     } catch (error) {
       // Not durable: the batch is written by the next commit (a worker that stops returns its claims).
       this.#finished = [...finished, ...this.#finished];
@@ -196,6 +201,37 @@ export class PostgresFrontier implements Frontier {
       );
     }
     return { ...done.committed, external };
+  }
+
+  /**
+   * The links of a batch whose found URLs this worker all knows no deeper than found (so that
+   * nothing is inserted or lowered), as target and source ids; undefined when any is not.
+   */
+  #knownLinks(finished: number, found: readonly Pending[]): { t: number[]; s: number[] } | undefined {
+    if (finished === 0) return undefined;
+    const t: number[] = [];
+    const s: number[] = [];
+    const pairs = new Set<string>();
+    for (const f of found) {
+      const k = this.#known.get(f.url);
+      if (k === undefined || k.depth > f.depth) return undefined;
+      if (f.via === null || k.id === f.via || pairs.has(`${f.via} ${k.id}`)) continue;
+      pairs.add(`${f.via} ${k.id}`);
+      t.push(k.id);
+      s.push(f.via);
+    }
+    return { t, s };
+  }
+
+  async #writeOne(
+    c: PoolClient,
+    finished: ReadonlyArray<{ id: number; outcome: Outcome }>,
+    links: { t: number[]; s: number[] },
+  ): Promise<{ committed: Committed; applied: Set<number>; learned: Learned[] }> {
+    const rows = [...finished].sort((x, y) => x.id - y.id).map((f) => outcomeRow(f.id, f.outcome));
+    const r = await c.query(FINISH_ALL, [JSON.stringify(rows), this.#o.workerId, links.t, links.s]);
+    const applied = new Set(r.rows.map((x: { id: number }) => x.id));
+    return { committed: emptyCommitted(), applied, learned: [] };
   }
 
   async #write(
