@@ -89,6 +89,9 @@ export class PostgresFrontier implements Frontier {
    * URL's depth only ever decreases), as of its last commits. See {@link KNOWN_CAP}.
    */
   readonly #known = new Map<string, { id: number; depth: number }>();
+  /** URLs this worker added: in all when it last had the table analysed, and since. */
+  #addedAtAnalyze = 0;
+  #added = 0;
   /** Pages this worker recorded finished (its own share of the crawl). */
   pages = 0;
 
@@ -188,6 +191,7 @@ export class PostgresFrontier implements Frontier {
       throw error;
     }
     this.pages += done.applied.size;
+    await this.#analyze(done.committed.queued + done.committed.finished);
     // Only what a committed transaction read or wrote: a rolled-back insert's ids never existed.
     for (const x of done.learned) {
       if (this.#known.size >= KNOWN_CAP) this.#known.clear();
@@ -370,6 +374,21 @@ export class PostgresFrontier implements Frontier {
       }
     }
     if (traps.length > 0) await c.query(TRAP, [JSON.stringify(traps), this.#o.workerId]);
+  }
+
+  /**
+   * Has the planner's statistics of `urls` made again each time this worker's additions double
+   * (from 1,000): autovacuum looks at a database once a minute, and until its first ANALYZE the
+   * planner guesses that few rows are queued and sorts the whole queue for every claim, a cost
+   * that grows with the crawl (see docs/performance.md). ANALYZE samples a bounded number of rows,
+   * so the doublings cost a few of them over a crawl of any size. A user who does not own the
+   * table gets a warning from the server, not an error: nothing is lost but the speed.
+   */
+  async #analyze(added: number): Promise<void> {
+    this.#added += added;
+    if (this.#added - this.#addedAtAnalyze < Math.max(1000, this.#addedAtAnalyze)) return;
+    this.#addedAtAnalyze = this.#added;
+    await this.#db.query('update the planner statistics', 'ANALYZE urls');
   }
 
   async requeue(): Promise<void> {

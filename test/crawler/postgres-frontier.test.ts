@@ -121,4 +121,27 @@ describe('PostgresFrontier and its memo of known URLs', () => {
     expect(await depths(db)).toEqual({ [u('/')]: 0, [u('/new')]: 1 });
     expect(await links(db)).toEqual([`${u('/')} -> ${u('/new')}`]);
   });
+
+  it('has the planner statistics of the URLs made once its additions reach 1,000, so that claims walk the queue index', async () => {
+    const { db, frontier: f } = await frontier();
+    const reltuples = async (): Promise<number> =>
+      (
+        await db.query<{ n: number }>(
+          'read',
+          "SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'urls'::regclass",
+        )
+      )[0]!.n;
+    f.add(
+      Array.from({ length: 1000 }, (_, i) => link(u(`/p${i}`), 1)),
+      queue,
+    );
+    expect(await f.commit()).toMatchObject({ queued: 1000 });
+    // Autovacuum looks once a minute: without the worker's ANALYZE the table stays never analysed (-1).
+    expect(await reltuples()).toBe(1000);
+    const plan = await db.query<{ 'QUERY PLAN': string }>(
+      'explain',
+      'EXPLAIN SELECT id FROM urls WHERE state = 0 AND depth < 1000000000 ORDER BY depth, id LIMIT 128',
+    );
+    expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index (Only )?Scan using urls_queue/);
+  });
 });
