@@ -87,9 +87,9 @@ export const LINKS = 'INSERT INTO links (target, source) SELECT * FROM unnest($1
  * How many URLs a worker remembers (id and depth as the database last told it) before it forgets
  * them all: most links of a site point at pages found before, and a remembered URL found again no
  * deeper needs neither the seen-set's lookup nor the lowering. Bounded, so a crawl of 100,000,000
- * URLs does not hold them all (about 150 bytes an entry: 40 MB at most).
+ * URLs does not hold them all (about 150 bytes an entry: 15 MB at most, within the 250 MB a worker may take).
  */
-export const KNOWN_CAP = 250_000;
+export const KNOWN_CAP = 100_000;
 
 /**
  * A whole batch in one statement, when every URL its pages found is known to this worker (the
