@@ -144,4 +144,30 @@ describe('PostgresFrontier and its memo of known URLs', () => {
     );
     expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index (Only )?Scan using urls_queue/);
   });
+
+  it('a page finished twice (its lease expired under a slow worker) is recorded once, its links once, on the one-statement path too', async () => {
+    const { db, frontier: one } = await frontier();
+    const { frontier: two } = await frontier(db);
+    one.add([link(u('/'), 0)], queue);
+    await one.commit();
+    two.add([link(u('/'), 0)], queue);
+    await two.commit();
+    const root = (await leaseAll(one)).get(u('/'))!;
+    one.finish(root, page, [link(u('/a'), 1)], queue);
+    await one.commit();
+    const a = (await leaseAll(one)).get(u('/a'))!;
+    // The lease expires: the other worker, which knows every URL /a names, takes and finishes it.
+    await db.query('expire', 'UPDATE urls SET state = 0, lease_owner = NULL WHERE url = $1', [u('/a')]);
+    expect((await leaseAll(two)).has(u('/a'))).toBe(true);
+    two.finish(a, page, [link(u('/'), 2)], queue);
+    await two.commit();
+    expect(two.pages).toBe(1);
+    // The slow worker finishes it too, also by the one-statement path (it knows /): nothing recorded.
+    one.finish(a, page, [link(u('/'), 2)], queue);
+    await one.commit();
+    expect(one.pages).toBe(1);
+    expect(await links(db)).toEqual([`${u('/')} -> ${u('/a')}`, `${u('/a')} -> ${u('/')}`]);
+    const rows = await db.query<{ n: number }>('read', 'SELECT count(*)::int AS n FROM progress');
+    expect(rows[0]!.n).toBe(2);
+  });
 });
