@@ -26,7 +26,17 @@ import {
   type Lease,
 } from './frontier.js';
 import type { PgDb } from './frontier-postgres-db.js';
-import { SEEN_KEY } from './frontier-postgres-schema.js';
+import {
+  FINISH,
+  FINISH_ALL,
+  INSERT,
+  KNOWN,
+  KNOWN_CAP,
+  LINKS,
+  outcomeRow,
+  PATTERNS,
+  TRAP,
+} from './frontier-postgres-sql.js';
 import { type Outcome, SEED_DEPTH, type UrlSource } from './records.js';
 import { type LeaseRaw, leased } from './state-rows.js';
 
@@ -56,111 +66,11 @@ interface Pending {
 const LEASE_RETURNING =
   'u.id, u.url, u.depth, u.prev_verdict, u.etag, u.last_modified, u.fingerprint, u.changed_at';
 
-/** The columns an outcome sets, as `jsonb_to_recordset` reads them. */
-const OUTCOME_COLUMNS =
-  'id bigint, status integer, verdict text, reason text, target text, content_type text, title text, canonical text, description_length integer, lastmod text, extra text, bytes bigint, ms integer, attempts integer, etag text, last_modified text, fingerprint text, changed_at text, change text, change_at text, rendered text, keep boolean';
-
-const FINISH = `
-UPDATE urls u SET state = 2, status = v.status,
-  verdict = CASE WHEN v.keep THEN u.verdict ELSE v.verdict END,
-  reason = v.reason,
-  target = CASE WHEN v.keep THEN u.target ELSE v.target END,
-  content_type = CASE WHEN v.keep THEN u.content_type ELSE v.content_type END,
-  title = CASE WHEN v.keep THEN u.title ELSE v.title END,
-  canonical = CASE WHEN v.keep THEN u.canonical ELSE v.canonical END,
-  description_length = CASE WHEN v.keep THEN u.description_length ELSE v.description_length END,
-  lastmod = CASE WHEN v.keep THEN u.lastmod ELSE v.lastmod END,
-  extra = CASE WHEN v.keep THEN u.extra ELSE v.extra END,
-  bytes = v.bytes, ms = v.ms, attempts = v.attempts,
-  etag = CASE WHEN v.keep THEN COALESCE(v.etag, u.etag) ELSE v.etag END,
-  last_modified = CASE WHEN v.keep THEN COALESCE(v.last_modified, u.last_modified) ELSE v.last_modified END,
-  fingerprint = CASE WHEN v.keep THEN u.fingerprint ELSE v.fingerprint END,
-  changed_at = CASE WHEN v.keep THEN u.changed_at ELSE v.changed_at END,
-  rendered = CASE WHEN v.keep THEN u.rendered ELSE v.rendered END,
-  change = v.change, change_at = v.change_at,
-  lease_owner = NULL, lease_until = NULL, finished_by = $2
-FROM jsonb_to_recordset($1::jsonb) AS v(${OUTCOME_COLUMNS})
-WHERE u.id = v.id AND u.state <> 2
-RETURNING u.id`;
-
-/**
- * New URLs: ids drawn in discovery order (the report's and the queue's order), rows inserted in
- * the seen-set's order so that concurrent workers take its locks in one order (fewer deadlocks).
- */
-const INSERT = `
-WITH v AS MATERIALIZED (
-  SELECT s.*, nextval('urls_id') AS nid, md5(s.url)::uuid AS h
-  FROM (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(ord integer, url text, depth integer, via bigint,
-    source text, verdict text, reason text) ORDER BY ord) s
-)
-INSERT INTO urls (id, h, url, depth, via, source, state, verdict, reason, finished_by)
-SELECT nid, h, url, depth, via, source, CASE WHEN verdict IS NULL THEN 0 ELSE 2 END, verdict, reason,
-  CASE WHEN verdict IS NULL THEN NULL ELSE $2 END
-FROM v ORDER BY h, url
-ON CONFLICT (h, ${SEEN_KEY}) DO NOTHING
-RETURNING id, url`;
-
-/**
- * URLs known already and found again closer to the start: a queued one takes the smaller depth
- * (a sitemap seed that a link reaches is then `promoted`), and one left out as too deep is queued
- * again when the new depth is within the limit (`requeued`). `o` is the row before the update.
- */
-const LOWER = `
-UPDATE urls u SET depth = v.depth,
-  state = CASE WHEN u.state = 2 THEN 0 ELSE u.state END,
-  verdict = CASE WHEN u.state = 2 THEN NULL ELSE u.verdict END,
-  reason = CASE WHEN u.state = 2 THEN NULL ELSE u.reason END,
-  finished_by = CASE WHEN u.state = 2 THEN NULL ELSE u.finished_by END
-FROM (SELECT md5(x.url)::uuid AS h, x.url, x.depth FROM jsonb_to_recordset($1::jsonb) AS x(url text, depth integer)
-  ORDER BY 1, 2) v, urls o
-WHERE u.h = v.h AND u.url = v.url AND o.id = u.id AND u.depth > v.depth
-  AND (u.state = 0 OR (u.state = 2 AND u.verdict = 'too-deep' AND v.depth <= $2))
-RETURNING o.state AS was_state, o.depth AS was_depth`;
-
-/**
- * A page's links, once per pair: a page is recorded finished once (its links with it), so the
- * table needs no unique index, only one on the page for reading it back in order.
- */
-const LINKS = `
-INSERT INTO links (target, source)
-SELECT DISTINCT u.id, v.via FROM jsonb_to_recordset($1::jsonb) AS v(url text, via bigint)
-  JOIN urls u ON u.h = md5(v.url)::uuid AND u.url = v.url
-WHERE u.id <> v.via`;
-
-const PATTERNS = `
-INSERT INTO patterns (key, n) SELECT key, n FROM jsonb_to_recordset($1::jsonb) AS x(key text, n bigint) ORDER BY key
-ON CONFLICT (key) DO UPDATE SET n = patterns.n + excluded.n
-RETURNING key, n`;
-
-const TRAP = `
-UPDATE urls u SET state = 2, verdict = 'trap', reason = v.reason, finished_by = $2
-FROM jsonb_to_recordset($1::jsonb) AS v(id bigint, reason text) WHERE u.id = v.id`;
-
-function outcomeRow(id: number, o: Outcome): Record<string, unknown> {
-  return {
-    id,
-    status: o.status ?? null,
-    verdict: o.verdict,
-    reason: o.reason ?? null,
-    target: o.target ?? null,
-    content_type: o.contentType ?? null,
-    title: o.title ?? null,
-    canonical: o.canonical ?? null,
-    description_length: o.descriptionLength ?? null,
-    lastmod: o.lastmod ?? null,
-    extra: o.extra ?? null,
-    bytes: o.bytes ?? null,
-    ms: o.ms ?? null,
-    attempts: o.attempts ?? 0,
-    etag: o.etag ?? null,
-    last_modified: o.lastModified ?? null,
-    fingerprint: o.fingerprint ?? null,
-    changed_at: o.changedAt ?? null,
-    change: o.change ?? null,
-    change_at: o.changeAt ?? null,
-    rendered: o.rendered ?? null,
-    keep: o.keep === true,
-  };
+/** A URL's id and depth as a batch's transaction found or made them. */
+interface Learned {
+  url: string;
+  id: number;
+  depth: number;
 }
 
 export class PostgresFrontier implements Frontier {
@@ -174,6 +84,14 @@ export class PostgresFrontier implements Frontier {
   #reclaimed = Number.NEGATIVE_INFINITY;
   /** The last claim found nothing: the next one looks for expired leases first. */
   #empty = false;
+  /**
+   * URLs this worker knows exist, with their id and a depth the database's is no greater than (a
+   * URL's depth only ever decreases), as of its last commits. See {@link KNOWN_CAP}.
+   */
+  readonly #known = new Map<string, { id: number; depth: number }>();
+  /** URLs this worker added: in all when it last had the table analysed, and since. */
+  #addedAtAnalyze = 0;
+  #added = 0;
   /** Pages this worker recorded finished (its own share of the crawl). */
   pages = 0;
 
@@ -254,13 +172,17 @@ export class PostgresFrontier implements Frontier {
     this.#found = [];
     this.#external = 0;
     if (finished.length === 0 && found.length === 0) return { ...emptyCommitted(), external };
-    let done: { committed: Committed; applied: Set<number> };
+    let done: { committed: Committed; applied: Set<number>; learned: Learned[] };
     try {
       await this.#o.onStep?.(
         'pg:before-commit',
         finished.map((f) => f.url),
       );
-      done = await this.#db.transaction('record finished pages', (c) => this.#write(c, finished, found));
+      const links = this.#knownLinks(finished.length, found);
+      done =
+        links === undefined
+          ? await this.#db.transaction('record finished pages', (c) => this.#write(c, finished, found))
+          : await this.#db.with('record finished pages', (c) => this.#writeOne(c, finished, links));
     } catch (error) {
       // Not durable: the batch is written by the next commit (a worker that stops returns its claims).
       this.#finished = [...finished, ...this.#finished];
@@ -269,6 +191,13 @@ export class PostgresFrontier implements Frontier {
       throw error;
     }
     this.pages += done.applied.size;
+    await this.#analyze(done.committed.queued + done.committed.finished);
+    // Only what a committed transaction read or wrote: a rolled-back insert's ids never existed.
+    for (const x of done.learned) {
+      if (this.#known.size >= KNOWN_CAP) this.#known.clear();
+      const k = this.#known.get(x.url);
+      if (k === undefined || x.depth < k.depth) this.#known.set(x.url, { id: x.id, depth: x.depth });
+    }
     if (this.#o.onStep !== undefined) {
       await this.#o.onStep(
         'pg:after-commit',
@@ -278,13 +207,45 @@ export class PostgresFrontier implements Frontier {
     return { ...done.committed, external };
   }
 
+  /**
+   * The links of a batch whose found URLs this worker all knows no deeper than found (so that
+   * nothing is inserted or lowered), as target and source ids; undefined when any is not.
+   */
+  #knownLinks(finished: number, found: readonly Pending[]): { t: number[]; s: number[] } | undefined {
+    if (finished === 0) return undefined;
+    const t: number[] = [];
+    const s: number[] = [];
+    const pairs = new Set<string>();
+    for (const f of found) {
+      const k = this.#known.get(f.url);
+      if (k === undefined || k.depth > f.depth) return undefined;
+      if (f.via === null || k.id === f.via || pairs.has(`${f.via} ${k.id}`)) continue;
+      pairs.add(`${f.via} ${k.id}`);
+      t.push(k.id);
+      s.push(f.via);
+    }
+    return { t, s };
+  }
+
+  async #writeOne(
+    c: PoolClient,
+    finished: ReadonlyArray<{ id: number; outcome: Outcome }>,
+    links: { t: number[]; s: number[] },
+  ): Promise<{ committed: Committed; applied: Set<number>; learned: Learned[] }> {
+    const rows = [...finished].sort((x, y) => x.id - y.id).map((f) => outcomeRow(f.id, f.outcome));
+    const r = await c.query(FINISH_ALL, [JSON.stringify(rows), this.#o.workerId, links.t, links.s]);
+    const applied = new Set(r.rows.map((x: { id: number }) => x.id));
+    return { committed: emptyCommitted(), applied, learned: [] };
+  }
+
   async #write(
     c: PoolClient,
     finished: ReadonlyArray<{ id: number; outcome: Outcome }>,
     found: readonly Pending[],
-  ): Promise<{ committed: Committed; applied: Set<number> }> {
+  ): Promise<{ committed: Committed; applied: Set<number>; learned: Learned[] }> {
     const me = this.#o.workerId;
     const b = emptyCommitted();
+    const learned: Learned[] = [];
     let applied = new Set<number>();
     if (finished.length > 0) {
       const rows = [...finished].sort((x, y) => x.id - y.id).map((f) => outcomeRow(f.id, f.outcome));
@@ -299,7 +260,14 @@ export class PostgresFrontier implements Frontier {
       const seen = byUrl.get(f.url);
       if (seen === undefined || f.depth < seen.depth) byUrl.set(f.url, f);
     }
-    const unique = [...byUrl.values()];
+    // Remembered no deeper than found again: nothing to insert or lower, only its id for the links.
+    const ids = new Map<string, number>();
+    const unique: Pending[] = [];
+    for (const f of byUrl.values()) {
+      const k = this.#known.get(f.url);
+      if (k !== undefined && k.depth <= f.depth) ids.set(f.url, k.id);
+      else unique.push(f);
+    }
     if (unique.length > 0) {
       const rows = unique.map((f, ord) => {
         const out = f.admission.kind === 'finished' ? f.admission.outcome : undefined;
@@ -314,13 +282,16 @@ export class PostgresFrontier implements Frontier {
         };
       });
       const inserted = await c.query(INSERT, [JSON.stringify(rows), me]);
-      const ids = new Map<string, number>(
-        inserted.rows.map((r: { id: number; url: string }) => [r.url, r.id]),
-      );
+      const fresh = new Set<string>();
+      for (const r of inserted.rows as Array<{ id: number; url: string }>) {
+        ids.set(r.url, r.id);
+        fresh.add(r.url);
+      }
       const capped = new Map<string, Array<{ id: number; url: string; max: number; reason: string }>>();
       for (const f of unique) {
         const id = ids.get(f.url);
         if (id === undefined) continue;
+        learned.push({ url: f.url, id, depth: f.depth });
         if (f.admission.kind === 'finished') {
           b.finished++;
           continue;
@@ -338,25 +309,44 @@ export class PostgresFrontier implements Frontier {
         list.push({ id, url: f.url, max: cap.max, reason: cap.over.reason ?? 'trap' });
       }
       if (capped.size > 0) await this.#caps(c, capped, b);
-      const known = unique.filter((f) => !ids.has(f.url)).map((f) => ({ url: f.url, depth: f.depth }));
+      const known = unique.filter((f) => !fresh.has(f.url)).map((f) => ({ url: f.url, depth: f.depth }));
       if (known.length > 0) {
-        const lower = await c.query(LOWER, [JSON.stringify(known), Math.min(this.#o.maxDepth, 2 ** 31 - 1)]);
-        for (const r of lower.rows as Array<{ was_state: number; was_depth: number }>) {
-          if (r.was_state === 2) b.requeued++;
-          else if (r.was_depth >= SEED_DEPTH) b.promoted++;
+        const r = await c.query(KNOWN, [JSON.stringify(known), Math.min(this.#o.maxDepth, 2 ** 31 - 1)]);
+        for (const x of r.rows as Array<{
+          id: number;
+          url: string;
+          was_depth: number;
+          was_state: number;
+          nd: number;
+          lowered: boolean;
+        }>) {
+          ids.set(x.url, x.id);
+          learned.push({ url: x.url, id: x.id, depth: x.lowered ? x.nd : x.was_depth });
+          if (!x.lowered) continue;
+          if (x.was_state === 2) b.requeued++;
+          else if (x.was_depth >= SEED_DEPTH) b.promoted++;
         }
       }
     }
-    const links = new Map<string, { url: string; via: number }>();
-    for (const f of live) if (f.via !== null) links.set(`${f.via} ${f.url}`, { url: f.url, via: f.via });
-    if (links.size > 0) await c.query(LINKS, [JSON.stringify([...links.values()])]);
+    const targets: number[] = [];
+    const sources: number[] = [];
+    const pairs = new Set<string>();
+    for (const f of live) {
+      if (f.via === null) continue;
+      const id = ids.get(f.url);
+      if (id === undefined || id === f.via || pairs.has(`${f.via} ${id}`)) continue;
+      pairs.add(`${f.via} ${id}`);
+      targets.push(id);
+      sources.push(f.via);
+    }
+    if (targets.length > 0) await c.query(LINKS, [targets, sources]);
     if (applied.size > 0) {
       await c.query(
         'WITH p AS (INSERT INTO progress (worker, pages) VALUES ($1, $2)) UPDATE workers SET fetched = fetched + $2 WHERE id = $1',
         [me, applied.size],
       );
     }
-    return { committed: b, applied };
+    return { committed: b, applied, learned };
   }
 
   /** Counts new URLs against their pattern caps; those over a cap are finished as traps. */
@@ -384,6 +374,21 @@ export class PostgresFrontier implements Frontier {
       }
     }
     if (traps.length > 0) await c.query(TRAP, [JSON.stringify(traps), this.#o.workerId]);
+  }
+
+  /**
+   * Has the planner's statistics of `urls` made again each time this worker's additions double
+   * (from 1,000): autovacuum looks at a database once a minute, and until its first ANALYZE the
+   * planner guesses that few rows are queued and sorts the whole queue for every claim, a cost
+   * that grows with the crawl (see docs/performance.md). ANALYZE samples a bounded number of rows,
+   * so the doublings cost a few of them over a crawl of any size. A user who does not own the
+   * table gets a warning from the server, not an error: nothing is lost but the speed.
+   */
+  async #analyze(added: number): Promise<void> {
+    this.#added += added;
+    if (this.#added - this.#addedAtAnalyze < Math.max(1000, this.#addedAtAnalyze)) return;
+    this.#addedAtAnalyze = this.#added;
+    await this.#db.query('update the planner statistics', 'ANALYZE urls');
   }
 
   async requeue(): Promise<void> {

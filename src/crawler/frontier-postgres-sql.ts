@@ -1,0 +1,144 @@
+/**
+ * The statements of the PostgreSQL frontier's commit (frontier-postgres.ts), each one round trip
+ * with its rows as one JSON or array parameter.
+ */
+
+import { SEEN_KEY } from './frontier-postgres-schema.js';
+import type { Outcome } from './records.js';
+
+/** The columns an outcome sets, as `jsonb_to_recordset` reads them. */
+export const OUTCOME_COLUMNS: string =
+  'id bigint, status integer, verdict text, reason text, target text, content_type text, title text, canonical text, description_length integer, lastmod text, extra text, bytes bigint, ms integer, attempts integer, etag text, last_modified text, fingerprint text, changed_at text, change text, change_at text, rendered text, keep boolean';
+
+export const FINISH: string = `
+UPDATE urls u SET state = 2, status = v.status,
+  verdict = CASE WHEN v.keep THEN u.verdict ELSE v.verdict END,
+  reason = v.reason,
+  target = CASE WHEN v.keep THEN u.target ELSE v.target END,
+  content_type = CASE WHEN v.keep THEN u.content_type ELSE v.content_type END,
+  title = CASE WHEN v.keep THEN u.title ELSE v.title END,
+  canonical = CASE WHEN v.keep THEN u.canonical ELSE v.canonical END,
+  description_length = CASE WHEN v.keep THEN u.description_length ELSE v.description_length END,
+  lastmod = CASE WHEN v.keep THEN u.lastmod ELSE v.lastmod END,
+  extra = CASE WHEN v.keep THEN u.extra ELSE v.extra END,
+  bytes = v.bytes, ms = v.ms, attempts = v.attempts,
+  etag = CASE WHEN v.keep THEN COALESCE(v.etag, u.etag) ELSE v.etag END,
+  last_modified = CASE WHEN v.keep THEN COALESCE(v.last_modified, u.last_modified) ELSE v.last_modified END,
+  fingerprint = CASE WHEN v.keep THEN u.fingerprint ELSE v.fingerprint END,
+  changed_at = CASE WHEN v.keep THEN u.changed_at ELSE v.changed_at END,
+  rendered = CASE WHEN v.keep THEN u.rendered ELSE v.rendered END,
+  change = v.change, change_at = v.change_at,
+  lease_owner = NULL, lease_until = NULL, finished_by = $2
+FROM jsonb_to_recordset($1::jsonb) AS v(${OUTCOME_COLUMNS})
+WHERE u.id = v.id AND u.state <> 2
+RETURNING u.id`;
+
+/**
+ * New URLs: ids drawn in discovery order (the report's and the queue's order), rows inserted in
+ * the seen-set's order so that concurrent workers take its locks in one order (fewer deadlocks).
+ */
+export const INSERT: string = `
+WITH v AS MATERIALIZED (
+  SELECT s.*, nextval('urls_id') AS nid, md5(s.url)::uuid AS h
+  FROM (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(ord integer, url text, depth integer, via bigint,
+    source text, verdict text, reason text) ORDER BY ord) s
+)
+INSERT INTO urls (id, h, url, depth, via, source, state, verdict, reason, finished_by)
+SELECT nid, h, url, depth, via, source, CASE WHEN verdict IS NULL THEN 0 ELSE 2 END, verdict, reason,
+  CASE WHEN verdict IS NULL THEN NULL ELSE $2 END
+FROM v ORDER BY h, url
+ON CONFLICT (h, ${SEEN_KEY}) DO NOTHING
+RETURNING id, url`;
+
+/**
+ * URLs known already (the INSERT skipped them): their ids and depths, for the links and for this
+ * worker's cache, and those found again closer to the start lowered: a queued one takes the smaller
+ * depth (a sitemap seed that a link reaches is then `promoted`), and one left out as too deep is
+ * queued again when the new depth is within the limit (`requeued`). `k` is the row before the
+ * update; the update's own conditions are checked again on the row it locks.
+ */
+export const KNOWN = `
+WITH k AS MATERIALIZED (
+  SELECT u.id, u.url, u.depth, u.state, v.depth AS nd, v.h
+  FROM (SELECT md5(x.url)::uuid AS h, x.url, x.depth FROM jsonb_to_recordset($1::jsonb) AS x(url text, depth integer)) v
+  JOIN urls u ON u.h = v.h AND u.url = v.url
+), up AS (
+  UPDATE urls u SET depth = k.nd,
+    state = CASE WHEN u.state = 2 THEN 0 ELSE u.state END,
+    verdict = CASE WHEN u.state = 2 THEN NULL ELSE u.verdict END,
+    reason = CASE WHEN u.state = 2 THEN NULL ELSE u.reason END,
+    finished_by = CASE WHEN u.state = 2 THEN NULL ELSE u.finished_by END
+  FROM (SELECT * FROM k WHERE k.depth > k.nd ORDER BY h, url) k
+  WHERE u.id = k.id AND u.depth > k.nd
+    AND (u.state = 0 OR (u.state = 2 AND u.verdict = 'too-deep' AND k.nd <= $2))
+  RETURNING u.id
+)
+SELECT k.id, k.url, k.depth AS was_depth, k.state AS was_state, k.nd, up.id IS NOT NULL AS lowered
+FROM k LEFT JOIN up ON up.id = k.id`;
+
+/**
+ * A page's links, once per pair, by ids known in memory (no join): a page is recorded finished
+ * once (its links with it), so the table needs no unique index, only one on the page for reading
+ * it back in order.
+ */
+export const LINKS = 'INSERT INTO links (target, source) SELECT * FROM unnest($1::bigint[], $2::bigint[])';
+
+/**
+ * How many URLs a worker remembers (id and depth as the database last told it) before it forgets
+ * them all: most links of a site point at pages found before, and a remembered URL found again no
+ * deeper needs neither the seen-set's lookup nor the lowering. Bounded, so a crawl of 100,000,000
+ * URLs does not hold them all (about 150 bytes an entry: 15 MB at most, within the 250 MB a worker may take).
+ */
+export const KNOWN_CAP = 100_000;
+
+/**
+ * A whole batch in one statement, when every URL its pages found is known to this worker (the
+ * common case once a site's pages link to each other): the pages finished, the links of the pages
+ * this statement finished (not of one someone else recorded first), the progress row and the
+ * worker's count. One statement is one transaction: no BEGIN and COMMIT round trips.
+ */
+export const FINISH_ALL: string = `
+WITH f AS (${FINISH.trim()}),
+l AS (
+  INSERT INTO links (target, source)
+  SELECT x.t, x.s FROM unnest($3::bigint[], $4::bigint[]) AS x(t, s) WHERE x.s IN (SELECT id FROM f)
+),
+p AS (INSERT INTO progress (worker, pages) SELECT $2, count(*) FROM f HAVING count(*) > 0),
+w AS (UPDATE workers SET fetched = fetched + (SELECT count(*) FROM f) WHERE id = $2 AND EXISTS (SELECT 1 FROM f))
+SELECT id FROM f`;
+
+export const PATTERNS = `
+INSERT INTO patterns (key, n) SELECT key, n FROM jsonb_to_recordset($1::jsonb) AS x(key text, n bigint) ORDER BY key
+ON CONFLICT (key) DO UPDATE SET n = patterns.n + excluded.n
+RETURNING key, n`;
+
+export const TRAP = `
+UPDATE urls u SET state = 2, verdict = 'trap', reason = v.reason, finished_by = $2
+FROM jsonb_to_recordset($1::jsonb) AS v(id bigint, reason text) WHERE u.id = v.id`;
+
+export function outcomeRow(id: number, o: Outcome): Record<string, unknown> {
+  return {
+    id,
+    status: o.status ?? null,
+    verdict: o.verdict,
+    reason: o.reason ?? null,
+    target: o.target ?? null,
+    content_type: o.contentType ?? null,
+    title: o.title ?? null,
+    canonical: o.canonical ?? null,
+    description_length: o.descriptionLength ?? null,
+    lastmod: o.lastmod ?? null,
+    extra: o.extra ?? null,
+    bytes: o.bytes ?? null,
+    ms: o.ms ?? null,
+    attempts: o.attempts ?? 0,
+    etag: o.etag ?? null,
+    last_modified: o.lastModified ?? null,
+    fingerprint: o.fingerprint ?? null,
+    changed_at: o.changedAt ?? null,
+    change: o.change ?? null,
+    change_at: o.changeAt ?? null,
+    rendered: o.rendered ?? null,
+    keep: o.keep === true,
+  };
+}

@@ -1,0 +1,173 @@
+/**
+ * The PostgreSQL frontier on its own (no HTTP): the commit's rules that the worker's in-memory
+ * memo of known URLs (id and depth) must not bend. A URL remembered at one depth and found again
+ * closer to the start is still lowered; links are recorded once per pair, by the right ids; and a
+ * batch whose transaction rolled back teaches the memo nothing (its new ids never existed).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Admit, Found, Lease } from '../../src/crawler/frontier.js';
+import { PostgresFrontier } from '../../src/crawler/frontier-postgres.js';
+import { openPgDb, type PgDb, pgTarget } from '../../src/crawler/frontier-postgres-db.js';
+import { ensureCrawlSchema } from '../../src/crawler/frontier-postgres-schema.js';
+import { usePostgres } from '../support/postgres.js';
+
+const pg = usePostgres();
+const open: PgDb[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((db) => db.close()));
+});
+
+const queue: Admit = () => ({ kind: 'queued' });
+const link = (url: string, depth: number): Found => ({ url, depth, source: 'link' });
+const u = (path: string): string => `https://example.com${path}`;
+const page = { verdict: 'listed', status: 200 } as const;
+
+let crawls = 0;
+async function frontier(db?: PgDb): Promise<{ db: PgDb; frontier: PostgresFrontier }> {
+  const d =
+    db ??
+    (await openPgDb(pgTarget(pg().url, `front${++crawls}`), {
+      size: 2,
+      retryMs: 0,
+      sleep: async () => undefined,
+      name: 'test',
+    }));
+  if (db === undefined) {
+    open.push(d);
+    await ensureCrawlSchema(d);
+  }
+  const f = new PostgresFrontier(d, {
+    workerId: 'w1',
+    leaseSeconds: 30,
+    maxDepth: 10,
+    lot: 100,
+    onStep: undefined,
+  });
+  return { db: d, frontier: f };
+}
+
+async function depths(db: PgDb): Promise<Record<string, number>> {
+  const rows = await db.query<{ url: string; depth: number }>('read', 'SELECT url, depth FROM urls');
+  return Object.fromEntries(rows.map((r) => [r.url, r.depth]));
+}
+
+async function links(db: PgDb): Promise<string[]> {
+  const rows = await db.query<{ s: string; t: string }>(
+    'read',
+    'SELECT s.url AS s, t.url AS t FROM links l JOIN urls s ON s.id = l.source JOIN urls t ON t.id = l.target ORDER BY 1, 2',
+  );
+  return rows.map((r) => `${r.s} -> ${r.t}`);
+}
+
+async function leaseAll(f: PostgresFrontier): Promise<Map<string, Lease>> {
+  return new Map((await f.lease(100)).map((l) => [l.url, l]));
+}
+
+describe('PostgresFrontier and its memo of known URLs', () => {
+  it('a URL it remembers deep and finds again closer to the start is still lowered; links once per pair', async () => {
+    const { db, frontier: f } = await frontier();
+    f.add([link(u('/'), 0)], queue);
+    await f.commit();
+    const root = (await leaseAll(f)).get(u('/'))!;
+    f.finish(root, page, [link(u('/a'), 1), link(u('/a'), 1), link(u('/'), 1)], queue);
+    await f.commit();
+    const a = (await leaseAll(f)).get(u('/a'))!;
+    // /a names /deep at depth 2, and the same worker remembers it there.
+    f.finish(a, page, [link(u('/deep'), 2), link(u('/'), 2)], queue);
+    await f.commit();
+    expect((await depths(db))[u('/deep')]).toBe(2);
+    // A second crawl id's worker would not know: this one does, and must still lower it.
+    f.add([link(u('/deep'), 0), link(u('/a'), 3)], queue);
+    expect(await f.commit()).toMatchObject({ queued: 0 });
+    expect(await depths(db)).toMatchObject({ [u('/')]: 0, [u('/a')]: 1, [u('/deep')]: 0 });
+    expect(await links(db)).toEqual([
+      `${u('/')} -> ${u('/a')}`,
+      `${u('/a')} -> ${u('/')}`,
+      `${u('/a')} -> ${u('/deep')}`,
+    ]);
+  });
+
+  it('a URL another worker lowered while this one remembered it deeper is recorded by its id', async () => {
+    const { db, frontier: one } = await frontier();
+    const { frontier: two } = await frontier(db);
+    one.add([link(u('/'), 0), link(u('/x'), 5)], queue);
+    await one.commit();
+    two.add([link(u('/x'), 1)], queue);
+    expect(await two.commit()).toMatchObject({ queued: 0 });
+    const root = (await leaseAll(one)).get(u('/'))!;
+    one.finish(root, page, [link(u('/x'), 1)], queue);
+    await one.commit();
+    expect((await depths(db))[u('/x')]).toBe(1);
+    expect(await links(db)).toEqual([`${u('/')} -> ${u('/x')}`]);
+  });
+
+  it('a batch whose transaction rolled back teaches the memo nothing: the next commit inserts its URLs again', async () => {
+    const { db, frontier: f } = await frontier();
+    f.add([link(u('/'), 0)], queue);
+    await f.commit();
+    const root = (await leaseAll(f)).get(u('/'))!;
+    f.finish(root, page, [link(u('/new'), 1)], queue);
+    // Fault injection: the batch's statements all run, then the transaction is rolled back.
+    const transaction = db.transaction.bind(db);
+    db.transaction = ((doing: string, fn: Parameters<PgDb['transaction']>[1]) =>
+      transaction(doing, async (c) => {
+        await fn(c);
+        throw new Error('injected failure before COMMIT');
+      })) as PgDb['transaction'];
+    await expect(f.commit()).rejects.toThrow(/injected failure/);
+    expect(await depths(db)).toEqual({ [u('/')]: 0 });
+    db.transaction = transaction;
+    await f.commit();
+    expect(await depths(db)).toEqual({ [u('/')]: 0, [u('/new')]: 1 });
+    expect(await links(db)).toEqual([`${u('/')} -> ${u('/new')}`]);
+  });
+
+  it('has the planner statistics of the URLs made once its additions reach 1,000, so that claims walk the queue index', async () => {
+    const { db, frontier: f } = await frontier();
+    const reltuples = async (): Promise<number> =>
+      (
+        await db.query<{ n: number }>(
+          'read',
+          "SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'urls'::regclass",
+        )
+      )[0]!.n;
+    f.add(
+      Array.from({ length: 1000 }, (_, i) => link(u(`/p${i}`), 1)),
+      queue,
+    );
+    expect(await f.commit()).toMatchObject({ queued: 1000 });
+    // Autovacuum looks once a minute: without the worker's ANALYZE the table stays never analysed (-1).
+    expect(await reltuples()).toBe(1000);
+    const plan = await db.query<{ 'QUERY PLAN': string }>(
+      'explain',
+      'EXPLAIN SELECT id FROM urls WHERE state = 0 AND depth < 1000000000 ORDER BY depth, id LIMIT 128',
+    );
+    expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index (Only )?Scan using urls_queue/);
+  });
+
+  it('a page finished twice (its lease expired under a slow worker) is recorded once, its links once, on the one-statement path too', async () => {
+    const { db, frontier: one } = await frontier();
+    const { frontier: two } = await frontier(db);
+    one.add([link(u('/'), 0)], queue);
+    await one.commit();
+    two.add([link(u('/'), 0)], queue);
+    await two.commit();
+    const root = (await leaseAll(one)).get(u('/'))!;
+    one.finish(root, page, [link(u('/a'), 1)], queue);
+    await one.commit();
+    const a = (await leaseAll(one)).get(u('/a'))!;
+    // The lease expires: the other worker, which knows every URL /a names, takes and finishes it.
+    await db.query('expire', 'UPDATE urls SET state = 0, lease_owner = NULL WHERE url = $1', [u('/a')]);
+    expect((await leaseAll(two)).has(u('/a'))).toBe(true);
+    two.finish(a, page, [link(u('/'), 2)], queue);
+    await two.commit();
+    expect(two.pages).toBe(1);
+    // The slow worker finishes it too, also by the one-statement path (it knows /): nothing recorded.
+    one.finish(a, page, [link(u('/'), 2)], queue);
+    await one.commit();
+    expect(one.pages).toBe(1);
+    expect(await links(db)).toEqual([`${u('/')} -> ${u('/a')}`, `${u('/a')} -> ${u('/')}`]);
+    const rows = await db.query<{ n: number }>('read', 'SELECT count(*)::int AS n FROM progress');
+    expect(rows[0]!.n).toBe(2);
+  });
+});
