@@ -134,10 +134,22 @@ describe('crawl --state postgres://… (a shared crawl)', () => {
   it('crawl-worker joins from a second process; crawl-status --json gives the fields; --drop removes it', async () => {
     const dir = tempDir('sk-pg-join');
     const url = server().url;
+    // /hold is held until the second worker has registered: the first cannot finish the crawl
+    // before the second joins it, however the two processes are scheduled.
+    held = new Promise<void>((r) => {
+      release = r;
+    });
     const first = spawnBin(['crawl', site.url, ...common(dir), '--state', url, '--crawl-id', 'joined']);
-    const second = await waitForCommand(url, 'joined').then(() =>
-      runBin(['crawl-worker', '--state', url, '--crawl-id', 'joined'], { limitMs: 120_000 }),
-    );
+    await waitForCommand(url, 'joined');
+    const joining = runBin(['crawl-worker', '--state', url, '--crawl-id', 'joined'], { limitMs: 120_000 });
+    await eventually(async () => {
+      const r = await server()
+        .query('SELECT count(*)::int AS n FROM crawl_joined.workers')
+        .catch(() => ({ rows: [{ n: 0 }] }));
+      return r.rows[0]!['n'] === 2;
+    }, 60_000);
+    release();
+    const second = await joining;
     const one = await first.done;
     expect(second.code, second.stderr).toBe(0);
     expect(one.code, one.stderr).toBe(0);
