@@ -182,7 +182,8 @@ export interface TreeOptions extends ParseOptions {
   /**
    * Worker threads that read (inflate, parse, check) an index's children while this thread fetches
    * and hands the entries out; given, the roots are read in them too. 0 reads everything in this
-   * thread. @default min(concurrency, available cores), or 0 on a single core
+   * thread. Asked for, never the default: today the workers' own start-up, garbage collection and
+   * messages cost more than the overlap saves (docs/performance.md, Trees). @default 0
    */
   threads?: number;
   /** Sitemaps read per tree, roots included. @default 10,000 */

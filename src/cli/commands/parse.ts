@@ -226,7 +226,7 @@ export function registerParse(program: Command, ctx: CliContext): void {
     )
     .option(
       '--threads <n>',
-      'worker threads that read the children of an index, 0 for none (default: --concurrency or the number of cores, whichever is lower)',
+      'worker threads that read the children of an index (default 0: read in this thread; workers do not yet pay for themselves, see docs/performance.md)',
     )
     .option(
       '--timeout <duration>',
