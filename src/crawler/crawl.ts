@@ -17,7 +17,6 @@ import { join } from 'node:path';
 import type { EntryInput } from '../core/entry.js';
 import { SitemapkitError } from '../core/errors.js';
 import { HostScheduler } from '../http/scheduler.js';
-import type { RobotsFetchResult } from '../robots/fetch.js';
 import { addressRefusal, RobotsGate } from '../robots/gate.js';
 import type { BuildResult, SiteStore } from '../store/store.js';
 import { type WriteSitemapsResult, writeSitemaps } from '../writer/write-sitemaps.js';
@@ -35,6 +34,7 @@ import type { CrawlStats } from './records.js';
 import { conditionalHeaders, observedAt } from './recrawl.js';
 import { RenderStep } from './render-step.js';
 import { type CrawlReportFiles, writeCrawlReport } from './report.js';
+import { applyRobots } from './robots-apply.js';
 import { Scheduler } from './scheduler.js';
 import { Scope } from './scope.js';
 import { type SeedContext, seedSitemaps, seedStarts } from './seed.js';
@@ -172,41 +172,6 @@ async function run(
   } finally {
     await net.close();
   }
-}
-
-/**
- * What a new robots.txt outcome does to the crawl: a warning when it is unreachable (its origin is
- * not crawled while it stays so), and its Crawl-delay (capped) for the host.
- */
-function applyRobots(
-  o: ResolvedCrawlOptions,
-  recorder: Recorder,
-  hosts: HostScheduler,
-  origin: string,
-  result: RobotsFetchResult,
-): void {
-  // A host the address policy refuses is reported per URL (crawl-address-refused), not as robots.txt.
-  if (result.status === 'unreachable' && addressRefusal(result) === undefined) {
-    recorder.report({
-      code: 'robots-unreachable',
-      severity: 'warning',
-      message: `${result.url}: ${result.error?.message ?? 'unreachable'}; nothing on ${origin} is crawled (RFC 9309: complete disallow)`,
-      url: result.url,
-    });
-  }
-  const delay = result.robots.crawlDelay(o.robotsAgent);
-  if (delay === undefined || delay <= 0) return;
-  let ms = Math.round(delay * 1000);
-  if (ms > o.maxCrawlDelayMs) {
-    recorder.report({
-      code: 'crawl-delay-capped',
-      severity: 'warning',
-      message: `${result.url} asks for Crawl-delay: ${delay} s; waiting ${o.maxCrawlDelayMs / 1000} s between requests instead (--max-crawl-delay)`,
-      url: result.url,
-    });
-    ms = o.maxCrawlDelayMs;
-  }
-  hosts.setCrawlDelay(origin, ms);
 }
 
 async function crawlWith(

@@ -10,7 +10,7 @@
  */
 import { SitemapkitError } from '../core/errors.js';
 import { HostScheduler } from '../http/scheduler.js';
-import type { RobotsCache, RobotsFetchResult } from '../robots/fetch.js';
+import type { RobotsCache } from '../robots/fetch.js';
 import { addressRefusal, RobotsGate } from '../robots/gate.js';
 import type { WriteSitemapsResult } from '../writer/write-sitemaps.js';
 import { PostgresFrontier } from './frontier-postgres.js';
@@ -29,6 +29,7 @@ import type { CrawlStats } from './records.js';
 import { conditionalHeaders } from './recrawl.js';
 import { RenderStep } from './render-step.js';
 import type { CrawlReportFiles } from './report.js';
+import { applyRobots } from './robots-apply.js';
 import { Scheduler } from './scheduler.js';
 import { Scope } from './scope.js';
 import { type SeedContext, seedSitemaps, seedStarts } from './seed.js';
@@ -83,42 +84,6 @@ export async function crawlShared(o: ResolvedCrawlOptions, s: ResolvedShared): P
     await net.close();
     await db.close();
   }
-}
-
-/**
- * What a new robots.txt outcome does to the crawl (as in crawl.ts): a warning when it is
- * unreachable, and its Crawl-delay (capped) for the host.
- */
-function applyRobots(
-  o: ResolvedCrawlOptions,
-  recorder: Recorder,
-  hosts: HostScheduler,
-  slots: PostgresSlots,
-  origin: string,
-  result: RobotsFetchResult,
-): void {
-  if (result.status === 'unreachable' && addressRefusal(result) === undefined) {
-    recorder.report({
-      code: 'robots-unreachable',
-      severity: 'warning',
-      message: `${result.url}: ${result.error?.message ?? 'unreachable'}; nothing on ${origin} is crawled (RFC 9309: complete disallow)`,
-      url: result.url,
-    });
-  }
-  const delay = result.robots.crawlDelay(o.robotsAgent);
-  if (delay === undefined || delay <= 0) return;
-  let ms = Math.round(delay * 1000);
-  if (ms > o.maxCrawlDelayMs) {
-    recorder.report({
-      code: 'crawl-delay-capped',
-      severity: 'warning',
-      message: `${result.url} asks for Crawl-delay: ${delay} s; waiting ${o.maxCrawlDelayMs / 1000} s between requests instead (--max-crawl-delay)`,
-      url: result.url,
-    });
-    ms = o.maxCrawlDelayMs;
-  }
-  hosts.setCrawlDelay(origin, ms);
-  slots.setCrawlDelay(origin, ms);
 }
 
 async function checkStarts(o: ResolvedCrawlOptions, robots: RobotsCache): Promise<void> {
@@ -258,7 +223,10 @@ async function work(
   const gate = new RobotsGate(robots, {
     enabled: o.robots,
     agent: o.robotsAgent,
-    onRules: (origin, result) => applyRobots(o, recorder, hosts, slots, origin, result),
+    onRules: (origin, result) => {
+      const ms = applyRobots(o, recorder, hosts, origin, result);
+      if (ms !== undefined) slots.setCrawlDelay(origin, ms);
+    },
     onSettled: (error) => {
       if (error !== undefined) scheduler?.fail(error);
       scheduler?.wake();
