@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import { htmlIndex, htmlUrlRow, htmlUrlsetFoot, htmlUrlsetHead } from '../handler/html-view.js';
-import { CONTENT_TYPES, chooseEncoding, notModified } from '../handler/http.js';
+import { CONTENT_TYPES, chooseEncoding, notModified, refusedEncodings } from '../handler/http.js';
 import { parseSitemap } from '../parser/parse-sitemap.js';
 
 const TYPES: Readonly<Record<string, string>> = {
@@ -126,6 +126,10 @@ export async function serveFolder(req: IncomingMessage, res: ServerResponse, o: 
     source !== undefined ? CONTENT_TYPES['html']! : (TYPES[extname(file)] ?? 'application/octet-stream');
   // Stored gzip files are sent as they are; everything else is compressed on the way out.
   const encoding = extname(file) === '.gz' ? 'identity' : chooseEncoding(header('accept-encoding'), true);
+  if (encoding === null) {
+    plain(res, 406, refusedEncodings(header('accept-encoding') ?? '', true), { vary: 'Accept-Encoding' });
+    return;
+  }
   const headers: Record<string, string> = {
     'content-type': type,
     'cache-control': o.cacheControl,

@@ -22,7 +22,7 @@ import {
 import { normalizer } from './entries.js';
 import { type Child, type Format, pass, textStream } from './generate.js';
 import { htmlIndex } from './html-view.js';
-import { CONTENT_TYPES, type Encoding, notModified } from './http.js';
+import { CONTENT_TYPES, type Encoding, notModified, refusedEncodings } from './http.js';
 import { computeLayout, indexText } from './layout.js';
 import { resolveHandlerOptions } from './options.js';
 import type { Compressor, SitemapHandler, SitemapHandlerOptions, SourceVersion } from './types.js';
@@ -341,6 +341,11 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     return { status: 200, headers, body: request.method === 'HEAD' ? null : cached };
   };
 
+  const refused = (request: PlainRequest): Answer =>
+    textAnswer(406, refusedEncodings(request.header('accept-encoding') ?? '', brotli !== undefined), {
+      vary: 'Accept-Encoding',
+    });
+
   /**
    * The answer while the source is busy (a writer holds a read-only store): the newest version
    * the handler read, from its cache (or a 304), else a 503 with Retry-After.
@@ -349,6 +354,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     const g = lastGood;
     if (g !== undefined && exists(g.children, r)) {
       const encoding = chooseEncoding(request.header('accept-encoding'));
+      if (encoding === null) return refused(request);
       const ready = await fromCache(request, r, validators(g.state, g.children, r.name), encoding, g.state);
       if (ready !== undefined) return ready;
     }
@@ -380,6 +386,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
       return textAnswer(404, why);
     }
     const encoding = chooseEncoding(request.header('accept-encoding'));
+    if (encoding === null) return refused(request);
     const v = validators(state, children, r.name);
     const ready = fromCache(request, r, v, encoding, state);
     if (!isThenable(ready)) return ready ?? generated(request, r, state, children, v, encoding);

@@ -7,9 +7,11 @@ export type Encoding = 'br' | 'gzip' | 'identity';
 
 /**
  * The best encoding `Accept-Encoding` allows, Brotli first when the handler has it (RFC 9110
- * §12.5.3: `q=0` refuses, `*` stands for every coding not named, no header means any).
+ * §12.5.3: `q=0` refuses, `*` stands for every coding not named, no header means any), or `null`
+ * when the header refuses every coding the handler has, `identity` included (`identity;q=0`, or
+ * `*;q=0` without `identity` named): the answer is then a 406.
  */
-export function chooseEncoding(header: string | null, brotli: boolean): Encoding {
+export function chooseEncoding(header: string | null, brotli: boolean): Encoding | null {
   if (header === null) return 'identity';
   const q = new Map<string, number>();
   for (const part of header.split(',')) {
@@ -27,7 +29,14 @@ export function chooseEncoding(header: string | null, brotli: boolean): Encoding
   const gz = Math.max(weight('gzip'), q.get('x-gzip') ?? 0);
   if (br > 0 && br >= gz) return 'br';
   if (gz > 0) return 'gzip';
-  return 'identity';
+  // Unnamed, identity is acceptable even under `*;q=0` only when named: RFC 9110 §12.5.3.
+  const identity = q.get('identity') ?? (q.get('*') === 0 ? 0 : 1);
+  return identity > 0 ? 'identity' : null;
+}
+
+/** The 406's sentence: what was refused and what to send instead. */
+export function refusedEncodings(header: string, brotli: boolean): string {
+  return `Accept-Encoding "${header}" refuses every coding this server sends (${brotli ? 'br, ' : ''}gzip, identity): accept one of them`;
 }
 
 /** Whether the client's copy is current: `If-None-Match` first, `If-Modified-Since` only without it. */

@@ -17,8 +17,8 @@ export const PLAIN_PATH: RegExp = /^(?:\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*\/?$/;
  * `chooseEncoding` remembered per header value: clients send a handful of distinct values, and a
  * request costs a map lookup instead of a parse. Bounded, so odd headers cannot grow it.
  */
-export function encodingChooser(brotli: boolean): (header: string | null) => Encoding {
-  const seen = new Map<string, Encoding>();
+export function encodingChooser(brotli: boolean): (header: string | null) => Encoding | null {
+  const seen = new Map<string, Encoding | null>();
   return (header) => {
     if (header === null) return 'identity';
     let e = seen.get(header);

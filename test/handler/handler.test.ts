@@ -116,6 +116,22 @@ describe('createSitemapHandler', () => {
     expect((await handler(at('pages.xml'))).status).toBe(404);
   });
 
+  it('answers 406 with a sentence when Accept-Encoding refuses every coding, identity included', async () => {
+    const handler = createSitemapHandler({ baseUrl: BASE, source: pagedSource({ '': 3 }) });
+    for (const refused of ['identity;q=0', '*;q=0', 'br;q=0, gzip;q=0, identity;q=0']) {
+      const res = await handler(at('sitemap.xml', { 'accept-encoding': refused }));
+      expect(res.status, refused).toBe(406);
+      expect(res.headers.get('vary')).toBe('Accept-Encoding');
+      expect(await res.text()).toBe(
+        `Accept-Encoding "${refused}" refuses every coding this server sends (gzip, identity): accept one of them\n`,
+      );
+    }
+    // Named codings stay acceptable beside a refused identity.
+    const gz = await handler(at('sitemap.xml', { 'accept-encoding': 'gzip, identity;q=0' }));
+    expect(gz.status).toBe(200);
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+  });
+
   it('keeps generated files in any cache of the HandlerCache shape (async too), or in none with cache: false', async () => {
     const store = new Map<string, Uint8Array>();
     const cache = {
@@ -184,6 +200,15 @@ describe('createSitemapHandler', () => {
     expect(chooseEncoding('br;q=0.5, gzip', true)).toBe('gzip');
     expect(chooseEncoding('*', true)).toBe('br');
     expect(chooseEncoding('gzip;q=0, identity', true)).toBe('identity');
+    // RFC 9110 §12.5.3: identity is acceptable unless refused by name, or by `*;q=0` without a name.
+    expect(chooseEncoding('gzip;q=0', true)).toBe('identity');
+    expect(chooseEncoding('', true)).toBe('identity');
+    expect(chooseEncoding('identity;q=0', true)).toBeNull();
+    expect(chooseEncoding('gzip, identity;q=0', true)).toBe('gzip');
+    expect(chooseEncoding('br;q=0, gzip;q=0, identity;q=0', true)).toBeNull();
+    expect(chooseEncoding('*;q=0', true)).toBeNull();
+    expect(chooseEncoding('*;q=0, identity', true)).toBe('identity');
+    expect(chooseEncoding('compress, *;q=0', false)).toBeNull();
   });
 });
 

@@ -65,6 +65,11 @@ describe('sitemapkit serve', () => {
     expect([gz.headers['content-encoding'], br.headers['content-encoding']]).toEqual(['gzip', 'br']);
     expect([gz.text, br.text, browser.text]).toEqual([file, file, file]);
     expect(browser.headers['vary']).toBe('Accept-Encoding');
+    const refused = await get(origin, '/sitemap-00002.xml', { 'accept-encoding': 'identity;q=0' });
+    expect([refused.status, refused.text]).toEqual([
+      406,
+      'Accept-Encoding "identity;q=0" refuses every coding this server sends (br, gzip, identity): accept one of them\n',
+    ]);
   });
 
   it('renders NAME.html from NAME.xml: the index lists its children, a child its URLs', async () => {
