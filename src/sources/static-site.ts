@@ -4,10 +4,12 @@
  * reported (info diagnostics); lastmod comes from the file time or from git.
  */
 import { execFile } from 'node:child_process';
+import type { Stats } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import picomatch from 'picomatch';
+import { mapAhead } from '../core/ahead.js';
 import { judgeCanonical } from '../core/canonical.js';
 import type { Diagnostic, DiagnosticHandler } from '../core/diagnostics.js';
 import { SitemapkitError } from '../core/errors.js';
@@ -165,6 +167,18 @@ function withImages(rec: SourceRecord, filter: ImageFilter): SourceRecord {
   return rec;
 }
 
+/**
+ * Pages read ahead of the one being parsed: enough to keep libuv's four threads busy, and at most
+ * this many times `maxPageBytes` held at once.
+ */
+const READ_AHEAD = 8;
+
+interface Loaded {
+  page: StaticPage;
+  st?: Stats;
+  bytes?: Buffer | undefined;
+}
+
 async function* readPages(options: StaticSiteOptions): AsyncGenerator<SourceRecord> {
   const { dir } = options;
   try {
@@ -183,17 +197,22 @@ async function* readPages(options: StaticSiteOptions): AsyncGenerator<SourceReco
   const agent = (options.agent ?? 'googlebot').toLowerCase();
   const maxBytes = options.maxPageBytes ?? 10 * 1024 * 1024;
   const report = (d: Diagnostic): void => options.onDiagnostic?.(d);
-  for await (const page of options.pages ?? walkPages(dir, prefix, excluded, options)) {
-    const { url, file } = page;
-    if (file === undefined) {
+  const load = async (page: StaticPage): Promise<Loaded> => {
+    if (page.file === undefined) return { page };
+    const st = await stat(page.file);
+    return { page, st, bytes: st.size <= maxBytes ? await readFile(page.file) : undefined };
+  };
+  const pages = options.pages ?? walkPages(dir, prefix, excluded, options);
+  for await (const { page: listed, st, bytes } of mapAhead(pages, load, READ_AHEAD)) {
+    const { url, file } = listed;
+    if (file === undefined || st === undefined) {
       yield { loc: url };
       continue;
     }
     const rel = relative(dir, file).split(sep).join('/');
-    const st = await stat(file);
     const rec: SourceRecord = { loc: url };
-    if (st.size <= maxBytes) {
-      const page = decodePage(await readFile(file));
+    if (bytes !== undefined) {
+      const page = decodePage(bytes);
       if (page.unknownCharset !== undefined) {
         report({
           code: 'charset-unknown',
