@@ -4,7 +4,7 @@
  * Resolved once, in {@link resolveAstroOptions}; each failure is one `ERR_OPTIONS` sentence that
  * names the option as the user wrote it, `sitemap({ entryLimit })`.
  */
-import { wholeNumber } from '../core/checks.js';
+import { closestWords, wholeNumber } from '../core/checks.js';
 import { SitemapkitError } from '../core/errors.js';
 import { formatUtc } from '../core/lastmod.js';
 import { CHANGEFREQS, MAX_URLS } from '../core/limits.js';
@@ -247,12 +247,14 @@ export function resolveAstroOptions(input: AstroSitemapOptions | undefined): Res
   if (typeof o !== 'object' || o === null || Array.isArray(o))
     throw new SitemapkitError('ERR_OPTIONS', 'sitemap(options) takes an object of options, or nothing');
   for (const key of Object.keys(o)) {
-    if (!KNOWN.has(key))
+    if (!KNOWN.has(key)) {
+      const near = closestWords(key, [...KNOWN]);
       throw bad(
         key,
-        'is not an option',
+        `is not an option${near.length > 0 ? `: did you mean ${near.join(', ')}?` : ''}`,
         'see docs/astro.md for the options and what each of @astrojs/sitemap maps to',
       );
+    }
   }
   const changefreq = oneOf<ChangeFreq | false>('changefreq', o['changefreq'], CHANGEFREQS, false);
   let lastmod: string | undefined;

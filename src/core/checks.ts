@@ -145,3 +145,29 @@ export function headerRecord(name: string, value: unknown): Record<string, strin
   }
   return out;
 }
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/**
+ * The (at most three) `candidates` nearest a mistyped `word` by edit distance, nearest first: for
+ * the "did you mean" of an unknown rule code or option name.
+ */
+export function closestWords(word: string, candidates: readonly string[]): string[] {
+  const limit = Math.max(3, Math.floor(word.length / 3));
+  return candidates
+    .map((c) => ({ c, d: editDistance(word, c) }))
+    .filter((x) => x.d <= limit)
+    .sort((a, b) => a.d - b.d || a.c.localeCompare(b.c))
+    .slice(0, 3)
+    .map((x) => x.c);
+}

@@ -3,7 +3,7 @@
  * meanings, so that its `next-sitemap.config.js` works as it is, plus sitemapkit's own. Resolved
  * once, each failure a sentence naming the option.
  */
-import { httpUrl, wholeNumber } from '../core/checks.js';
+import { closestWords, httpUrl, wholeNumber } from '../core/checks.js';
 import type { DiagnosticHandler } from '../core/diagnostics.js';
 import { SitemapkitError } from '../core/errors.js';
 import { MAX_URLS } from '../core/limits.js';
@@ -190,9 +190,69 @@ function alternateRefs(value: unknown): readonly NextAlternateRef[] {
   return value as NextAlternateRef[];
 }
 
+// Every option's name, next-sitemap's and sitemapkit's: a misspelt one is refused, not ignored.
+const KNOWN: readonly string[] = [
+  'siteUrl',
+  'dir',
+  'sourceDir',
+  'outDir',
+  'exclude',
+  'alternateRefs',
+  'generateRobotsTxt',
+  'robotsTxtOptions',
+  'transform',
+  'additionalPaths',
+  'changefreq',
+  'priority',
+  'sitemapSize',
+  'autoLastmod',
+  'trailingSlash',
+  'sitemapBaseFileName',
+  'generateIndexSitemap',
+  'images',
+  'gzip',
+  'onDiagnostic',
+  'signal',
+  // next-sitemap's: sitemapkit reads whether the build is an export from the build itself.
+  'output',
+];
+const KNOWN_ROBOTS: readonly string[] = [
+  'policies',
+  'additionalSitemaps',
+  'includeNonIndexSitemaps',
+  'transformRobotsTxt',
+];
+
+function knownKeys(prefix: string, value: object, known: readonly string[], where?: string): void {
+  for (const key of Object.keys(value)) {
+    if (known.includes(key)) continue;
+    const near = closestWords(key, known);
+    throw new SitemapkitError(
+      'ERR_OPTIONS',
+      `${prefix}${key} is not an option of sitemapkit next or next-sitemap${near.length > 0 ? `: did you mean ${near.join(', ')}?` : ''}`,
+      { hint: 'every option is in docs/next.md', ...(where === undefined ? {} : { where }) },
+    );
+  }
+}
+
+/**
+ * Throws `ERR_OPTIONS` naming `where` (a config file) for an option name that neither sitemapkit
+ * nor next-sitemap has, at the top or in `robotsTxtOptions`.
+ */
+export function checkNextOptionNames(o: object, where?: string): void {
+  knownKeys('', o, KNOWN, where);
+  const robots = (o as { robotsTxtOptions?: unknown }).robotsTxtOptions;
+  if (typeof robots === 'object' && robots !== null)
+    knownKeys('robotsTxtOptions.', robots, KNOWN_ROBOTS, where);
+}
+
 /** Checks the options once; every failure is an `ERR_OPTIONS` sentence naming the option. */
 export function resolveNextOptions(o: NextSitemapOptions): ResolvedNextOptions {
   if (typeof o !== 'object' || o === null) throw bad('the options', 'must be an object');
+  checkNextOptionNames(o);
+  const output = (o as { output?: unknown }).output;
+  if (output !== undefined && output !== 'export' && output !== 'standalone')
+    throw bad('output', `must be "export" or "standalone", not ${JSON.stringify(output)}`);
   if (o.siteUrl === undefined || o.siteUrl === '')
     throw new SitemapkitError('ERR_OPTIONS', 'siteUrl is missing: give the public URL of the site', {
       hint: "set siteUrl: 'https://example.com' in the config, or pass --site-url",

@@ -3,7 +3,7 @@
  * number) throw `ERR_OPTIONS` before any work starts.
  */
 
-import { wholeNumber } from '../core/checks.js';
+import { closestWords, wholeNumber } from '../core/checks.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { SitemapkitError } from '../core/errors.js';
 import { HttpClient } from '../http/client.js';
@@ -50,28 +50,9 @@ function bad(message: string, hint?: string): SitemapkitError {
   return new SitemapkitError('ERR_OPTIONS', message, hint === undefined ? {} : { hint });
 }
 
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
-
 /** The codes closest to a mistyped `code` (edit distance), for "did you mean" hints. */
 export function similarCodes(code: string): string[] {
-  const c = code.toLowerCase();
-  const limit = Math.max(3, Math.floor(c.length / 3));
-  return Object.keys(RULES)
-    .map((r) => ({ r, d: distance(c, r) }))
-    .filter((x) => x.d <= limit)
-    .sort((a, b) => a.d - b.d || a.r.localeCompare(b.r))
-    .slice(0, 3)
-    .map((x) => x.r);
+  return closestWords(code.toLowerCase(), Object.keys(RULES));
 }
 
 /** Throws `ERR_OPTIONS` for a code that is not in the rule table. */

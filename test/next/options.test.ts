@@ -236,6 +236,29 @@ describe('generateNextSitemaps with next-sitemap options', () => {
     expect(await failure({ dir: tempDir('sk-next-empty'), siteUrl: 'https://example.com' })).toMatch(
       /^ERR_INPUT: there is no Next.js build here/,
     );
+    // A misspelt option is refused with the nearest names, not ignored; next-sitemap's own pass.
+    expect(await failure({ dir, siteUrl: 'https://example.com', exlude: ['/a'] } as NextSitemapOptions)).toBe(
+      'ERR_OPTIONS: exlude is not an option of sitemapkit next or next-sitemap: did you mean exclude?',
+    );
+    expect(
+      await failure({
+        dir,
+        siteUrl: 'https://example.com',
+        robotsTxtOptions: { policy: [] } as never,
+      }),
+    ).toBe(
+      'ERR_OPTIONS: robotsTxtOptions.policy is not an option of sitemapkit next or next-sitemap: did you mean policies?',
+    );
+    expect(
+      await failure({ dir, siteUrl: 'https://example.com', output: 'server' } as NextSitemapOptions),
+    ).toBe('ERR_OPTIONS: output must be "export" or "standalone", not "server"');
+    await expect(
+      generateNextSitemaps({
+        dir,
+        siteUrl: 'https://example.com',
+        output: 'standalone',
+      } as NextSitemapOptions),
+    ).resolves.toBeDefined();
   });
 });
 
@@ -275,6 +298,20 @@ describe('the config file', () => {
     const got = await loadNextConfig(dir);
     expect(got?.path).toBe(join(dir, 'next-sitemap.config.js'));
     expect(got?.options).toEqual({ siteUrl: 'https://example.com' });
+  });
+
+  it('names the config file of a misspelt option, in one sentence', async () => {
+    const dir = fakeBuild();
+    writeFileSync(
+      join(dir, 'next-sitemap.config.js'),
+      "module.exports = { siteUrl: 'https://example.com', generateRobotTxt: true };\n",
+    );
+    const run = await runBin(['next', dir]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `${join(dir, 'next-sitemap.config.js')}: generateRobotTxt is not an option of sitemapkit next or next-sitemap: did you mean generateRobotsTxt?`,
+    );
+    expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('names the file that cannot be loaded, and says what to do', async () => {

@@ -5,7 +5,7 @@ import { isSitemapkitError } from '../../core/errors.js';
 import { MAX_URLS } from '../../core/limits.js';
 import { loadNextConfig } from '../../next/config-file.js';
 import { generateNextSitemaps, type NextSitemapsResult } from '../../next/generate.js';
-import type { NextSitemapOptions } from '../../next/options.js';
+import { checkNextOptionNames, type NextSitemapOptions } from '../../next/options.js';
 import { LEFT_OUT_REASONS, type NextLeftOutReason } from '../../next/routes.js';
 import type { CliContext } from '../context.js';
 import { DiagnosticReport } from '../diagnostic-report.js';
@@ -107,6 +107,8 @@ Exit codes: 0 written; 1 no URLs, or an invalid entry (nothing written); 2 usage
 
 async function runNext(dir: string, flags: NextFlags, ctx: CliContext): Promise<number> {
   const file = await loadNextConfig(dir, flags.config);
+  if (typeof file?.options === 'object' && file.options !== null)
+    checkNextOptionNames(file.options, file.path);
   const options: NextSitemapOptions = {
     ...(file?.options as NextSitemapOptions | undefined),
   } as NextSitemapOptions;
