@@ -4,7 +4,8 @@
 // loopback by this process (a tree's children are always URLs). Contenders, each in its own
 // process and interleaved run by run: what a user runs, `sitemapkit parse URL --format jsonl >
 // /dev/null`, with one thread (--threads 0: every child parsed on the main thread) and with parse
-// workers (--threads N, default min(4, cores)), concurrency 4 for both; with --library, the
+// workers (--threads N; by default two contenders, cores - 1 workers, the calling thread reading
+// its share of the children, and as many workers as cores), concurrency 4 for all; with --library, the
 // library instead (parseSitemapTree, JSON.stringify of each entry: bench/parse-peers/
 // sitemapkit-tree.mjs). First, one run of each contender into a file: the same lines, byte for
 // byte, or the bench stops. Prints the medians of --runs of wall seconds, CPU seconds (all
@@ -76,7 +77,8 @@ writeFileSync(
   `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${Array.from({ length: FILES }, (_, i) => `  <sitemap><loc>${origin}/sitemap-${i}.xml.gz</loc></sitemap>`).join('\n')}\n</sitemapindex>\n`,
 );
 const total = N * FILES;
-const workers = flags.threads || Math.min(4, availableParallelism());
+const cores = Math.min(4, availableParallelism());
+const workers = flags.threads > 0 ? [flags.threads] : [...new Set([Math.max(1, cores - 1), cores])];
 
 const script = join(ROOT, 'bench/parse-peers/sitemapkit-tree.mjs');
 const mainCpuHook = new URL('./main-cpu-hook.mjs', import.meta.url).href;
@@ -101,7 +103,7 @@ function argsOf(c) {
 }
 const contenders = [
   { name: 'one thread (--threads 0)', threads: 0 },
-  { name: `parse workers (--threads ${workers})`, threads: workers },
+  ...workers.map((n) => ({ name: `parse workers (--threads ${n})`, threads: n })),
   ...(flags.baseline === undefined
     ? []
     : [{ name: `baseline ${flags.baseline}`, threads: 0, dist: flags.baseline }]),

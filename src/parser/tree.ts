@@ -37,6 +37,8 @@ interface Job {
   ancestors: readonly string[];
   /** Started before its turn. */
   ahead?: Ahead;
+  /** Its place among the sitemaps queued (0 for the first root). */
+  seq: number;
 }
 
 /**
@@ -182,7 +184,13 @@ async function* walk<T>(
   const placeOf = (job: Job): { parent?: string; depth: number } =>
     job.parent === undefined ? { depth: job.depth } : { parent: job.parent, depth: job.depth };
   // Roots are read in workers only when threads were asked for: by default, only an index's children.
-  const inWorker = (job: Job): boolean => pool !== undefined && (job.depth > 0 || o.threadsForRoots);
+  // This thread reads its share too, one sitemap in threads + 1 (the last of each run), for it has
+  // little else to do: with lines (parseSitemapTreeLines) it only orders and writes the workers'
+  // output. With one worker on two cores the two threads take every other child, and the whole
+  // costs less CPU than two workers (one isolate less to warm up and collect), bench/parse-tree.mjs.
+  const inWorker = (job: Job): boolean =>
+    pool !== undefined && (job.depth > 0 || o.threadsForRoots) && job.seq % (o.threads + 1) !== o.threads;
+  let queued = 0;
   const start = (job: Job): Ahead =>
     new Ahead(job.url, o, placeOf(job), crossSubmits, inWorker(job) ? pool : undefined, output.lines);
 
@@ -302,7 +310,7 @@ async function* walk<T>(
               );
             } else {
               visited.add(key);
-              queue.push({ url: item.loc, parent: job.url, depth: job.depth + 1, ancestors });
+              queue.push({ url: item.loc, parent: job.url, depth: job.depth + 1, ancestors, seq: queued++ });
               fill();
             }
           } else if (urls >= o.maxUrls) {
@@ -348,7 +356,7 @@ async function* walk<T>(
     const key = keyOf(root);
     if (visited.has(key)) continue;
     visited.add(key);
-    queue.push({ url: root, depth: 0, ancestors: [] });
+    queue.push({ url: root, depth: 0, ancestors: [], seq: queued++ });
   }
   fill();
   drive().then(
