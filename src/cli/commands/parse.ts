@@ -226,7 +226,7 @@ export function registerParse(program: Command, ctx: CliContext): void {
     )
     .option(
       '--threads <n>',
-      'worker threads that read the children of an index (default 0: read in this thread; workers do not yet pay for themselves, see docs/performance.md)',
+      'worker threads that read the children of an index, this thread reading one in N+1 (default 0: all in this thread; on two cores try 1, see docs/performance.md)',
     )
     .option(
       '--timeout <duration>',
