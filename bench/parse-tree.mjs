@@ -2,13 +2,27 @@
 // Tree benchmark (issue 16, item 4): a 1,000,000-URL tree, an index of twenty 50,000-URL gzip
 // children (one image each, as bench/parse.mjs's file), on disk and served from there over
 // loopback by this process (a tree's children are always URLs). Contenders, each in its own
-// process and interleaved run by run: sitemapkit's tree reader writing JSON lines to /dev/null
-// with one thread (--threads 0: every child parsed on the main thread, today's reading) and with
-// parse workers (the default, min(concurrency, cores)), concurrency 4 for both. Prints the
-// medians of --runs of wall seconds, CPU seconds (all threads, and the main thread's), the
-// speed-up over one thread, and peak RSS (worst run), with the load average before and after.
-// Usage: node bench/parse-tree.mjs [--urls N] [--files N] [--runs N] [--threads N] [--baseline DIST] [--quick]
-import { createReadStream, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+// process and interleaved run by run: what a user runs, `sitemapkit parse URL --format jsonl >
+// /dev/null`, with one thread (--threads 0: every child parsed on the main thread) and with parse
+// workers (--threads N; by default two contenders, cores - 1 workers, the calling thread reading
+// its share of the children, and as many workers as cores), concurrency 4 for all; with --library, the
+// library instead (parseSitemapTree, JSON.stringify of each entry: bench/parse-peers/
+// sitemapkit-tree.mjs). First, one run of each contender into a file: the same lines, byte for
+// byte, or the bench stops. Prints the medians of --runs of wall seconds, CPU seconds (all
+// threads, and the main thread's), the speed-up over one thread, and peak RSS (worst run), with
+// the load average before and after.
+// Usage: node bench/parse-tree.mjs [--urls N] [--files N] [--runs N] [--threads N] [--baseline DIST] [--library] [--quick]
+import { createHash } from 'node:crypto';
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  openSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +36,7 @@ const flags = benchFlags({
   threads: { value: 0, quick: 0 },
   // Another build's dist/ (absolute path), run as a third contender: the reading before a change.
   baseline: null,
+  library: false,
 });
 const N = flags.urls;
 const FILES = flags.files;
@@ -62,12 +77,33 @@ writeFileSync(
   `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${Array.from({ length: FILES }, (_, i) => `  <sitemap><loc>${origin}/sitemap-${i}.xml.gz</loc></sitemap>`).join('\n')}\n</sitemapindex>\n`,
 );
 const total = N * FILES;
-const workers = flags.threads || Math.min(4, availableParallelism());
+const cores = Math.min(4, availableParallelism());
+const workers = flags.threads > 0 ? [flags.threads] : [...new Set([Math.max(1, cores - 1), cores])];
 
 const script = join(ROOT, 'bench/parse-peers/sitemapkit-tree.mjs');
+const mainCpuHook = new URL('./main-cpu-hook.mjs', import.meta.url).href;
+/** The command line of contender `c`: the CLI (from its dist), or the library's script. */
+function argsOf(c) {
+  if (flags.library) return [script, `${origin}/index.xml`, String(c.threads)];
+  const bin = join(c.dist ?? join(ROOT, 'dist'), 'cli/bin.js');
+  return [
+    '--import',
+    mainCpuHook,
+    bin,
+    'parse',
+    `${origin}/index.xml`,
+    '--format',
+    'jsonl',
+    '--threads',
+    String(c.threads),
+    '--concurrency',
+    '4',
+    '--allow-private-addresses',
+  ];
+}
 const contenders = [
   { name: 'one thread (--threads 0)', threads: 0 },
-  { name: `parse workers (--threads ${workers})`, threads: workers },
+  ...workers.map((n) => ({ name: `parse workers (--threads ${n})`, threads: n })),
   ...(flags.baseline === undefined
     ? []
     : [{ name: `baseline ${flags.baseline}`, threads: 0, dist: flags.baseline }]),
@@ -75,22 +111,66 @@ const contenders = [
 console.log(
   `tree: ${FILES} gzip children of ${N.toLocaleString('en-US')} URLs (${(statSync(join(DIR, 'sitemap-0.xml.gz')).size / 1e6).toFixed(1)} MB each, ${(gunzipSize(gz) / 1e6).toFixed(1)} MB inflated) in ${DIR}; ${availableParallelism()} cores; load ${load()}`,
 );
-const results = new Map(contenders.map((c) => [c.name, { secs: [], cpu: [], main: [], rss: 0 }]));
-for (let run = 0; run < flags.runs; run++) {
-  for (const c of contenders) {
-    const r = await runNode([script, `${origin}/index.xml`, String(c.threads)], {
-      env: c.dist === undefined ? {} : { SK_DIST: c.dist },
-    });
-    if (r.code !== 0) throw new Error(`${c.name} failed: ${r.stderr}`);
+/** One run of `c`: its output to `stdout` (a file descriptor, or 'ignore': /dev/null). */
+async function runOnce(c, stdout) {
+  const r = await runNode(argsOf(c), {
+    env: c.dist === undefined ? {} : { SK_DIST: c.dist },
+    stdout: flags.library ? 'pipe' : stdout,
+  });
+  if (r.code !== 0) throw new Error(`${c.name} failed (exit code ${r.code}): ${r.stderr}`);
+  if (flags.library) {
     const report = JSON.parse(r.stdout.trim().split('\n').at(-1));
     if (report.urls !== total || report.errors !== 0)
       throw new Error(
         `${c.name} read ${report.urls} URLs with ${report.errors} error(s), expected ${total} and none`,
       );
+    r.mainCpu = report.mainCpu;
+  } else {
+    const m = /SK_MAIN_CPU=([\d.]+)/.exec(r.stderr);
+    if (m !== null) r.mainCpu = Number(m[1]);
+  }
+  return r;
+}
+
+// The same lines from every contender (the CLI's output, written to a file once each).
+if (!flags.library) {
+  let first;
+  for (const c of contenders) {
+    const file = join(OUT, `tree-lines-${process.pid}.jsonl`);
+    const fd = openSync(file, 'w');
+    try {
+      await runOnce(c, fd);
+    } finally {
+      closeSync(fd);
+    }
+    const hash = createHash('sha256');
+    let lines = 0;
+    for await (const chunk of createReadStream(file)) {
+      hash.update(chunk);
+      for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
+    }
+    rmSync(file);
+    const digest = hash.digest('hex');
+    if (lines !== total) throw new Error(`${c.name} wrote ${lines} lines, expected ${total}`);
+    if (first !== undefined && digest !== first.digest)
+      throw new Error(
+        `${c.name} wrote other bytes than ${first.name} (sha256 ${digest} against ${first.digest})`,
+      );
+    first ??= { name: c.name, digest };
+  }
+  console.log(
+    `output: ${total.toLocaleString('en-US')} lines, the same bytes from every contender (sha256 ${first.digest.slice(0, 16)}…)`,
+  );
+}
+
+const results = new Map(contenders.map((c) => [c.name, { secs: [], cpu: [], main: [], rss: 0 }]));
+for (let run = 0; run < flags.runs; run++) {
+  for (const c of contenders) {
+    const r = await runOnce(c, 'ignore');
     const b = results.get(c.name);
     b.secs.push(r.secs);
     b.cpu.push(r.cpuSecs);
-    if (report.mainCpu !== undefined) b.main.push(report.mainCpu);
+    if (r.mainCpu !== undefined) b.main.push(r.mainCpu);
     b.rss = Math.max(b.rss, r.rssMiB);
   }
 }
@@ -113,7 +193,9 @@ table(
   }),
   ['contender', 's (median)', 'runs', 'URLs/s', 'CPU s', 'main-thread CPU s', 'speed-up', 'peak RSS MiB'],
 );
-console.log(`load after: ${load()}`);
+console.log(
+  `load after: ${load()}; ${flags.library ? 'the library (parseSitemapTree)' : 'the CLI (sitemapkit parse URL --format jsonl)'}`,
+);
 
 function gunzipSize(buf) {
   // ISIZE: the last four bytes of a gzip member, little-endian.

@@ -9,7 +9,7 @@ import type { ResolvedParseOptions } from './options.js';
 import { type OpenedSource, openSource } from './source.js';
 import { type ParsePool, readInWorker } from './tree-pool.js';
 import { type CrossSubmits, type DocSource, readAheadLocally } from './tree-record.js';
-import type { DocTask } from './tree-wire.js';
+import type { DocTask, TreeLineFormat } from './tree-wire.js';
 
 export class Ahead {
   /** The source, opened as {@link openSource} opens it (and failing as it fails). */
@@ -23,6 +23,7 @@ export class Ahead {
     place: DocumentPlace,
     crossSubmits: CrossSubmits,
     pool: ParsePool | undefined,
+    lines?: TreeLineFormat,
   ) {
     const ticket = pool?.request();
     // A worker asked for but not used goes back to the pool.
@@ -40,7 +41,7 @@ export class Ahead {
       this.#source =
         pool === undefined || ticket === undefined
           ? readAheadLocally(opened, o, crossSubmits, place)
-          : readInWorker(pool, ticket, opened, taskOf(opened, o, place), crossSubmits);
+          : readInWorker(pool, ticket, opened, taskOf(url, opened, o, place, lines), crossSubmits);
     }, giveBack);
   }
 
@@ -56,7 +57,13 @@ export class Ahead {
   }
 }
 
-function taskOf(opened: OpenedSource, o: ResolvedParseOptions, place: DocumentPlace): DocTask {
+function taskOf(
+  url: string,
+  opened: OpenedSource,
+  o: ResolvedParseOptions,
+  place: DocumentPlace,
+  lines: TreeLineFormat | undefined,
+): DocTask {
   const task: DocTask = {
     name: opened.name,
     redirects: opened.redirects,
@@ -70,6 +77,9 @@ function taskOf(opened: OpenedSource, o: ResolvedParseOptions, place: DocumentPl
     rawUrls: o.rawUrls,
     positions: o.onItem !== undefined,
   };
+  // Positions are for onItem's items, which lines do not have.
+  if (lines !== undefined && o.onItem === undefined)
+    task.lines = { module: lines.module, name: lines.name, sitemapJson: JSON.stringify(url) };
   if (opened.requested !== undefined) task.requested = opened.requested;
   if (opened.url !== undefined) task.url = opened.url;
   if (place.parent !== undefined) task.parent = place.parent;

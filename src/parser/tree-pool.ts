@@ -295,13 +295,28 @@ class RemoteDocument implements DocSource, Remote {
       const out = this.#buffers.shift();
       if (out !== undefined) {
         const meta = deserialize(Buffer.from(out.buf)) as OutMeta;
-        const items = meta.items ?? (out.text === undefined ? [] : decodeItems(out.text));
-        let at = 0;
-        this.#batches = meta.batches.map((b) => {
-          const batch = { events: b.events, items: items.slice(at, at + b.n) };
-          at += b.n;
-          return batch;
-        });
+        if (meta.lines === true) {
+          const text = out.text ?? '';
+          let from = 0;
+          this.#batches = meta.batches.map((b) => {
+            const end = b.end ?? text.length;
+            const batch: DocBatch = {
+              events: b.events,
+              items: [],
+              lines: { text: text.slice(from, end), count: b.n },
+            };
+            from = end;
+            return batch;
+          });
+        } else {
+          const items = meta.items ?? (out.text === undefined ? [] : decodeItems(out.text));
+          let at = 0;
+          this.#batches = meta.batches.map((b) => {
+            const batch = { events: b.events, items: items.slice(at, at + b.n) };
+            at += b.n;
+            return batch;
+          });
+        }
         this.#at = 0;
         this.#post({ t: 'credit', id: this.#id, bytes: out.buf.byteLength + (out.text?.length ?? 0) });
         continue;

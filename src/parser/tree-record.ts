@@ -10,7 +10,7 @@ import { type DocumentPlace, type DocumentRun, readDocument } from './document.j
 import type { ResolvedParseOptions } from './options.js';
 import { checkAborted, type ParseRun } from './run.js';
 import type { OpenedSource } from './source.js';
-import type { DocBatch, DocEnd, DocEvent } from './tree-wire.js';
+import type { DocBatch, DocEnd, DocEvent, Lines } from './tree-wire.js';
 import type { ItemPosition, SitemapInfo, SitemapItem } from './types.js';
 
 /** A cross-submit check (`ParseRun.crossSubmits` with the run's HTTP options). */
@@ -80,7 +80,7 @@ export async function* replayDocument(
   o: ResolvedParseOptions,
   run: ParseRun,
   name: string,
-): AsyncGenerator<SitemapItem[], SitemapInfo> {
+): AsyncGenerator<SitemapItem[] | Lines, SitemapInfo> {
   const play = (events: readonly DocEvent[], items: readonly SitemapItem[]): void => {
     for (const e of events) {
       if ('d' in e) run.onDiagnostic(e.d);
@@ -104,7 +104,7 @@ export async function* replayDocument(
         return r.value.info;
       }
       play(r.value.events, r.value.items);
-      yield r.value.items;
+      yield r.value.lines ?? r.value.items;
     }
   } finally {
     source.stop();

@@ -22,6 +22,31 @@ export type DocEvent = { d: Diagnostic } | { i: number; w: ItemPosition };
 export interface DocBatch {
   events: DocEvent[];
   items: SitemapItem[];
+  /**
+   * Instead of `items` (then empty), when the tree is read into lines ({@link TreeLineFormat}):
+   * the batch's pages as lines, one each, written in the worker. Only a batch of pages alone (no
+   * index child, which the walk must see) travels as lines.
+   */
+  lines?: Lines;
+}
+
+/** Pages as lines of text: `count` lines, each ending with a newline. */
+export interface Lines {
+  text: string;
+  count: number;
+}
+
+/**
+ * A tree read into lines of text rather than entries (the CLI's `parse URL --format jsonl`): each
+ * page becomes `line(item, sitemapJson)`, written by the parse worker that read it, so that this
+ * thread only puts the lines in order. `module` (a URL the workers import) exports the same
+ * function under `name`; a line must contain no newline but its last character.
+ */
+export interface TreeLineFormat {
+  module: string;
+  name: string;
+  /** The line of `item` (a page) of the sitemap `sitemapJson` (its URL as listed, as JSON). */
+  line(item: SitemapItem, sitemapJson: string): string;
 }
 
 /** The end of a document: what happened after its last batch, and its facts. */
@@ -46,6 +71,8 @@ export interface DocTask {
   rawUrls: boolean;
   /** Whether the caller has `onItem` (positions are then recorded). */
   positions: boolean;
+  /** Pages as lines: the module and export of the line function, and the sitemap's name as JSON. */
+  lines?: { module: string; name: string; sitemapJson: string };
   parent?: string;
   depth?: number;
 }
@@ -61,10 +88,14 @@ export interface WireError {
   fetch?: { kind: FetchFailureKind; status?: number; reason?: HttpFailureReason };
 }
 
-/** Batches sent together: each one's events and item count; their items, when not in the text. */
+/**
+ * Batches sent together: each one's events and item count; their items, when not in the text.
+ * With `lines`, the text is the batches' lines, and `end` is where each batch's lines end in it.
+ */
 export interface OutMeta {
-  batches: Array<{ events: DocEvent[]; n: number }>;
+  batches: Array<{ events: DocEvent[]; n: number; end?: number }>;
   items?: SitemapItem[];
+  lines?: true;
 }
 
 export type ToWorker =

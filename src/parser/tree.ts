@@ -23,6 +23,7 @@ import { openSource } from './source.js';
 import { Ahead } from './tree-ahead.js';
 import { ParsePool } from './tree-pool.js';
 import { type CrossSubmits, replayDocument } from './tree-record.js';
+import type { Lines, TreeLineFormat } from './tree-wire.js';
 import type { SitemapInfo, SitemapItem, SitemapParse, TreeEntry, TreeOptions } from './types.js';
 
 /** Entries handed over but not yet consumed, at most. */
@@ -36,6 +37,8 @@ interface Job {
   ancestors: readonly string[];
   /** Started before its turn. */
   ahead?: Ahead;
+  /** Its place among the sitemaps queued (0 for the first root). */
+  seq: number;
 }
 
 /**
@@ -78,14 +81,71 @@ export function parseSitemapTree(
   const o = resolveTreeOptions(options);
   const list = typeof roots === 'string' ? [roots] : [...roots];
   const run = new ParseRun(o);
-  return run.result(() => walk(list, o, run));
+  return run.result(() => walk(list, o, run, ENTRIES));
 }
 
-async function* walk(
+/**
+ * {@link parseSitemapTree} read into lines of text, in the same order, with the same findings and
+ * limits: each page is `format.line(item, sitemapJson)`, written in the parse worker that read it
+ * (`threads`) or in this thread, so that no entry crosses between threads (the CLI's `parse URL
+ * --format jsonl`). Yields runs of whole lines and how many there are.
+ */
+export function parseSitemapTreeLines(
+  roots: string | readonly string[],
+  options: TreeOptions,
+  format: TreeLineFormat,
+): SitemapParse<Lines> {
+  const o = resolveTreeOptions(options);
+  const list = typeof roots === 'string' ? [roots] : [...roots];
+  const run = new ParseRun(o);
+  let name = '';
+  let nameJson = '""';
+  const out: Output<Lines> = {
+    lines: format,
+    pages(items, sitemap) {
+      if (sitemap !== name) {
+        name = sitemap;
+        nameJson = JSON.stringify(sitemap);
+      }
+      let text = '';
+      for (const item of items) text += format.line(item, nameJson);
+      return [{ text, count: items.length }];
+    },
+    text: (lines) => [lines],
+  };
+  return run.result(() => walk(list, o, run, out));
+}
+
+/** What the walk hands out: pages read in this thread, and lines written by a worker. */
+interface Output<T> {
+  lines: TreeLineFormat | undefined;
+  pages(items: SitemapItem[], sitemap: string): T[];
+  text(lines: Lines): T[];
+}
+
+const ENTRIES: Output<TreeEntry> = {
+  lines: undefined,
+  pages(items, sitemap) {
+    // The parser made these objects for this walk alone: tag them rather than copy them.
+    for (const item of items) (item as TreeEntry).sitemap = sitemap;
+    return items as TreeEntry[];
+  },
+  text: () => [],
+};
+
+/** The first `n` lines of `lines`. */
+function firstLines(lines: Lines, n: number): Lines {
+  let end = 0;
+  for (let i = 0; i < n; i++) end = lines.text.indexOf('\n', end) + 1;
+  return { text: lines.text.slice(0, end), count: n };
+}
+
+async function* walk<T>(
   roots: readonly string[],
   options: ResolvedTreeOptions,
   run: ParseRun,
-): AsyncGenerator<TreeEntry[]> {
+  output: Output<T>,
+): AsyncGenerator<T[]> {
   const controller = new AbortController();
   const user = options.http.signal;
   const o: ResolvedTreeOptions = {
@@ -95,7 +155,7 @@ async function* walk(
       signal: user === undefined ? controller.signal : AbortSignal.any([user, controller.signal]),
     },
   };
-  const channel = new Channel<TreeEntry>(CHANNEL_CAPACITY);
+  const channel = new Channel<T>(CHANNEL_CAPACITY);
   const visited = new Set<string>();
   const queue: Job[] = [];
   const reported = new Set<string>();
@@ -124,9 +184,15 @@ async function* walk(
   const placeOf = (job: Job): { parent?: string; depth: number } =>
     job.parent === undefined ? { depth: job.depth } : { parent: job.parent, depth: job.depth };
   // Roots are read in workers only when threads were asked for: by default, only an index's children.
-  const inWorker = (job: Job): boolean => pool !== undefined && (job.depth > 0 || o.threadsForRoots);
+  // This thread reads its share too, one sitemap in threads + 1 (the last of each run), for it has
+  // little else to do: with lines (parseSitemapTreeLines) it only orders and writes the workers'
+  // output. With one worker on two cores the two threads take every other child, and the whole
+  // costs less CPU than two workers (one isolate less to warm up and collect), bench/parse-tree.mjs.
+  const inWorker = (job: Job): boolean =>
+    pool !== undefined && (job.depth > 0 || o.threadsForRoots) && job.seq % (o.threads + 1) !== o.threads;
+  let queued = 0;
   const start = (job: Job): Ahead =>
-    new Ahead(job.url, o, placeOf(job), crossSubmits, inWorker(job) ? pool : undefined);
+    new Ahead(job.url, o, placeOf(job), crossSubmits, inWorker(job) ? pool : undefined, output.lines);
 
   /**
    * Starts the sitemaps next in line, in order, so that at most `concurrency` are in flight with
@@ -198,39 +264,19 @@ async function* walk(
     }
     for (const hop of opened.redirects) visited.add(keyOf(hop));
     const ancestors = [...job.ancestors, own, ...opened.redirects.map(keyOf)];
-    const doc: AsyncGenerator<SitemapItem[], SitemapInfo> =
+    const doc: AsyncGenerator<SitemapItem[] | Lines, SitemapInfo> =
       ahead === undefined
         ? readDocument(opened, o, run, placeOf(job))
         : replayDocument(ahead.source, o, run, opened.name);
     let r = await doc.next();
     while (!r.done) {
-      const pages: TreeEntry[] = [];
+      let out: T[];
       let full = false;
-      for (const item of r.value) {
-        if ('kind' in item) {
-          const key = keyOf(item.loc);
-          if (visited.has(key)) {
-            const isCycle = relation(key, ancestors) === 'cycle';
-            report(
-              isCycle ? 'index-cycle' : 'index-duplicate',
-              isCycle
-                ? `lists ${item.loc}, which contains this index: a cycle, not followed`
-                : `lists ${item.loc}, which was already read`,
-              job.url,
-            );
-          } else if (job.depth + 1 > o.maxDepth) {
-            report(
-              'index-depth',
-              `indexes nest deeper than ${o.maxDepth} levels (maxDepth); ${item.loc} and its siblings were not read`,
-              job.url,
-              `depth:${job.url}`,
-            );
-          } else {
-            visited.add(key);
-            queue.push({ url: item.loc, parent: job.url, depth: job.depth + 1, ancestors });
-            fill();
-          }
-        } else if (urls >= o.maxUrls) {
+      if (!Array.isArray(r.value)) {
+        // A worker's lines: pages only.
+        let lines = r.value;
+        if (urls + lines.count > o.maxUrls) {
+          lines = firstLines(lines, o.maxUrls - urls);
           report(
             'tree-limit',
             `more than ${o.maxUrls.toLocaleString('en-US')} URLs (maxUrls); reading stopped`,
@@ -238,16 +284,52 @@ async function* walk(
             'max-urls',
           );
           full = true;
-          break;
-        } else {
-          urls++;
-          // The parser made this object for this walk alone: tag it rather than copy it.
-          const entry = item as TreeEntry;
-          entry.sitemap = job.url;
-          pages.push(entry);
         }
+        urls += lines.count;
+        out = lines.count === 0 ? [] : output.text(lines);
+      } else {
+        const pages: SitemapItem[] = [];
+        for (const item of r.value) {
+          if ('kind' in item) {
+            const key = keyOf(item.loc);
+            if (visited.has(key)) {
+              const isCycle = relation(key, ancestors) === 'cycle';
+              report(
+                isCycle ? 'index-cycle' : 'index-duplicate',
+                isCycle
+                  ? `lists ${item.loc}, which contains this index: a cycle, not followed`
+                  : `lists ${item.loc}, which was already read`,
+                job.url,
+              );
+            } else if (job.depth + 1 > o.maxDepth) {
+              report(
+                'index-depth',
+                `indexes nest deeper than ${o.maxDepth} levels (maxDepth); ${item.loc} and its siblings were not read`,
+                job.url,
+                `depth:${job.url}`,
+              );
+            } else {
+              visited.add(key);
+              queue.push({ url: item.loc, parent: job.url, depth: job.depth + 1, ancestors, seq: queued++ });
+              fill();
+            }
+          } else if (urls >= o.maxUrls) {
+            report(
+              'tree-limit',
+              `more than ${o.maxUrls.toLocaleString('en-US')} URLs (maxUrls); reading stopped`,
+              job.url,
+              'max-urls',
+            );
+            full = true;
+            break;
+          } else {
+            urls++;
+            pages.push(item);
+          }
+        }
+        out = pages.length === 0 ? [] : output.pages(pages, job.url);
       }
-      const delivered = pages.length === 0 || (await channel.push(pages));
+      const delivered = out.length === 0 || (await channel.push(out));
       if (full || !delivered || stopped) {
         await doc.return(undefined as never);
         if (full) stop();
@@ -274,7 +356,7 @@ async function* walk(
     const key = keyOf(root);
     if (visited.has(key)) continue;
     visited.add(key);
-    queue.push({ url: root, depth: 0, ancestors: [] });
+    queue.push({ url: root, depth: 0, ancestors: [], seq: queued++ });
   }
   fill();
   drive().then(

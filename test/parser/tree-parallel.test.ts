@@ -6,9 +6,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { formatRow } from '../../src/cli/commands/parse.js';
+import { TREE_JSON_LINES } from '../../src/cli/tree-lines.js';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { isSitemapkitError } from '../../src/core/errors.js';
-import { parseSitemapTree } from '../../src/parser/tree.js';
+import { parseSitemapTree, parseSitemapTreeLines } from '../../src/parser/tree.js';
 import { useParseWorker } from '../../src/parser/tree-pool.js';
 import type { ItemPosition, SitemapInfo, TreeEntry, TreeOptions } from '../../src/parser/types.js';
 import { BIN, cli } from '../support/cli.js';
@@ -60,6 +62,94 @@ async function walk(roots: string | string[], options: TreeOptions): Promise<Wal
 }
 
 const SEQUENTIAL: TreeOptions = { threads: 0, concurrency: 1 };
+
+interface GeneratedChild {
+  size: number;
+  gzip: boolean;
+  kind: string;
+}
+const generatedChild = fc.record({
+  size: fc.integer({ min: 0, max: 400 }),
+  gzip: fc.boolean(),
+  kind: fc.constantFrom('ok', 'ok', 'ok', 'truncated', 'bad-gzip', 'missing', 'cut', 'text', 'index'),
+});
+
+/** Serves an index of `children` (their sizes and failures as generated); its origin. */
+async function generatedTree(children: GeneratedChild[]): Promise<string> {
+  const s = await server();
+  const o = s.origin;
+  const url = (i: number): string => `${o}/c${i}.xml${children[i]!.gzip ? '.gz' : ''}`;
+  s.route('/index.xml', body(indexOf(children.map((_, i) => url(i)))));
+  children.forEach((c, i) => {
+    const locs = Array.from({ length: c.size }, (_, j) => `${o}/c${i}/page-${j}?q=${j % 7}&x=%41`);
+    const xml =
+      c.kind === 'index'
+        ? indexOf([url((i + 1) % children.length), `${o}/extra-${i}.xml`])
+        : c.kind === 'text'
+          ? `${locs.join('\n')}\n`
+          : urlsetOf(locs);
+    const path = new URL(url(i)).pathname;
+    if (c.kind === 'missing') return;
+    if (c.kind === 'cut') s.route(path, cut(xml, Math.floor(xml.length / 2)));
+    else if (c.kind === 'bad-gzip') s.route(path, body(gzipSync(xml).subarray(0, 40 + c.size)));
+    else {
+      const text = c.kind === 'truncated' ? xml.slice(0, Math.floor(xml.length * 0.7)) : xml;
+      s.route(path, c.gzip ? body(gzipSync(text)) : body(text));
+    }
+    s.route(`/extra-${i}.xml`, body(urlsetOf([`${o}/extra/${i}`])));
+  });
+  return o;
+}
+
+interface LinesWalk {
+  text: string;
+  count: number;
+  diagnostics: Diagnostic[];
+  sitemaps: SitemapInfo[];
+  errorCount: number;
+}
+
+/**
+ * The tree as `sitemapkit parse URL --format jsonl` prints it: with `threads` undefined, the
+ * reference (the sequential walk's entries through the CLI's `formatRow`, as the one-thread CLI
+ * wrote them), else `parseSitemapTreeLines` with the CLI's line format (lines written in workers).
+ */
+async function linesWalk(roots: string, options: TreeOptions, reference: boolean): Promise<LinesWalk> {
+  const out: LinesWalk = { text: '', count: 0, diagnostics: [], sitemaps: [], errorCount: 0 };
+  const o: TreeOptions = {
+    ...options,
+    onDiagnostic: (d) => out.diagnostics.push(d),
+    onSitemap: (i) => out.sitemaps.push(i),
+  };
+  if (reference) {
+    const tree = parseSitemapTree(roots, { ...o, ...SEQUENTIAL });
+    for await (const e of tree) out.text += formatRow(e, roots, 'jsonl');
+    out.count = out.text.split('\n').length - 1;
+    out.errorCount = tree.errorCount;
+  } else {
+    const tree = parseSitemapTreeLines(roots, o, TREE_JSON_LINES);
+    for await (const lines of tree) {
+      out.text += lines.text;
+      out.count += lines.count;
+    }
+    out.errorCount = tree.errorCount;
+  }
+  return out;
+}
+
+/** The CLI's JSON lines from parse workers (each of `modes`) against the one-thread CLI's bytes. */
+async function expectSameLines(
+  roots: string,
+  options: TreeOptions,
+  modes: TreeOptions[],
+): Promise<LinesWalk> {
+  const reference = await linesWalk(roots, options, true);
+  for (const mode of modes) {
+    const w = await linesWalk(roots, { ...options, ...mode }, false);
+    expect(w, JSON.stringify(mode)).toEqual(reference);
+  }
+  return reference;
+}
 
 /** Reads `roots` sequentially, then in each of `modes`, and expects the same walk every time. */
 async function expectSameWalk(
@@ -180,39 +270,13 @@ describe('parseSitemapTree read ahead gives the sequential walk', () => {
   });
 
   it('generated trees: random sizes, gzip or not, broken children, nested indexes (property)', async () => {
-    const child = fc.record({
-      size: fc.integer({ min: 0, max: 400 }),
-      gzip: fc.boolean(),
-      kind: fc.constantFrom('ok', 'ok', 'ok', 'truncated', 'bad-gzip', 'missing', 'cut', 'text', 'index'),
-    });
     await fc.assert(
       fc.asyncProperty(
-        fc.array(child, { minLength: 1, maxLength: 8 }),
+        fc.array(generatedChild, { minLength: 1, maxLength: 8 }),
         fc.integer({ min: 1, max: 6 }),
         fc.integer({ min: 1, max: 3 }),
         async (children, concurrency, threads) => {
-          const s = await server();
-          const o = s.origin;
-          const url = (i: number): string => `${o}/c${i}.xml${children[i]!.gzip ? '.gz' : ''}`;
-          s.route('/index.xml', body(indexOf(children.map((_, i) => url(i)))));
-          children.forEach((c, i) => {
-            const locs = Array.from({ length: c.size }, (_, j) => `${o}/c${i}/page-${j}?q=${j % 7}&x=%41`);
-            const xml =
-              c.kind === 'index'
-                ? indexOf([url((i + 1) % children.length), `${o}/extra-${i}.xml`])
-                : c.kind === 'text'
-                  ? `${locs.join('\n')}\n`
-                  : urlsetOf(locs);
-            const path = new URL(url(i)).pathname;
-            if (c.kind === 'missing') return;
-            if (c.kind === 'cut') s.route(path, cut(xml, Math.floor(xml.length / 2)));
-            else if (c.kind === 'bad-gzip') s.route(path, body(gzipSync(xml).subarray(0, 40 + c.size)));
-            else {
-              const text = c.kind === 'truncated' ? xml.slice(0, Math.floor(xml.length * 0.7)) : xml;
-              s.route(path, c.gzip ? body(gzipSync(text)) : body(text));
-            }
-            s.route(`/extra-${i}.xml`, body(urlsetOf([`${o}/extra/${i}`])));
-          });
+          const o = await generatedTree(children);
           await expectSameWalk(`${o}/index.xml`, {}, [
             { threads, concurrency },
             { threads: 0, concurrency },
@@ -220,6 +284,52 @@ describe('parseSitemapTree read ahead gives the sequential walk', () => {
         },
       ),
       { numRuns: 12 },
+    );
+  });
+});
+
+describe('parseSitemapTreeLines (sitemapkit parse URL --format jsonl) gives the one-thread bytes', () => {
+  it('every spec sample as a child of one index: the same lines, findings and facts', async () => {
+    const s = await server();
+    const files = sampleFiles();
+    s.route('/index.xml', body(indexOf(files.map((f) => `${s.origin}/${f}`))));
+    const folder = serveFolder(SAMPLES);
+    for (const f of files) s.route(`/${f}`, folder);
+    const w = await expectSameLines(`${s.origin}/index.xml`, { crossSubmit: false, maxUrls: 20_000_000 }, [
+      { threads: 2, concurrency: 4 },
+      { threads: 0, concurrency: 4 },
+    ]);
+    expect(w.count).toBeGreaterThan(50_000);
+    expect(new Set(w.diagnostics.map((d) => d.code)).size).toBeGreaterThan(10);
+  });
+
+  it('maxUrls stops mid-child at the same line', async () => {
+    const s = await server();
+    const o = s.origin;
+    const kids = Array.from({ length: 4 }, (_, i) => `${o}/k${i}.xml.gz`);
+    s.route('/index.xml', body(indexOf(kids)));
+    for (let i = 0; i < 4; i++)
+      s.route(`/k${i}.xml.gz`, gzipFile(urlsetOf(Array.from({ length: 700 }, (_, j) => `${o}/k${i}/${j}`))));
+    const w = await expectSameLines(`${o}/index.xml`, { maxUrls: 1234 }, [{ threads: 2, concurrency: 4 }]);
+    expect(w.count).toBe(1234);
+    expect(w.diagnostics.map((d) => d.code)).toContain('tree-limit');
+  });
+
+  it('generated trees: random sizes, gzip or not, broken children, nested indexes (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(generatedChild, { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 3 }),
+        async (children, concurrency, threads) => {
+          const o = await generatedTree(children);
+          await expectSameLines(`${o}/index.xml`, {}, [
+            { threads, concurrency },
+            { threads: 0, concurrency },
+          ]);
+        },
+      ),
+      { numRuns: 10 },
     );
   });
 });

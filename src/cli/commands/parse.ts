@@ -226,7 +226,7 @@ export function registerParse(program: Command, ctx: CliContext): void {
     )
     .option(
       '--threads <n>',
-      'worker threads that read the children of an index (default 0: read in this thread; workers do not yet pay for themselves, see docs/performance.md)',
+      'worker threads that read the children of an index, this thread reading one in N+1 (default 0: all in this thread; on two cores try 1, see docs/performance.md)',
     )
     .option(
       '--timeout <duration>',
@@ -329,11 +329,31 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
         roots = found.map((s) => s.url);
       }
       if (recursive && roots.length > 0) {
-        const { parseSitemapTree } = await import('../../parser/tree.js');
+        const [{ parseSitemapTree, parseSitemapTreeLines }, { TREE_JSON_LINES }] = await Promise.all([
+          import('../../parser/tree.js'),
+          import('../tree-lines.js'),
+        ]);
         const tree: TreeOptions = { ...options };
         if (concurrency !== undefined) tree.concurrency = concurrency;
         if (threads !== undefined) tree.threads = threads;
-        await drain(parseSitemapTree(roots, tree), source);
+        if (format === 'jsonl' && stats === undefined) {
+          // The lines are written where each sitemap is read (a parse worker, or here): the same
+          // bytes as formatRow's, without an entry crossing between threads.
+          const result = parseSitemapTreeLines(roots, tree, TREE_JSON_LINES);
+          for await (const batch of itemBatches(result)) {
+            for (const lines of batch) {
+              out += lines.text;
+              count += lines.count;
+            }
+            progress.update(count);
+            if (out.length >= 65_536) {
+              const chunk = out;
+              out = '';
+              await writeOut(ctx.stdout, chunk);
+            }
+          }
+          errors += result.errorCount;
+        } else await drain(parseSitemapTree(roots, tree), source);
       } else {
         for (const root of roots) {
           const input: SitemapSource = root === '-' ? ctx.stdin : root;
