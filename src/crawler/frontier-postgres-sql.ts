@@ -1,10 +1,37 @@
 /**
- * The statements of the PostgreSQL frontier's commit (frontier-postgres.ts), each one round trip
- * with its rows as one JSON or array parameter.
+ * The statements of the PostgreSQL frontier (frontier-postgres.ts): claims, and the commit's,
+ * each one round trip with its rows as one JSON or array parameter, run as named statements.
  */
 
 import { SEEN_KEY } from './frontier-postgres-schema.js';
-import type { Outcome } from './records.js';
+import { type Outcome, SEED_DEPTH } from './records.js';
+
+const LEASE_RETURNING =
+  'u.id, u.url, u.depth, u.prev_verdict, u.etag, u.last_modified, u.fingerprint, u.changed_at';
+
+/** Claims up to $1 queued URLs for worker $2 for $3 seconds, nearest to the start first. */
+function claim(seeds: boolean): string {
+  return `WITH c AS (
+  SELECT id FROM urls WHERE state = 0 AND depth ${seeds ? '>=' : '<'} ${SEED_DEPTH}
+  ORDER BY depth, id LIMIT $1 FOR UPDATE SKIP LOCKED
+)
+UPDATE urls u SET state = 1, lease_owner = $2,
+  lease_until = clock_timestamp() + make_interval(secs => $3)${seeds ? ', depth = 0' : ''}
+FROM c WHERE u.id = c.id
+RETURNING ${LEASE_RETURNING}`;
+}
+
+export const CLAIM: string = claim(false);
+/** Sitemap seeds no link reached, leased as entry points (depth 0). */
+export const CLAIM_SEEDS: string = claim(true);
+
+/** Leases whose worker stopped renewing them go back to the queue. */
+export const RECLAIM =
+  'UPDATE urls SET state = 0, lease_owner = NULL, lease_until = NULL WHERE state = 1 AND lease_until < clock_timestamp()';
+
+/** A worker's leases go back to the queue (it stops). */
+export const REQUEUE =
+  'UPDATE urls SET state = 0, lease_owner = NULL, lease_until = NULL WHERE state = 1 AND lease_owner = $1';
 
 /** The columns an outcome sets, as `jsonb_to_recordset` reads them. */
 export const OUTCOME_COLUMNS: string =
@@ -106,6 +133,10 @@ l AS (
 p AS (INSERT INTO progress (worker, pages) SELECT $2, count(*) FROM f HAVING count(*) > 0),
 w AS (UPDATE workers SET fetched = fetched + (SELECT count(*) FROM f) WHERE id = $2 AND EXISTS (SELECT 1 FROM f))
 SELECT id FROM f`;
+
+/** The worker's share of the progress (the rate of `crawl-status`) and its count of pages. */
+export const PROGRESS =
+  'WITH p AS (INSERT INTO progress (worker, pages) VALUES ($1, $2)) UPDATE workers SET fetched = fetched + $2 WHERE id = $1';
 
 export const PATTERNS = `
 INSERT INTO patterns (key, n) SELECT key, n FROM jsonb_to_recordset($1::jsonb) AS x(key text, n bigint) ORDER BY key
