@@ -47,8 +47,12 @@ const COLUMNS = [
 /** Meta keys that are the shared crawl's own, not the state's. */
 const SHARED_META = new Set(['format', 'version', 'finisher', 'seeding']);
 
-/** Copies the crawl into a new SQLite state file at `path` (which must not exist). */
-export async function copyToSqlite(db: PgDb, path: string): Promise<void> {
+/**
+ * Copies the crawl into a new SQLite state file at `path` (which must not exist). The links (31 a
+ * page on a site with a menu: most of the copy's rows) are copied only with `links`: of what is
+ * written from the copy, only the report reads them (inbound counts, referrers).
+ */
+export async function copyToSqlite(db: PgDb, path: string, o: { links: boolean }): Promise<void> {
   const sqlite = await openStateDb(path, 'new');
   try {
     const meta = await db.query<{ key: string; value: string }>(
@@ -77,10 +81,12 @@ export async function copyToSqlite(db: PgDb, path: string): Promise<void> {
     }
     const link = sqlite.prepare('INSERT OR IGNORE INTO links (target, source) VALUES (?, ?)');
     // By the pages that link, a few hundred pages at a time (links_source).
-    const [{ top } = { top: 0 }] = await db.query<{ top: number }>(
-      'read the links',
-      'SELECT COALESCE(max(id), 0)::bigint AS top FROM urls',
-    );
+    const [{ top } = { top: 0 }] = o.links
+      ? await db.query<{ top: number }>(
+          'read the links',
+          'SELECT COALESCE(max(id), 0)::bigint AS top FROM urls',
+        )
+      : [];
     for (let from = 0; from < top; from += PAGE / 10) {
       const rows = await db.query<{ target: number; source: number }>(
         'read the links',

@@ -85,6 +85,8 @@ export class PostgresFrontier implements Frontier {
   #writing: Promise<void> | undefined;
   #written: Committed = emptyCommitted();
   #failure: { error: unknown } | undefined;
+  /** A batch is being written now. */
+  #busy = false;
   /** The claim made ahead, for the loop's next `lease`. */
   #claiming: Promise<LeaseRaw[]> | undefined;
   /** When expired leases were last returned to the queue (ms). */
@@ -133,7 +135,7 @@ export class PostgresFrontier implements Frontier {
       const early = this.#claiming === undefined ? [] : await this.#claiming;
       this.#claiming = undefined;
       if (early.length > 0) return this.#leases(early);
-      await this.#settle();
+      await this.#flush();
       if (this.#written.queued + this.#written.requeued + this.#written.promoted > 0) {
         const rows = await this.#claim(n, false);
         if (rows.length > 0) return this.#leases(rows);
@@ -200,6 +202,20 @@ export class PostgresFrontier implements Frontier {
     if (f !== undefined) throw f.error;
   }
 
+  /**
+   * Writes every batch in memory and waits for it; what they made durable is returned by the next
+   * `commit`.
+   */
+  async #flush(): Promise<void> {
+    const ahead = this.ahead;
+    this.ahead = false;
+    try {
+      this.#written = merge(this.#written, await this.commit());
+    } finally {
+      this.ahead = ahead;
+    }
+  }
+
   /** What written batches made durable since it was last returned, with `external` links. */
   #take(external: number): Committed {
     const c = this.#written;
@@ -208,6 +224,13 @@ export class PostgresFrontier implements Frontier {
   }
 
   async commit(): Promise<Committed> {
+    if (this.ahead && this.#busy && this.#finished.length < this.#o.lot) {
+      // The batch before is still being written: this one gathers on (up to a claim's lot of pages)
+      // and is written next, so that a slow round trip means larger batches, not a waiting loop.
+      const external = this.#external;
+      this.#external = 0;
+      return this.#take(external);
+    }
     await this.#settle();
     // Taken out of the batch before the first await: pages that finish while the transaction runs
     // go into the next batch.
@@ -218,11 +241,14 @@ export class PostgresFrontier implements Frontier {
     this.#found = [];
     this.#external = 0;
     if (finished.length === 0 && found.length === 0) return this.#take(external);
+    this.#busy = true;
     const p = this.#write(finished, found).then(
       (c) => {
+        this.#busy = false;
         this.#written = merge(this.#written, c);
       },
       (error: unknown) => {
+        this.#busy = false;
         this.#failure ??= { error };
       },
     );
@@ -296,13 +322,13 @@ export class PostgresFrontier implements Frontier {
   }
 
   async requeue(): Promise<void> {
-    // A claim made ahead is returned with the rest; the batch being written first, or its pages
-    // (claimed by this worker, not yet finished) would go back to the queue with them.
+    // A claim made ahead is returned with the rest; the batches in memory are written first, or
+    // their pages (claimed by this worker, not yet recorded finished) would go back to the queue.
     const claiming = this.#claiming;
     this.#claiming = undefined;
     await claiming?.catch(() => undefined);
     try {
-      await this.#settle();
+      await this.#flush();
     } finally {
       await this.#db.query('return leases', REQUEUE, [this.#o.workerId]);
     }
