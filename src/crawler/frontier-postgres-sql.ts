@@ -33,12 +33,13 @@ export const RECLAIM =
 export const REQUEUE =
   'UPDATE urls SET state = 0, lease_owner = NULL, lease_until = NULL WHERE state = 1 AND lease_owner = $1';
 
-/** The columns an outcome sets, as `jsonb_to_recordset` reads them. */
+/** The columns an outcome sets (and a page's links), as `json_to_recordset` reads them. */
 export const OUTCOME_COLUMNS: string =
-  'id bigint, status integer, verdict text, reason text, target text, content_type text, title text, canonical text, description_length integer, lastmod text, extra text, bytes bigint, ms integer, attempts integer, etag text, last_modified text, fingerprint text, changed_at text, change text, change_at text, rendered text, keep boolean';
+  'id bigint, status integer, verdict text, reason text, target text, content_type text, title text, canonical text, description_length integer, lastmod text, extra text, bytes bigint, ms integer, attempts integer, etag text, last_modified text, fingerprint text, changed_at text, change text, change_at text, rendered text, keep boolean, links bigint[]';
 
-export const FINISH: string = `
-UPDATE urls u SET state = 2, status = v.status,
+/** The pages finished: only those no one recorded finished before (`state <> 2`). */
+function finish(returning: string): string {
+  return `UPDATE urls u SET state = 2, status = v.status,
   verdict = CASE WHEN v.keep THEN u.verdict ELSE v.verdict END,
   reason = v.reason,
   target = CASE WHEN v.keep THEN u.target ELSE v.target END,
@@ -56,9 +57,12 @@ UPDATE urls u SET state = 2, status = v.status,
   rendered = CASE WHEN v.keep THEN u.rendered ELSE v.rendered END,
   change = v.change, change_at = v.change_at,
   lease_owner = NULL, lease_until = NULL, finished_by = $2
-FROM jsonb_to_recordset($1::jsonb) AS v(${OUTCOME_COLUMNS})
+FROM json_to_recordset($1::json) AS v(${OUTCOME_COLUMNS})
 WHERE u.id = v.id AND u.state <> 2
-RETURNING u.id`;
+RETURNING ${returning}`;
+}
+
+export const FINISH: string = finish('u.id');
 
 /**
  * New URLs: ids drawn in discovery order (the report's and the queue's order), rows inserted in
@@ -67,7 +71,7 @@ RETURNING u.id`;
 export const INSERT: string = `
 WITH v AS MATERIALIZED (
   SELECT s.*, nextval('urls_id') AS nid, md5(s.url)::uuid AS h
-  FROM (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(ord integer, url text, depth integer, via bigint,
+  FROM (SELECT * FROM json_to_recordset($1::json) AS x(ord integer, url text, depth integer, via bigint,
     source text, verdict text, reason text) ORDER BY ord) s
 )
 INSERT INTO urls (id, h, url, depth, via, source, state, verdict, reason, finished_by)
@@ -87,7 +91,7 @@ RETURNING id, url`;
 export const KNOWN = `
 WITH k AS MATERIALIZED (
   SELECT u.id, u.url, u.depth, u.state, v.depth AS nd, v.h
-  FROM (SELECT md5(x.url)::uuid AS h, x.url, x.depth FROM jsonb_to_recordset($1::jsonb) AS x(url text, depth integer)) v
+  FROM (SELECT md5(x.url)::uuid AS h, x.url, x.depth FROM json_to_recordset($1::json) AS x(url text, depth integer)) v
   JOIN urls u ON u.h = v.h AND u.url = v.url
 ), up AS (
   UPDATE urls u SET depth = k.nd,
@@ -104,11 +108,11 @@ SELECT k.id, k.url, k.depth AS was_depth, k.state AS was_state, k.nd, up.id IS N
 FROM k LEFT JOIN up ON up.id = k.id`;
 
 /**
- * A page's links, once per pair, by ids known in memory (no join): a page is recorded finished
- * once (its links with it), so the table needs no unique index, only one on the page for reading
- * it back in order.
+ * Pages' links, one row a page (`source`, `targets`), each target once, by ids known in memory (no
+ * join): a page is recorded finished once, its links with it.
  */
-export const LINKS = 'INSERT INTO links (target, source) SELECT * FROM unnest($1::bigint[], $2::bigint[])';
+export const LINKS =
+  'INSERT INTO page_links (source, targets) SELECT source, targets FROM json_to_recordset($1::json) AS x(source bigint, targets bigint[])';
 
 /**
  * How many URLs a worker remembers (id and depth as the database last told it) before it forgets
@@ -125,11 +129,8 @@ export const KNOWN_CAP = 100_000;
  * worker's count. One statement is one transaction: no BEGIN and COMMIT round trips.
  */
 export const FINISH_ALL: string = `
-WITH f AS (${FINISH.trim()}),
-l AS (
-  INSERT INTO links (target, source)
-  SELECT x.t, x.s FROM unnest($3::bigint[], $4::bigint[]) AS x(t, s) WHERE x.s IN (SELECT id FROM f)
-),
+WITH f AS (${finish('u.id, v.links')}),
+l AS (INSERT INTO page_links (source, targets) SELECT id, links FROM f WHERE cardinality(links) > 0),
 p AS (INSERT INTO progress (worker, pages) SELECT $2, count(*) FROM f HAVING count(*) > 0),
 w AS (UPDATE workers SET fetched = fetched + (SELECT count(*) FROM f) WHERE id = $2 AND EXISTS (SELECT 1 FROM f))
 SELECT id FROM f`;

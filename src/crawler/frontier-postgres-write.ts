@@ -63,33 +63,51 @@ async function run<R>(c: PoolClient, name: string, text: string, values: unknown
   return (await c.query({ name, text, values })).rows as R[];
 }
 
-function outcomeJson(finished: readonly FinishedPage[]): string {
+/** A page's links: target ids by source id, each target once. */
+export type PageLinks = Map<number, number[]>;
+
+function outcomeJson(finished: readonly FinishedPage[], links?: PageLinks): string {
   // Rows in id order: concurrent workers lock the rows they finish in one order (fewer deadlocks).
-  return JSON.stringify([...finished].sort((x, y) => x.id - y.id).map((f) => outcomeRow(f.id, f.outcome)));
+  return JSON.stringify(
+    [...finished]
+      .sort((x, y) => x.id - y.id)
+      .map((f) => {
+        const row = outcomeRow(f.id, f.outcome);
+        const targets = links?.get(f.id);
+        if (targets !== undefined) row['links'] = targets;
+        return row;
+      }),
+  );
+}
+
+/** Adds the link from `source` to `target` unless it is there (or links the page to itself). */
+function addLink(links: PageLinks, pairs: Set<string>, source: number, target: number): void {
+  const key = `${source} ${target}`;
+  if (target === source || pairs.has(key)) return;
+  pairs.add(key);
+  const list = links.get(source);
+  if (list === undefined) links.set(source, [target]);
+  else list.push(target);
 }
 
 /**
  * The links of a batch whose found URLs this worker all knows no deeper than found (so that
- * nothing is inserted or lowered), as target and source ids; undefined when any is not.
+ * nothing is inserted or lowered); undefined when any is not.
  */
 export function knownLinks(
   known: BatchContext['known'],
   finished: number,
   found: readonly Pending[],
-): { t: number[]; s: number[] } | undefined {
+): PageLinks | undefined {
   if (finished === 0) return undefined;
-  const t: number[] = [];
-  const s: number[] = [];
+  const links: PageLinks = new Map();
   const pairs = new Set<string>();
   for (const f of found) {
     const k = known.get(f.url);
     if (k === undefined || k.depth > f.depth) return undefined;
-    if (f.via === null || k.id === f.via || pairs.has(`${f.via} ${k.id}`)) continue;
-    pairs.add(`${f.via} ${k.id}`);
-    t.push(k.id);
-    s.push(f.via);
+    if (f.via !== null) addLink(links, pairs, f.via, k.id);
   }
-  return { t, s };
+  return links;
 }
 
 /** A batch of known links: one statement, which is its own transaction. */
@@ -97,13 +115,11 @@ export async function writeKnown(
   c: PoolClient,
   ctx: BatchContext,
   finished: readonly FinishedPage[],
-  links: { t: number[]; s: number[] },
+  links: PageLinks,
 ): Promise<Written> {
   const rows = await run<{ id: number }>(c, 'sk_finish_all', FINISH_ALL, [
-    outcomeJson(finished),
+    outcomeJson(finished, links),
     ctx.workerId,
-    links.t,
-    links.s,
   ]);
   return { committed: emptyCommitted(), applied: new Set(rows.map((x) => x.id)), learned: [] };
 }
@@ -202,18 +218,17 @@ export async function writeBatch(
       }
     }
   }
-  const targets: number[] = [];
-  const sources: number[] = [];
+  const links: PageLinks = new Map();
   const pairs = new Set<string>();
   for (const f of live) {
     if (f.via === null) continue;
     const id = ids.get(f.url);
-    if (id === undefined || id === f.via || pairs.has(`${f.via} ${id}`)) continue;
-    pairs.add(`${f.via} ${id}`);
-    targets.push(id);
-    sources.push(f.via);
+    if (id !== undefined) addLink(links, pairs, f.via, id);
   }
-  if (targets.length > 0) await run(c, 'sk_links', LINKS, [targets, sources]);
+  if (links.size > 0) {
+    const rows = [...links].map(([source, targets]) => ({ source, targets }));
+    await run(c, 'sk_links', LINKS, [JSON.stringify(rows)]);
+  }
   if (applied.size > 0) await run(c, 'sk_progress', PROGRESS, [me, applied.size]);
   return { committed: b, applied, learned };
 }
