@@ -15,7 +15,6 @@ import {
   LINKS,
   outcomeRow,
   PATTERNS,
-  PROGRESS,
   TRAP,
 } from './frontier-postgres-sql.js';
 import { type Outcome, SEED_DEPTH, type UrlSource } from './records.js';
@@ -225,11 +224,10 @@ export async function writeBatch(
     const id = ids.get(f.url);
     if (id !== undefined) addLink(links, pairs, f.via, id);
   }
-  if (links.size > 0) {
+  if (links.size > 0 || applied.size > 0) {
     const rows = [...links].map(([source, targets]) => ({ source, targets }));
-    await run(c, 'sk_links', LINKS, [JSON.stringify(rows)]);
+    await run(c, 'sk_links', LINKS, [JSON.stringify(rows), me, applied.size]);
   }
-  if (applied.size > 0) await run(c, 'sk_progress', PROGRESS, [me, applied.size]);
   return { committed: b, applied, learned };
 }
 
