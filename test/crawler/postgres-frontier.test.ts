@@ -219,4 +219,49 @@ describe('PostgresFrontier and its memo of known URLs', () => {
       lite.close();
     }
   });
+
+  it('in the crawl loop a batch gathers while the one before is written, and a worker that stops writes both before it returns its claims', async () => {
+    const { db } = await frontier();
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let writes = 0;
+    const f = new PostgresFrontier(db, {
+      workerId: 'w1',
+      leaseSeconds: 30,
+      maxDepth: 10,
+      lot: 100,
+      // The loop's first batch is held in its transaction's way until the gate opens.
+      onStep: async (step) => {
+        if (step === 'pg:before-commit' && ++writes === 2) await gate;
+      },
+    });
+    f.add([link(u('/'), 0), link(u('/a'), 1), link(u('/b'), 1)], queue);
+    await f.commit();
+    f.ahead = true;
+    const leases = new Map((await f.lease(100)).map((l) => [l.url, l]));
+    expect([...leases.keys()].sort()).toEqual([u('/'), u('/a'), u('/b')]);
+    f.finish(leases.get(u('/'))!, page, [link(u('/a'), 1)], queue);
+    await f.commit();
+    // The first batch is held: this commit returns at once (waiting would never end), /a gathering.
+    f.finish(leases.get(u('/a'))!, page, [], queue);
+    await f.commit();
+    const states = async (): Promise<Record<string, number>> =>
+      Object.fromEntries(
+        (await db.query<{ url: string; state: number }>('read', 'SELECT url, state FROM urls')).map((r) => [
+          r.url,
+          r.state,
+        ]),
+      );
+    expect(await states()).toEqual({ [u('/')]: 1, [u('/a')]: 1, [u('/b')]: 1 });
+    const stopping = f.requeue();
+    open();
+    await stopping;
+    f.ahead = false;
+    // Both batches recorded; only /b, never fetched, went back to the queue.
+    expect(await states()).toEqual({ [u('/')]: 2, [u('/a')]: 2, [u('/b')]: 0 });
+    expect(f.pages).toBe(2);
+    expect(await links(db)).toEqual([`${u('/')} -> ${u('/a')}`]);
+  });
 });
