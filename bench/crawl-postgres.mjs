@@ -8,11 +8,14 @@
 // database's transactions and CPU time (the postmaster's reaped backends) are read before and
 // after each run. From the one-worker run it prints the database's cost per page and how many
 // workers one PostgreSQL server can feed. Same-run ratios only; the load average is printed.
-// Usage: node bench/crawl-postgres.mjs [--pages N] [--workers 1,2,4] [--concurrency 8] [--quick]
+// --before DIR: a second build of sitemapkit (DIR is its dist/, say main's kept aside before a
+// change, inside this checkout such as bench/out/dist-before so that it finds node_modules) crawls
+// too, right before this build for each number of workers, against the same database and site.
+// Usage: node bench/crawl-postgres.mjs [--pages N] [--workers 1,2,4] [--concurrency 8] [--before DIR] [--quick]
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { startPostgres } from '../test/support/postgres-cluster.mjs';
 import { benchFlags, fmt, load, OUT, requireBuild, startCrawlServer, table } from './lib.mjs';
 
@@ -20,6 +23,7 @@ const flags = benchFlags({
   pages: { value: 1_000_000, quick: 2000 },
   workers: '1,2,4',
   concurrency: 8,
+  before: null,
 });
 const PAGES = flags.pages;
 const WORKERS = String(flags.workers)
@@ -51,10 +55,10 @@ function rssTree(pid) {
  * it and its children every second. Returns seconds, the exit code, stdout, and per process the
  * samples (KiB) in order.
  */
-function runSampled(args) {
+function runSampled(args, bin = BIN) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [bin, ...args], {
       env: { ...process.env, NODE_OPTIONS: `--import=${HOOK}` },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -149,66 +153,79 @@ try {
     'worker CPU ms/page': ((lite.cpu / litePages) * 1000).toFixed(2),
   });
   let one;
-  for (const w of WORKERS) {
-    const id = `bench_${w}`;
-    const dir = join(OUT, `crawl-postgres-${w}`);
-    rmSync(dir, { recursive: true, force: true });
-    await settle();
-    const tx0 = await transactions(pg);
-    const cpu0 = postgresCpu(pg);
-    const r = await runSampled([
-      'crawl',
-      start,
-      '--out',
-      join(dir, 'out'),
-      '--state',
-      pg.url,
-      '--crawl-id',
-      id,
-      '--workers',
-      String(w),
-      ...common,
-    ]);
-    if (r.code !== 0)
-      throw new Error(`the PostgreSQL crawl with ${w} workers failed (${r.code}): ${r.stderr}`);
-    await settle();
-    const tx = (await transactions(pg)) - tx0;
-    const dbCpu = postgresCpu(pg) - cpu0;
-    const status = JSON.parse(
-      execFileSync(process.execPath, [BIN, 'crawl-status', '--state', pg.url, '--crawl-id', id, '--json'], {
-        encoding: 'utf8',
-      }),
-    );
-    const pages = status.done;
-    // With one worker the worker is the command's own process; with more, its children.
-    const workerPids = w === 1 ? [r.root] : [...r.samples.keys()].filter((p) => p !== r.root);
-    const shapes = workerPids.map((p) => rssShape(r.samples.get(p) ?? [0]));
-    const peak = Math.max(...shapes.map((s) => s.peak));
-    const growth = Math.max(...shapes.map((s) => s.growth));
-    const rate = pages / r.secs;
-    const run = { w, pages, secs: r.secs, rate, tx, dbCpu, cpu: r.cpu };
-    if (w === 1) one = run;
-    rows.push({
-      run: `PostgreSQL, ${w} worker${w === 1 ? '' : 's'}`,
-      pages: fmt.n(pages),
-      seconds: fmt.s(r.secs),
-      'pages/s': fmt.n(rate),
-      'vs SQLite': (rate / liteRate).toFixed(2),
-      'peak RSS/worker MiB': fmt.mb(peak),
-      'RSS 2nd/1st half': growth.toFixed(2),
-      'db tx/s': fmt.n(tx / r.secs),
-      'db tx/page': (tx / pages).toFixed(3),
-      'db CPU ms/page': ((dbCpu / pages) * 1000).toFixed(3),
-      'worker CPU ms/page': ((r.cpu / pages) * 1000).toFixed(2),
-    });
-    execFileSync(
-      process.execPath,
-      [BIN, 'crawl-status', '--state', pg.url, '--crawl-id', id, '--drop', '--force'],
-      {
-        stdio: 'ignore',
-      },
-    );
-  }
+  let oneBefore;
+  const builds =
+    flags.before === undefined
+      ? [{ name: '', bin: BIN }]
+      : [
+          { name: ' (before)', bin: join(resolve(flags.before), 'cli/bin.js') },
+          { name: '', bin: BIN },
+        ];
+  for (const w of WORKERS)
+    for (const build of builds) {
+      const id = `bench_${w}${build.name === '' ? '' : '_before'}`;
+      const dir = join(OUT, `crawl-postgres-${w}`);
+      rmSync(dir, { recursive: true, force: true });
+      await settle();
+      const tx0 = await transactions(pg);
+      const cpu0 = postgresCpu(pg);
+      const r = await runSampled(
+        [
+          'crawl',
+          start,
+          '--out',
+          join(dir, 'out'),
+          '--state',
+          pg.url,
+          '--crawl-id',
+          id,
+          '--workers',
+          String(w),
+          ...common,
+        ],
+        build.bin,
+      );
+      if (r.code !== 0)
+        throw new Error(`the PostgreSQL crawl with ${w} workers failed (${r.code}): ${r.stderr}`);
+      await settle();
+      const tx = (await transactions(pg)) - tx0;
+      const dbCpu = postgresCpu(pg) - cpu0;
+      const status = JSON.parse(
+        execFileSync(process.execPath, [BIN, 'crawl-status', '--state', pg.url, '--crawl-id', id, '--json'], {
+          encoding: 'utf8',
+        }),
+      );
+      const pages = status.done;
+      // With one worker the worker is the command's own process; with more, its children.
+      const workerPids = w === 1 ? [r.root] : [...r.samples.keys()].filter((p) => p !== r.root);
+      const shapes = workerPids.map((p) => rssShape(r.samples.get(p) ?? [0]));
+      const peak = Math.max(...shapes.map((s) => s.peak));
+      const growth = Math.max(...shapes.map((s) => s.growth));
+      const rate = pages / r.secs;
+      const run = { w, pages, secs: r.secs, rate, tx, dbCpu, cpu: r.cpu };
+      if (w === 1 && build.name === '') one = run;
+      else if (w === 1) oneBefore = run;
+      rows.push({
+        run: `PostgreSQL, ${w} worker${w === 1 ? '' : 's'}${build.name}`,
+        pages: fmt.n(pages),
+        seconds: fmt.s(r.secs),
+        'pages/s': fmt.n(rate),
+        'vs SQLite': (rate / liteRate).toFixed(2),
+        'peak RSS/worker MiB': fmt.mb(peak),
+        'RSS 2nd/1st half': growth.toFixed(2),
+        'db tx/s': fmt.n(tx / r.secs),
+        'db tx/page': (tx / pages).toFixed(3),
+        'db CPU ms/page': ((dbCpu / pages) * 1000).toFixed(3),
+        'worker CPU ms/page': ((r.cpu / pages) * 1000).toFixed(2),
+      });
+      execFileSync(
+        process.execPath,
+        [BIN, 'crawl-status', '--state', pg.url, '--crawl-id', id, '--drop', '--force'],
+        {
+          stdio: 'ignore',
+        },
+      );
+    }
   console.log('');
   table(rows, Object.keys(rows[0]));
   if (one !== undefined) {
@@ -216,6 +233,11 @@ try {
     console.log(
       `PostgreSQL 1 worker / SQLite 1 process: ${(one.rate / liteRate).toFixed(2)} in pages/s (target at least 0.70); ${(lite.cpu / litePages / (one.cpu / one.pages)).toFixed(2)} in the crawler's CPU per page (what the rate tends to when the crawl is bound by the worker's CPU, not by a loaded machine's scheduling)`,
     );
+    if (oneBefore !== undefined) {
+      console.log(
+        `PostgreSQL 1 worker, this build / the one before: ${(one.rate / oneBefore.rate).toFixed(2)} in pages/s (before ${(oneBefore.rate / liteRate).toFixed(2)} of SQLite); ${(oneBefore.cpu / oneBefore.pages / (one.cpu / one.pages)).toFixed(2)} in the worker's CPU per page; ${(oneBefore.dbCpu / oneBefore.pages / (one.dbCpu / one.pages)).toFixed(2)} in the database's`,
+      );
+    }
     // The database's work per page is what bounds the workers one server can feed: a core of the
     // server does 1 / (CPU seconds per page) pages a second of frontier work; a worker crawls at
     // its own rate; their ratio is the workers one server core keeps busy.

@@ -312,7 +312,14 @@ async function work(
           fetched,
         );
         scheduler = sch;
-        await sch.run();
+        // Claims and commits overlap the fetches in the loop; its last commit's counts are taken after.
+        frontier.ahead = true;
+        try {
+          await sch.run();
+        } finally {
+          frontier.ahead = false;
+        }
+        recorder.committed(await frontier.commit());
         requests += sch.requests;
         fetched = sch.fetched;
         scheduler = undefined;

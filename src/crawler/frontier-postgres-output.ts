@@ -37,7 +37,7 @@ export async function writeSharedOutput(
   const dir = await mkdtemp(join(tmpdir(), 'sitemapkit-shared-'));
   try {
     const path = join(dir, 'state.db');
-    await copyToSqlite(db, path);
+    await copyToSqlite(db, path, { links: o.report !== undefined });
     const state = await CrawlState.open(path, 'resume');
     try {
       const c = state.counts();

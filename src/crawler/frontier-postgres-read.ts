@@ -47,8 +47,12 @@ const COLUMNS = [
 /** Meta keys that are the shared crawl's own, not the state's. */
 const SHARED_META = new Set(['format', 'version', 'finisher', 'seeding']);
 
-/** Copies the crawl into a new SQLite state file at `path` (which must not exist). */
-export async function copyToSqlite(db: PgDb, path: string): Promise<void> {
+/**
+ * Copies the crawl into a new SQLite state file at `path` (which must not exist). The links (31 a
+ * page on a site with a menu: most of the copy's rows) are copied only with `links`: of what is
+ * written from the copy, only the report reads them (inbound counts, referrers).
+ */
+export async function copyToSqlite(db: PgDb, path: string, o: { links: boolean }): Promise<void> {
   const sqlite = await openStateDb(path, 'new');
   try {
     const meta = await db.query<{ key: string; value: string }>(
@@ -63,6 +67,7 @@ export async function copyToSqlite(db: PgDb, path: string): Promise<void> {
       `INSERT INTO urls (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`,
     );
     let last = 0;
+    let top = 0;
     for (;;) {
       const rows = await db.query<Record<string, unknown>>(
         'read the finished pages',
@@ -74,23 +79,9 @@ export async function copyToSqlite(db: PgDb, path: string): Promise<void> {
         for (const r of rows) insert.run(...COLUMNS.map((c) => r[c] ?? null));
       })();
       last = rows[rows.length - 1]!['id'] as number;
+      top = last;
     }
-    const link = sqlite.prepare('INSERT OR IGNORE INTO links (target, source) VALUES (?, ?)');
-    // By the pages that link, a few hundred pages at a time (links_source).
-    const [{ top } = { top: 0 }] = await db.query<{ top: number }>(
-      'read the links',
-      'SELECT COALESCE(max(id), 0)::bigint AS top FROM urls',
-    );
-    for (let from = 0; from < top; from += PAGE / 10) {
-      const rows = await db.query<{ target: number; source: number }>(
-        'read the links',
-        'SELECT target, source FROM links WHERE source > $1 AND source <= $2',
-        [from, from + PAGE / 10],
-      );
-      sqlite.transaction(() => {
-        for (const r of rows) link.run(r.target, r.source);
-      })();
-    }
+    if (o.links) await copyLinks(db, sqlite, top);
     const patterns = await db.query<{ key: string; n: number }>(
       'read the patterns',
       'SELECT key, n FROM patterns',
@@ -101,6 +92,41 @@ export async function copyToSqlite(db: PgDb, path: string): Promise<void> {
     })();
   } finally {
     sqlite.close();
+  }
+}
+
+/**
+ * The links, by the pages that link, a few hundred pages at a time: a page's row of `page_links`,
+ * and the rows of `links` a crawl begun by version 1 of the schema kept (a pair once either way).
+ */
+async function copyLinks(
+  db: PgDb,
+  sqlite: Awaited<ReturnType<typeof openStateDb>>,
+  top: number,
+): Promise<void> {
+  const link = sqlite.prepare('INSERT OR IGNORE INTO links (target, source) VALUES (?, ?)');
+  const [{ v1 } = { v1: false }] = await db.query<{ v1: boolean }>(
+    'read the links',
+    "SELECT to_regclass('links') IS NOT NULL AS v1",
+  );
+  const step = PAGE / 10;
+  for (let from = 0; from < top; from += step) {
+    const pages = await db.query<{ source: number; targets: Array<number | string> }>(
+      'read the links',
+      'SELECT source, targets FROM page_links WHERE source > $1 AND source <= $2',
+      [from, from + step],
+    );
+    const old = v1
+      ? await db.query<{ target: number; source: number }>(
+          'read the links',
+          'SELECT target, source FROM links WHERE source > $1 AND source <= $2',
+          [from, from + step],
+        )
+      : [];
+    sqlite.transaction(() => {
+      for (const p of pages) for (const t of p.targets) link.run(Number(t), p.source);
+      for (const r of old) link.run(r.target, r.source);
+    })();
   }
 }
 

@@ -1,17 +1,45 @@
 /**
- * The statements of the PostgreSQL frontier's commit (frontier-postgres.ts), each one round trip
- * with its rows as one JSON or array parameter.
+ * The statements of the PostgreSQL frontier (frontier-postgres.ts): claims, and the commit's,
+ * each one round trip with its rows as one JSON or array parameter, run as named statements.
  */
 
 import { SEEN_KEY } from './frontier-postgres-schema.js';
-import type { Outcome } from './records.js';
+import { type Outcome, SEED_DEPTH } from './records.js';
 
-/** The columns an outcome sets, as `jsonb_to_recordset` reads them. */
+const LEASE_RETURNING =
+  'u.id, u.url, u.depth, u.prev_verdict, u.etag, u.last_modified, u.fingerprint, u.changed_at';
+
+/** Claims up to $1 queued URLs for worker $2 for $3 seconds, nearest to the start first. */
+function claim(seeds: boolean): string {
+  return `WITH c AS (
+  SELECT id FROM urls WHERE state = 0 AND depth ${seeds ? '>=' : '<'} ${SEED_DEPTH}
+  ORDER BY depth, id LIMIT $1 FOR UPDATE SKIP LOCKED
+)
+UPDATE urls u SET state = 1, lease_owner = $2,
+  lease_until = clock_timestamp() + make_interval(secs => $3)${seeds ? ', depth = 0' : ''}
+FROM c WHERE u.id = c.id
+RETURNING ${LEASE_RETURNING}`;
+}
+
+export const CLAIM: string = claim(false);
+/** Sitemap seeds no link reached, leased as entry points (depth 0). */
+export const CLAIM_SEEDS: string = claim(true);
+
+/** Leases whose worker stopped renewing them go back to the queue. */
+export const RECLAIM =
+  'UPDATE urls SET state = 0, lease_owner = NULL, lease_until = NULL WHERE state = 1 AND lease_until < clock_timestamp()';
+
+/** A worker's leases go back to the queue (it stops). */
+export const REQUEUE =
+  'UPDATE urls SET state = 0, lease_owner = NULL, lease_until = NULL WHERE state = 1 AND lease_owner = $1';
+
+/** The columns an outcome sets (and a page's links), as `json_to_recordset` reads them. */
 export const OUTCOME_COLUMNS: string =
-  'id bigint, status integer, verdict text, reason text, target text, content_type text, title text, canonical text, description_length integer, lastmod text, extra text, bytes bigint, ms integer, attempts integer, etag text, last_modified text, fingerprint text, changed_at text, change text, change_at text, rendered text, keep boolean';
+  'id bigint, status integer, verdict text, reason text, target text, content_type text, title text, canonical text, description_length integer, lastmod text, extra text, bytes bigint, ms integer, attempts integer, etag text, last_modified text, fingerprint text, changed_at text, change text, change_at text, rendered text, keep boolean, links bigint[]';
 
-export const FINISH: string = `
-UPDATE urls u SET state = 2, status = v.status,
+/** The pages finished: only those no one recorded finished before (`state <> 2`). */
+function finish(returning: string): string {
+  return `UPDATE urls u SET state = 2, status = v.status,
   verdict = CASE WHEN v.keep THEN u.verdict ELSE v.verdict END,
   reason = v.reason,
   target = CASE WHEN v.keep THEN u.target ELSE v.target END,
@@ -29,9 +57,12 @@ UPDATE urls u SET state = 2, status = v.status,
   rendered = CASE WHEN v.keep THEN u.rendered ELSE v.rendered END,
   change = v.change, change_at = v.change_at,
   lease_owner = NULL, lease_until = NULL, finished_by = $2
-FROM jsonb_to_recordset($1::jsonb) AS v(${OUTCOME_COLUMNS})
+FROM json_to_recordset($1::json) AS v(${OUTCOME_COLUMNS})
 WHERE u.id = v.id AND u.state <> 2
-RETURNING u.id`;
+RETURNING ${returning}`;
+}
+
+export const FINISH: string = finish('u.id');
 
 /**
  * New URLs: ids drawn in discovery order (the report's and the queue's order), rows inserted in
@@ -40,7 +71,7 @@ RETURNING u.id`;
 export const INSERT: string = `
 WITH v AS MATERIALIZED (
   SELECT s.*, nextval('urls_id') AS nid, md5(s.url)::uuid AS h
-  FROM (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(ord integer, url text, depth integer, via bigint,
+  FROM (SELECT * FROM json_to_recordset($1::json) AS x(ord integer, url text, depth integer, via bigint,
     source text, verdict text, reason text) ORDER BY ord) s
 )
 INSERT INTO urls (id, h, url, depth, via, source, state, verdict, reason, finished_by)
@@ -60,7 +91,7 @@ RETURNING id, url`;
 export const KNOWN = `
 WITH k AS MATERIALIZED (
   SELECT u.id, u.url, u.depth, u.state, v.depth AS nd, v.h
-  FROM (SELECT md5(x.url)::uuid AS h, x.url, x.depth FROM jsonb_to_recordset($1::jsonb) AS x(url text, depth integer)) v
+  FROM (SELECT md5(x.url)::uuid AS h, x.url, x.depth FROM json_to_recordset($1::json) AS x(url text, depth integer)) v
   JOIN urls u ON u.h = v.h AND u.url = v.url
 ), up AS (
   UPDATE urls u SET depth = k.nd,
@@ -77,11 +108,15 @@ SELECT k.id, k.url, k.depth AS was_depth, k.state AS was_state, k.nd, up.id IS N
 FROM k LEFT JOIN up ON up.id = k.id`;
 
 /**
- * A page's links, once per pair, by ids known in memory (no join): a page is recorded finished
- * once (its links with it), so the table needs no unique index, only one on the page for reading
- * it back in order.
+ * Pages' links, one row a page (`source`, `targets`), each target once, by ids known in memory (no
+ * join): a page is recorded finished once, its links with it. With them, the worker's share of the
+ * progress (the rate of `crawl-status`) and its count of pages ($3 pages), in the same round trip.
  */
-export const LINKS = 'INSERT INTO links (target, source) SELECT * FROM unnest($1::bigint[], $2::bigint[])';
+export const LINKS = `
+WITH p AS (INSERT INTO progress (worker, pages) SELECT $2, $3::integer WHERE $3::integer > 0),
+w AS (UPDATE workers SET fetched = fetched + $3::integer WHERE id = $2 AND $3::integer > 0)
+INSERT INTO page_links (source, targets)
+SELECT source, targets FROM json_to_recordset($1::json) AS x(source bigint, targets bigint[])`;
 
 /**
  * How many URLs a worker remembers (id and depth as the database last told it) before it forgets
@@ -98,11 +133,8 @@ export const KNOWN_CAP = 100_000;
  * worker's count. One statement is one transaction: no BEGIN and COMMIT round trips.
  */
 export const FINISH_ALL: string = `
-WITH f AS (${FINISH.trim()}),
-l AS (
-  INSERT INTO links (target, source)
-  SELECT x.t, x.s FROM unnest($3::bigint[], $4::bigint[]) AS x(t, s) WHERE x.s IN (SELECT id FROM f)
-),
+WITH f AS (${finish('u.id, v.links')}),
+l AS (INSERT INTO page_links (source, targets) SELECT id, links FROM f WHERE cardinality(links) > 0),
 p AS (INSERT INTO progress (worker, pages) SELECT $2, count(*) FROM f HAVING count(*) > 0),
 w AS (UPDATE workers SET fetched = fetched + (SELECT count(*) FROM f) WHERE id = $2 AND EXISTS (SELECT 1 FROM f))
 SELECT id FROM f`;

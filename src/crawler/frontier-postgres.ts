@@ -12,11 +12,16 @@
  *   page fetched twice (a lease that expired under a slow worker) is still recorded once;
  * - the seen-set is unique on (md5 of the URL as a uuid, URL): 16 bytes lead every lookup, and a
  *   collision of the hash never drops a URL;
- * - a transaction a lost connection or a deadlock broke is run again from the batch in memory.
+ * - a transaction a lost connection or a deadlock broke is run again from the batch in memory;
+ * - in the crawl loop (`ahead`), the round trips overlap the fetches: `commit` starts writing the
+ *   batch and returns what the batch before it made durable (at most one batch is being written;
+ *   the next `commit` waits for it), and `lease` hands out the URLs claimed at the call before
+ *   while it claims the next ones. A kill then re-fetches the pages of the batch being written and
+ *   of the one being gathered (pages whose fetch started while the first was written: at most the
+ *   loop's concurrency), all of them claimed by the killed worker and not committed.
  */
 import type { PoolClient } from 'pg';
 import {
-  type Admission,
   type Admit,
   type Committed,
   emptyCommitted,
@@ -26,18 +31,17 @@ import {
   type Lease,
 } from './frontier.js';
 import type { PgDb } from './frontier-postgres-db.js';
+import { CLAIM, CLAIM_SEEDS, KNOWN_CAP, RECLAIM, REQUEUE } from './frontier-postgres-sql.js';
 import {
-  FINISH,
-  FINISH_ALL,
-  INSERT,
-  KNOWN,
-  KNOWN_CAP,
-  LINKS,
-  outcomeRow,
-  PATTERNS,
-  TRAP,
-} from './frontier-postgres-sql.js';
-import { type Outcome, SEED_DEPTH, type UrlSource } from './records.js';
+  type BatchContext,
+  type FinishedPage,
+  knownLinks,
+  type Pending,
+  type Written,
+  writeBatch,
+  writeKnown,
+} from './frontier-postgres-write.js';
+import type { Outcome } from './records.js';
 import { type LeaseRaw, leased } from './state-rows.js';
 
 /** Where a fault-injection test may kill a worker (`onStep`). */
@@ -53,33 +57,38 @@ export interface PgFrontierOptions {
   onStep: ((step: PgStep, urls: readonly string[]) => void | Promise<void>) | undefined;
 }
 
-/** A URL found in the open batch, judged by the crawl's `admit` when it was found. */
-interface Pending {
-  url: string;
-  depth: number;
-  source: UrlSource;
-  /** The lease of the page that found it; null for start URLs and sitemap seeds. */
-  via: number | null;
-  admission: Exclude<Admission, { kind: 'external' }>;
-}
-
-const LEASE_RETURNING =
-  'u.id, u.url, u.depth, u.prev_verdict, u.etag, u.last_modified, u.fingerprint, u.changed_at';
-
-/** A URL's id and depth as a batch's transaction found or made them. */
-interface Learned {
-  url: string;
-  id: number;
-  depth: number;
+/** Two commits' counts as one. */
+function merge(a: Committed, b: Committed): Committed {
+  return {
+    queued: a.queued + b.queued,
+    finished: a.finished + b.finished,
+    requeued: a.requeued + b.requeued,
+    promoted: a.promoted + b.promoted,
+    external: a.external + b.external,
+    trapped: [...a.trapped, ...b.trapped],
+  };
 }
 
 export class PostgresFrontier implements Frontier {
   readonly where: string;
   readonly #db: PgDb;
   readonly #o: PgFrontierOptions;
-  #finished: Array<{ id: number; url: string; outcome: Outcome }> = [];
+  /**
+   * The crawl loop's mode: commits and claims overlap the fetches (see the file's comment). Off,
+   * `commit` returns once the batch is durable, as seeding needs (it then tells others it is done).
+   */
+  ahead = false;
+  #finished: FinishedPage[] = [];
   #found: Pending[] = [];
   #external = 0;
+  /** The batch being written (ahead), and what written batches made durable, not yet returned. */
+  #writing: Promise<void> | undefined;
+  #written: Committed = emptyCommitted();
+  #failure: { error: unknown } | undefined;
+  /** A batch is being written now. */
+  #busy = false;
+  /** The claim made ahead, for the loop's next `lease`. */
+  #claiming: Promise<LeaseRaw[]> | undefined;
   /** When expired leases were last returned to the queue (ms). */
   #reclaimed = Number.NEGATIVE_INFINITY;
   /** The last claim found nothing: the next one looks for expired leases first. */
@@ -89,6 +98,7 @@ export class PostgresFrontier implements Frontier {
    * URL's depth only ever decreases), as of its last commits. See {@link KNOWN_CAP}.
    */
   readonly #known = new Map<string, { id: number; depth: number }>();
+  readonly #ctx: BatchContext;
   /** URLs this worker added: in all when it last had the table analysed, and since. */
   #addedAtAnalyze = 0;
   #added = 0;
@@ -99,17 +109,52 @@ export class PostgresFrontier implements Frontier {
     this.where = db.target.shown;
     this.#db = db;
     this.#o = o;
+    this.#ctx = { workerId: o.workerId, maxDepth: o.maxDepth, known: this.#known };
   }
 
   async lease(n: number): Promise<Lease[]> {
-    return this.#claim(n, false);
+    if (!this.ahead) return this.#leases(await this.#claim(n, false));
+    const rows = await (this.#claiming ?? this.#claim(n, false));
+    this.#claiming = undefined;
+    // Claimed now, fetched once the loop has handed out these: a queue that was empty stays unasked
+    // until a commit says it is not.
+    if (rows.length > 0) this.#claimAhead(n);
+    return this.#leases(rows);
+  }
+
+  #claimAhead(n: number): void {
+    const p = this.#claim(n, false);
+    // Awaited by the next lease or requeue; a failure surfaces there.
+    p.catch(() => undefined);
+    this.#claiming = p;
   }
 
   async leaseSeeds(n: number): Promise<Lease[]> {
-    return this.#claim(n, true);
+    if (this.ahead) {
+      // The loop found nothing to do: the claim made ahead and the batch being written may say otherwise.
+      const early = this.#claiming === undefined ? [] : await this.#claiming;
+      this.#claiming = undefined;
+      if (early.length > 0) return this.#leases(early);
+      await this.#flush();
+      if (this.#written.queued + this.#written.requeued + this.#written.promoted > 0) {
+        const rows = await this.#claim(n, false);
+        if (rows.length > 0) return this.#leases(rows);
+      }
+    }
+    return this.#leases(await this.#claim(n, true));
   }
 
-  async #claim(n: number, seeds: boolean): Promise<Lease[]> {
+  async #leases(rows: LeaseRaw[]): Promise<Lease[]> {
+    rows.sort((a, b) => a.depth - b.depth || a.id - b.id);
+    if (rows.length > 0)
+      await this.#o.onStep?.(
+        'pg:claimed',
+        rows.map((r) => r.url),
+      );
+    return rows.map((r) => leased(r));
+  }
+
+  async #claim(n: number, seeds: boolean): Promise<LeaseRaw[]> {
     const o = this.#o;
     const rows = await this.#db.with('claim URLs', async (c) => {
       // Leases whose worker stopped renewing them are anyone's again (looked for once a second at
@@ -117,31 +162,17 @@ export class PostgresFrontier implements Frontier {
       const now = Date.now();
       if (now - this.#reclaimed >= 1000 || this.#empty) {
         this.#reclaimed = now;
-        await c.query(
-          'UPDATE urls SET state = 0, lease_owner = NULL, lease_until = NULL WHERE state = 1 AND lease_until < clock_timestamp()',
-        );
+        await c.query({ name: 'sk_reclaim', text: RECLAIM });
       }
-      const r = await c.query(
-        `WITH c AS (
-           SELECT id FROM urls WHERE state = 0 AND depth ${seeds ? '>=' : '<'} ${SEED_DEPTH}
-           ORDER BY depth, id LIMIT $1 FOR UPDATE SKIP LOCKED
-         )
-         UPDATE urls u SET state = 1, lease_owner = $2,
-           lease_until = clock_timestamp() + make_interval(secs => $3)${seeds ? ', depth = 0' : ''}
-         FROM c WHERE u.id = c.id
-         RETURNING ${LEASE_RETURNING}`,
-        [Math.min(n, o.lot), o.workerId, o.leaseSeconds],
-      );
+      const r = await c.query({
+        name: seeds ? 'sk_claim_seeds' : 'sk_claim',
+        text: seeds ? CLAIM_SEEDS : CLAIM,
+        values: [Math.min(n, o.lot), o.workerId, o.leaseSeconds],
+      });
       return r.rows as LeaseRaw[];
     });
     this.#empty = rows.length === 0;
-    rows.sort((a, b) => a.depth - b.depth || a.id - b.id);
-    if (rows.length > 0)
-      await o.onStep?.(
-        'pg:claimed',
-        rows.map((r) => r.url),
-      );
-    return rows.map((r) => leased(r));
+    return rows;
   }
 
   finish(lease: Lease, outcome: Outcome, found: readonly Found[], admit: Admit): void {
@@ -162,7 +193,45 @@ export class PostgresFrontier implements Frontier {
     }
   }
 
+  /** Waits for the batch being written; throws what broke it (its pages are back in the open batch). */
+  async #settle(): Promise<void> {
+    if (this.#writing !== undefined) await this.#writing;
+    this.#writing = undefined;
+    const f = this.#failure;
+    this.#failure = undefined;
+    if (f !== undefined) throw f.error;
+  }
+
+  /**
+   * Writes every batch in memory and waits for it; what they made durable is returned by the next
+   * `commit`.
+   */
+  async #flush(): Promise<void> {
+    const ahead = this.ahead;
+    this.ahead = false;
+    try {
+      this.#written = merge(this.#written, await this.commit());
+    } finally {
+      this.ahead = ahead;
+    }
+  }
+
+  /** What written batches made durable since it was last returned, with `external` links. */
+  #take(external: number): Committed {
+    const c = this.#written;
+    this.#written = emptyCommitted();
+    return { ...c, external: c.external + external };
+  }
+
   async commit(): Promise<Committed> {
+    if (this.ahead && this.#busy && this.#finished.length < this.#o.lot) {
+      // The batch before is still being written: this one gathers on (up to a claim's lot of pages)
+      // and is written next, so that a slow round trip means larger batches, not a waiting loop.
+      const external = this.#external;
+      this.#external = 0;
+      return this.#take(external);
+    }
+    await this.#settle();
     // Taken out of the batch before the first await: pages that finish while the transaction runs
     // go into the next batch.
     const finished = this.#finished;
@@ -171,209 +240,70 @@ export class PostgresFrontier implements Frontier {
     this.#finished = [];
     this.#found = [];
     this.#external = 0;
-    if (finished.length === 0 && found.length === 0) return { ...emptyCommitted(), external };
-    let done: { committed: Committed; applied: Set<number>; learned: Learned[] };
+    if (finished.length === 0 && found.length === 0) return this.#take(external);
+    this.#busy = true;
+    const p = this.#write(finished, found).then(
+      (c) => {
+        this.#busy = false;
+        this.#written = merge(this.#written, c);
+      },
+      (error: unknown) => {
+        this.#busy = false;
+        this.#failure ??= { error };
+      },
+    );
+    if (this.ahead) {
+      this.#writing = p;
+      return this.#take(external);
+    }
+    this.#writing = p;
+    try {
+      await this.#settle();
+    } catch (error) {
+      this.#external += external;
+      throw error;
+    }
+    return this.#take(external);
+  }
+
+  /** Writes one batch in one transaction; on failure its pages go back to the open batch. */
+  async #write(finished: FinishedPage[], found: Pending[]): Promise<Committed> {
+    let done: Written;
     try {
       await this.#o.onStep?.(
         'pg:before-commit',
         finished.map((f) => f.url),
       );
-      const links = this.#knownLinks(finished.length, found);
+      const links = knownLinks(this.#known, finished.length, found);
       done =
         links === undefined
-          ? await this.#db.transaction('record finished pages', (c) => this.#write(c, finished, found))
-          : await this.#db.with('record finished pages', (c) => this.#writeOne(c, finished, links));
+          ? await this.#db.transaction('record finished pages', (c: PoolClient) =>
+              writeBatch(c, this.#ctx, finished, found),
+            )
+          : await this.#db.with('record finished pages', (c: PoolClient) =>
+              writeKnown(c, this.#ctx, finished, links),
+            );
     } catch (error) {
       // Not durable: the batch is written by the next commit (a worker that stops returns its claims).
       this.#finished = [...finished, ...this.#finished];
       this.#found = [...found, ...this.#found];
-      this.#external += external;
       throw error;
     }
     this.pages += done.applied.size;
-    await this.#analyze(done.committed.queued + done.committed.finished);
     // Only what a committed transaction read or wrote: a rolled-back insert's ids never existed.
     for (const x of done.learned) {
       if (this.#known.size >= KNOWN_CAP) this.#known.clear();
       const k = this.#known.get(x.url);
       if (k === undefined || x.depth < k.depth) this.#known.set(x.url, { id: x.id, depth: x.depth });
     }
+    await this.#analyze(done.committed.queued + done.committed.finished);
     if (this.#o.onStep !== undefined) {
       await this.#o.onStep(
         'pg:after-commit',
         finished.filter((f) => done.applied.has(f.id)).map((f) => f.url),
       );
     }
-    return { ...done.committed, external };
-  }
-
-  /**
-   * The links of a batch whose found URLs this worker all knows no deeper than found (so that
-   * nothing is inserted or lowered), as target and source ids; undefined when any is not.
-   */
-  #knownLinks(finished: number, found: readonly Pending[]): { t: number[]; s: number[] } | undefined {
-    if (finished === 0) return undefined;
-    const t: number[] = [];
-    const s: number[] = [];
-    const pairs = new Set<string>();
-    for (const f of found) {
-      const k = this.#known.get(f.url);
-      if (k === undefined || k.depth > f.depth) return undefined;
-      if (f.via === null || k.id === f.via || pairs.has(`${f.via} ${k.id}`)) continue;
-      pairs.add(`${f.via} ${k.id}`);
-      t.push(k.id);
-      s.push(f.via);
-    }
-    return { t, s };
-  }
-
-  async #writeOne(
-    c: PoolClient,
-    finished: ReadonlyArray<{ id: number; outcome: Outcome }>,
-    links: { t: number[]; s: number[] },
-  ): Promise<{ committed: Committed; applied: Set<number>; learned: Learned[] }> {
-    const rows = [...finished].sort((x, y) => x.id - y.id).map((f) => outcomeRow(f.id, f.outcome));
-    const r = await c.query(FINISH_ALL, [JSON.stringify(rows), this.#o.workerId, links.t, links.s]);
-    const applied = new Set(r.rows.map((x: { id: number }) => x.id));
-    return { committed: emptyCommitted(), applied, learned: [] };
-  }
-
-  async #write(
-    c: PoolClient,
-    finished: ReadonlyArray<{ id: number; outcome: Outcome }>,
-    found: readonly Pending[],
-  ): Promise<{ committed: Committed; applied: Set<number>; learned: Learned[] }> {
-    const me = this.#o.workerId;
-    const b = emptyCommitted();
-    const learned: Learned[] = [];
-    let applied = new Set<number>();
-    if (finished.length > 0) {
-      const rows = [...finished].sort((x, y) => x.id - y.id).map((f) => outcomeRow(f.id, f.outcome));
-      const r = await c.query(FINISH, [JSON.stringify(rows), me]);
-      applied = new Set(r.rows.map((x: { id: number }) => x.id));
-    }
-    // A page someone else recorded first: its links were recorded with it.
-    const live = found.filter((f) => f.via === null || applied.has(f.via));
-    // One row per URL, at its smallest depth (the admission that depth got).
-    const byUrl = new Map<string, Pending>();
-    for (const f of live) {
-      const seen = byUrl.get(f.url);
-      if (seen === undefined || f.depth < seen.depth) byUrl.set(f.url, f);
-    }
-    // Remembered no deeper than found again: nothing to insert or lower, only its id for the links.
-    const ids = new Map<string, number>();
-    const unique: Pending[] = [];
-    for (const f of byUrl.values()) {
-      const k = this.#known.get(f.url);
-      if (k !== undefined && k.depth <= f.depth) ids.set(f.url, k.id);
-      else unique.push(f);
-    }
-    if (unique.length > 0) {
-      const rows = unique.map((f, ord) => {
-        const out = f.admission.kind === 'finished' ? f.admission.outcome : undefined;
-        return {
-          ord,
-          url: f.url,
-          depth: f.depth,
-          via: f.via,
-          source: f.source,
-          verdict: out?.verdict ?? null,
-          reason: out?.reason ?? null,
-        };
-      });
-      const inserted = await c.query(INSERT, [JSON.stringify(rows), me]);
-      const fresh = new Set<string>();
-      for (const r of inserted.rows as Array<{ id: number; url: string }>) {
-        ids.set(r.url, r.id);
-        fresh.add(r.url);
-      }
-      const capped = new Map<string, Array<{ id: number; url: string; max: number; reason: string }>>();
-      for (const f of unique) {
-        const id = ids.get(f.url);
-        if (id === undefined) continue;
-        learned.push({ url: f.url, id, depth: f.depth });
-        if (f.admission.kind === 'finished') {
-          b.finished++;
-          continue;
-        }
-        const cap = f.admission.cap;
-        if (cap === undefined) {
-          b.queued++;
-          continue;
-        }
-        let list = capped.get(cap.key);
-        if (list === undefined) {
-          list = [];
-          capped.set(cap.key, list);
-        }
-        list.push({ id, url: f.url, max: cap.max, reason: cap.over.reason ?? 'trap' });
-      }
-      if (capped.size > 0) await this.#caps(c, capped, b);
-      const known = unique.filter((f) => !fresh.has(f.url)).map((f) => ({ url: f.url, depth: f.depth }));
-      if (known.length > 0) {
-        const r = await c.query(KNOWN, [JSON.stringify(known), Math.min(this.#o.maxDepth, 2 ** 31 - 1)]);
-        for (const x of r.rows as Array<{
-          id: number;
-          url: string;
-          was_depth: number;
-          was_state: number;
-          nd: number;
-          lowered: boolean;
-        }>) {
-          ids.set(x.url, x.id);
-          learned.push({ url: x.url, id: x.id, depth: x.lowered ? x.nd : x.was_depth });
-          if (!x.lowered) continue;
-          if (x.was_state === 2) b.requeued++;
-          else if (x.was_depth >= SEED_DEPTH) b.promoted++;
-        }
-      }
-    }
-    const targets: number[] = [];
-    const sources: number[] = [];
-    const pairs = new Set<string>();
-    for (const f of live) {
-      if (f.via === null) continue;
-      const id = ids.get(f.url);
-      if (id === undefined || id === f.via || pairs.has(`${f.via} ${id}`)) continue;
-      pairs.add(`${f.via} ${id}`);
-      targets.push(id);
-      sources.push(f.via);
-    }
-    if (targets.length > 0) await c.query(LINKS, [targets, sources]);
-    if (applied.size > 0) {
-      await c.query(
-        'WITH p AS (INSERT INTO progress (worker, pages) VALUES ($1, $2)) UPDATE workers SET fetched = fetched + $2 WHERE id = $1',
-        [me, applied.size],
-      );
-    }
-    return { committed: b, applied, learned };
-  }
-
-  /** Counts new URLs against their pattern caps; those over a cap are finished as traps. */
-  async #caps(
-    c: PoolClient,
-    capped: Map<string, Array<{ id: number; url: string; max: number; reason: string }>>,
-    b: Committed,
-  ): Promise<void> {
-    const add = [...capped].map(([key, list]) => ({ key, n: list.length }));
-    const r = await c.query(PATTERNS, [JSON.stringify(add)]);
-    const traps: Array<{ id: number; reason: string }> = [];
-    for (const { key, n } of r.rows as Array<{ key: string; n: number }>) {
-      const list = capped.get(key)!;
-      // The counts before this batch's URLs of the pattern, then one more per URL, in discovery order.
-      let count = n - list.length;
-      for (const x of list) {
-        count++;
-        if (count > x.max) {
-          traps.push({ id: x.id, reason: x.reason });
-          b.trapped.push({ key, url: x.url });
-          b.finished++;
-        } else {
-          b.queued++;
-        }
-      }
-    }
-    if (traps.length > 0) await c.query(TRAP, [JSON.stringify(traps), this.#o.workerId]);
+    return done.committed;
   }
 
   /**
@@ -392,11 +322,16 @@ export class PostgresFrontier implements Frontier {
   }
 
   async requeue(): Promise<void> {
-    await this.#db.query(
-      'return leases',
-      'UPDATE urls SET state = 0, lease_owner = NULL, lease_until = NULL WHERE state = 1 AND lease_owner = $1',
-      [this.#o.workerId],
-    );
+    // A claim made ahead is returned with the rest; the batches in memory are written first, or
+    // their pages (claimed by this worker, not yet recorded finished) would go back to the queue.
+    const claiming = this.#claiming;
+    this.#claiming = undefined;
+    await claiming?.catch(() => undefined);
+    try {
+      await this.#flush();
+    } finally {
+      await this.#db.query('return leases', REQUEUE, [this.#o.workerId]);
+    }
   }
 
   async counts(): Promise<FrontierCounts> {

@@ -4,12 +4,16 @@
  * closer to the start is still lowered; links are recorded once per pair, by the right ids; and a
  * batch whose transaction rolled back teaches the memo nothing (its new ids never existed).
  */
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Admit, Found, Lease } from '../../src/crawler/frontier.js';
 import { PostgresFrontier } from '../../src/crawler/frontier-postgres.js';
 import { openPgDb, type PgDb, pgTarget } from '../../src/crawler/frontier-postgres-db.js';
+import { copyToSqlite } from '../../src/crawler/frontier-postgres-read.js';
 import { ensureCrawlSchema } from '../../src/crawler/frontier-postgres-schema.js';
 import { usePostgres } from '../support/postgres.js';
+import { tempDir } from '../support/tmp.js';
 
 const pg = usePostgres();
 const open: PgDb[] = [];
@@ -54,7 +58,8 @@ async function depths(db: PgDb): Promise<Record<string, number>> {
 async function links(db: PgDb): Promise<string[]> {
   const rows = await db.query<{ s: string; t: string }>(
     'read',
-    'SELECT s.url AS s, t.url AS t FROM links l JOIN urls s ON s.id = l.source JOIN urls t ON t.id = l.target ORDER BY 1, 2',
+    `SELECT s.url AS s, t.url AS t FROM page_links l CROSS JOIN LATERAL unnest(l.targets) AS x(target)
+     JOIN urls s ON s.id = l.source JOIN urls t ON t.id = x.target ORDER BY 1, 2`,
   );
   return rows.map((r) => `${r.s} -> ${r.t}`);
 }
@@ -169,5 +174,94 @@ describe('PostgresFrontier and its memo of known URLs', () => {
     expect(await links(db)).toEqual([`${u('/')} -> ${u('/a')}`, `${u('/a')} -> ${u('/')}`]);
     const rows = await db.query<{ n: number }>('read', 'SELECT count(*)::int AS n FROM progress');
     expect(rows[0]!.n).toBe(2);
+  });
+
+  it('a crawl begun with a row per link (schema version 1) is migrated, and the copy for the output has its old links and its new ones', async () => {
+    const { db, frontier: one } = await frontier();
+    one.add([link(u('/'), 0)], queue);
+    await one.commit();
+    one.finish((await leaseAll(one)).get(u('/'))!, page, [link(u('/a'), 1), link(u('/b'), 1)], queue);
+    await one.commit();
+    // Version 1 of the schema: the same links as a row each, in `links`.
+    await db.transaction('make it version 1', async (c) => {
+      await c.query(
+        'CREATE TABLE links (target bigint NOT NULL, source bigint NOT NULL); CREATE INDEX links_source ON links (source)',
+      );
+      await c.query('INSERT INTO links (target, source) SELECT unnest(targets), source FROM page_links');
+      await c.query('DROP TABLE page_links');
+      await c.query("UPDATE meta SET value = '1' WHERE key = 'version'");
+    });
+    expect(await ensureCrawlSchema(db)).toBe(false);
+    const version = await db.query<{ value: string }>('read', "SELECT value FROM meta WHERE key = 'version'");
+    expect(version[0]!.value).toBe('2');
+    const { frontier: two } = await frontier(db);
+    const leases = await leaseAll(two);
+    two.finish(leases.get(u('/a'))!, page, [link(u('/'), 2), link(u('/b'), 2)], queue);
+    two.finish(leases.get(u('/b'))!, page, [link(u('/c'), 2)], queue);
+    await two.commit();
+    const path = join(tempDir('sk-pgl'), 'state.db');
+    await copyToSqlite(db, path, { links: true });
+    const lite = new Database(path, { readonly: true });
+    try {
+      const pairs = lite
+        .prepare(
+          'SELECT s.url AS s, t.url AS t FROM links l JOIN urls s ON s.id = l.source JOIN urls t ON t.id = l.target ORDER BY 1, 2',
+        )
+        .all() as Array<{ s: string; t: string }>;
+      expect(pairs.map((r) => `${r.s} -> ${r.t}`)).toEqual([
+        `${u('/')} -> ${u('/a')}`,
+        `${u('/')} -> ${u('/b')}`,
+        `${u('/a')} -> ${u('/')}`,
+        `${u('/a')} -> ${u('/b')}`,
+        `${u('/b')} -> ${u('/c')}`,
+      ]);
+    } finally {
+      lite.close();
+    }
+  });
+
+  it('in the crawl loop a batch gathers while the one before is written, and a worker that stops writes both before it returns its claims', async () => {
+    const { db } = await frontier();
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let writes = 0;
+    const f = new PostgresFrontier(db, {
+      workerId: 'w1',
+      leaseSeconds: 30,
+      maxDepth: 10,
+      lot: 100,
+      // The loop's first batch is held in its transaction's way until the gate opens.
+      onStep: async (step) => {
+        if (step === 'pg:before-commit' && ++writes === 2) await gate;
+      },
+    });
+    f.add([link(u('/'), 0), link(u('/a'), 1), link(u('/b'), 1)], queue);
+    await f.commit();
+    f.ahead = true;
+    const leases = new Map((await f.lease(100)).map((l) => [l.url, l]));
+    expect([...leases.keys()].sort()).toEqual([u('/'), u('/a'), u('/b')]);
+    f.finish(leases.get(u('/'))!, page, [link(u('/a'), 1)], queue);
+    await f.commit();
+    // The first batch is held: this commit returns at once (waiting would never end), /a gathering.
+    f.finish(leases.get(u('/a'))!, page, [], queue);
+    await f.commit();
+    const states = async (): Promise<Record<string, number>> =>
+      Object.fromEntries(
+        (await db.query<{ url: string; state: number }>('read', 'SELECT url, state FROM urls')).map((r) => [
+          r.url,
+          r.state,
+        ]),
+      );
+    expect(await states()).toEqual({ [u('/')]: 1, [u('/a')]: 1, [u('/b')]: 1 });
+    const stopping = f.requeue();
+    open();
+    await stopping;
+    f.ahead = false;
+    // Both batches recorded; only /b, never fetched, went back to the queue.
+    expect(await states()).toEqual({ [u('/')]: 2, [u('/a')]: 2, [u('/b')]: 0 });
+    expect(f.pages).toBe(2);
+    expect(await links(db)).toEqual([`${u('/')} -> ${u('/a')}`]);
   });
 });
