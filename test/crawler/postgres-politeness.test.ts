@@ -3,7 +3,12 @@
  * slots claimed in the database for the host are never closer than 200 ms, the server sees no more
  * than six requests in any one-second window (one of slack for arrival jitter), and robots.txt is
  * fetched once for the whole crawl, not once per worker. The server runs in its own process
- * (test/support/timed-site.mjs), so that this process's work never bunches the arrivals it stamps.
+ * (test/support/timed-site.mjs), so that this process's work never bunches the arrivals it stamps;
+ * and since a loaded machine can still keep the server itself off the CPU (and have it read
+ * requests that arrived far apart at one moment), each arrival is known to lie between the last
+ * time the server was seen running and the time it read the request: seven arrivals are a
+ * violation only when they fall within one second however they lie in those intervals. On an idle
+ * machine the intervals are a millisecond wide and the check is the plain one.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -49,7 +54,9 @@ describe('politeness shared by the workers of a crawl', () => {
     const ends = await Promise.all(workers.map((w) => w.done));
     for (const e of ends) expect(e.code, e.stderr).toBe(0);
     expect(ends.map((e) => resultOf(e.lines)).filter((r) => r.worker.wroteOutput)).toHaveLength(1);
-    const arrivals = ((await (await fetch(`${origin}/__arrivals`)).json()) as number[]).sort((a, b) => a - b);
+    const arrivals = (
+      (await (await fetch(`${origin}/__arrivals`)).json()) as { at: number; after: number }[]
+    ).sort((a, b) => a.at - b.at);
     const pages = ends.reduce((a, e) => a + e.lines.filter((l) => l.startsWith('page ')).length, 0);
     // One request per finished page but /private/x, which robots.txt refuses, and one robots.txt request.
     expect(arrivals.length).toBe(pages);
@@ -63,13 +70,13 @@ describe('politeness shared by the workers of a crawl', () => {
     expect(slots.length).toBeGreaterThanOrEqual(arrivals.length - 1);
     const gaps = slots.slice(1).map((t, i) => t - slots[i]!);
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(199.999);
-    let most = 0;
-    for (let i = 0; i < arrivals.length; i++) {
-      let j = i;
-      while (j + 1 < arrivals.length && arrivals[j + 1]! - arrivals[i]! < 1000) j++;
-      most = Math.max(most, j - i + 1);
-    }
-    expect(most).toBeLessThanOrEqual(6);
+    // Seven in a row that must lie within one second: the seventh read at most a second after the
+    // earliest moment the first can have arrived.
+    const bunched = arrivals
+      .slice(6)
+      .map((last, i) => ({ first: arrivals[i]!, last }))
+      .filter(({ first, last }) => last.at - first.after < 1000);
+    expect(bunched).toEqual([]);
     // The workers shared the pages: more than one of them fetched some.
     expect(ends.filter((e) => e.lines.some((l) => l.startsWith('page '))).length).toBeGreaterThan(1);
   });

@@ -4,6 +4,12 @@
  * test/crawler/postgres-helpers.ts's `siteRoutes(N)` pages (`/`, `/p/1` … with the same links)
  * and a robots.txt, notes the time each request arrives (ms since the epoch), and answers
  * `GET /__arrivals` with them as JSON (that request not counted). Prints `PORT=n` when ready.
+ *
+ * An arrival is `{ at, after }`: `at` when this process read the request, `after` the last time
+ * before it that this process was seen running (a 1 ms timer's last tick). On a loaded machine the
+ * process can be off the CPU for hundreds of milliseconds, and requests that reached the kernel
+ * far apart are read together when it runs again: such a request arrived somewhere in `[after,
+ * at]`, and the test judges the spacing with that uncertainty instead of the bunched stamps.
  */
 import { createServer } from 'node:http';
 
@@ -22,12 +28,16 @@ for (let i = 0; i < n; i++) {
     `<!doctype html><html><head><title>Page ${i}</title>${head}</head><body>${links.join(' ')}</body></html>`,
   );
 }
+let lastTick = performance.timeOrigin + performance.now();
+setInterval(() => {
+  lastTick = performance.timeOrigin + performance.now();
+}, 1).unref();
 const server = createServer((req, res) => {
   if (req.url === '/__arrivals') {
     res.end(JSON.stringify(arrivals));
     return;
   }
-  arrivals.push(performance.timeOrigin + performance.now());
+  arrivals.push({ at: performance.timeOrigin + performance.now(), after: lastTick });
   if (req.url === '/robots.txt') {
     res.writeHead(200, { 'content-type': 'text/plain' });
     res.end('User-agent: *\nDisallow: /private/\n');
