@@ -11,7 +11,10 @@
 // less), URLs/s, MB/s of uncompressed XML, the speed-up over `sitemap`, the time over the floor,
 // peak RSS (worst run) and the load average. Targets (issue 16): the CLI at least 8x `sitemap`,
 // peak RSS under 100 MB.
-// Usage: node bench/parse.mjs [--urls N] [--files N] [--runs N] [--tree-runs N] [--no-peer] [--quick]
+// --baseline DIR adds, in the same runs, the CLI of another checkout or copy (DIR/dist/cli/bin.js,
+// built, with its node_modules): before/after figures of one change under the same load.
+// Usage: node bench/parse.mjs [--urls N] [--files N] [--runs N] [--tree-runs N] [--no-peer]
+//        [--baseline DIR] [--quick]
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
@@ -24,6 +27,7 @@ const flags = benchFlags({
   runs: 3,
   'tree-runs': 1,
   'no-peer': false,
+  baseline: '',
 });
 const N = flags.urls;
 const FILES = flags.files;
@@ -89,6 +93,21 @@ const contenders = [
     args: (s) => [BIN, 'parse', s.local ?? s.url, '--format', 'jsonl'],
     cli: true,
   },
+  ...(flags.baseline === ''
+    ? []
+    : [
+        {
+          name: 'parse (CLI), --baseline',
+          args: (s) => [
+            join(flags.baseline, 'dist/cli/bin.js'),
+            'parse',
+            s.local ?? s.url,
+            '--format',
+            'jsonl',
+          ],
+          cli: true,
+        },
+      ]),
   { name: 'sitemapkit (library)', script: peer('sitemapkit.mjs'), target: (s) => s.local ?? s.url },
   {
     name: 'sitemapkit, dist/parser only',
@@ -138,6 +157,7 @@ console.log(
 );
 const rows = [];
 const imports = [];
+const baselineNotes = [];
 for (const sc of scenarios) {
   // --tree-runs 0 (or --runs 0) leaves a scenario out rather than printing a row of nothing.
   if (sc.runs === 0) continue;
@@ -168,6 +188,11 @@ for (const sc of scenarios) {
     const b = runs[c.name];
     if (b === undefined) continue; // the scenario was given 0 runs, or is not for this contender
     const secs = median(b.secs);
+    const before = runs['parse (CLI), --baseline'];
+    if (c.name === 'sitemapkit parse (CLI)' && before !== undefined)
+      baselineNotes.push(
+        `${sc.name}: the CLI takes ${(secs / median(before.secs)).toFixed(2)}x the --baseline build's wall time, ${(median(b.cpu) / median(before.cpu)).toFixed(2)}x its CPU`,
+      );
     rows.push({
       scenario: sc.name,
       contender: c.name,
@@ -195,6 +220,7 @@ table(rows, [
   'vs floor',
   'peak RSS MiB',
 ]);
+for (const note of baselineNotes) console.log(note);
 console.log(
   `\nmedians of ${RUNS} run(s) (tree: ${TREE_RUNS}); load average at the end ${load()}; the library rows include importing the package root: median ${imports.length === 0 ? '-' : median(imports).toFixed(0)} ms`,
 );

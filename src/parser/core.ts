@@ -197,7 +197,13 @@ export class SitemapParser implements DocumentSink {
   }
 
   #decode(bytes: Uint8Array, final: boolean): string {
-    const s = this.#decoder!.decode(bytes, { stream: !final });
+    const decoder = this.#decoder!;
+    // A UTF-8 chunk that ends with an ASCII byte ends on a whole character: decoded as the end of
+    // a stream (what the decoder holds from the chunk before included), it gives the same text,
+    // and Node decodes a whole input about three times as fast as a streamed one (issue 16).
+    const stream =
+      !final && (bytes.length === 0 || bytes[bytes.length - 1]! >= 0x80 || !this.#wholeUtf8(decoder));
+    const s = decoder.decode(bytes, { stream });
     if (!this.#replaced && s.includes('\uFFFD')) {
       this.#replaced = true;
       this.rep.report(
@@ -206,6 +212,11 @@ export class SitemapParser implements DocumentSink {
       );
     }
     return s;
+  }
+
+  /** Whether `decoder` reads UTF-8 without removing a byte order mark (one at a chunk's start would go). */
+  #wholeUtf8(decoder: Decoder): boolean {
+    return decoder.encoding === 'utf-8' && decoder.ignoreBOM;
   }
 
   /** Picks the decoder; returns the bytes to decode (BOM removed), or undefined to wait for more. */

@@ -228,21 +228,11 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext, ElementH
         this.#refs.end();
         break;
       case C_IMAGE:
-        addImage(
-          this.page!,
-          this.#image!,
-          this.rep,
-          this.recordAt(this.#imageAt!, `images[${this.page!.images?.length ?? 0}]`),
-        );
+        addImage(this.page!, this.#image!, this.rep, this.#imageWhere);
         this.#image = undefined;
         break;
       case C_VIDEO:
-        addVideo(
-          this.page!,
-          this.#video!,
-          this.rep,
-          this.recordAt(this.#videoAt!, `videos[${this.page!.videos?.length ?? 0}]`),
-        );
+        addVideo(this.page!, this.#video!, this.rep, this.#videoWhere);
         this.#video = undefined;
         break;
       case C_TVSHOW:
@@ -316,6 +306,14 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext, ElementH
     if (loc !== undefined) w.url = loc;
     return w;
   }
+
+  /**
+   * Where the image (video) being closed is, as `images[N]` with N its index once added: made once
+   * per document, not per record (a closure and a string per image were a tenth of the handler's
+   * allocations), and called only when a finding about it is reported, before it is added.
+   */
+  readonly #imageWhere: At = () => this.#where(this.#imageAt!, `images[${this.page!.images?.length ?? 0}]`);
+  readonly #videoWhere: At = () => this.#where(this.#videoAt!, `videos[${this.page!.videos?.length ?? 0}]`);
 
   recordAt(at: Pos, field: string): At {
     return () => this.#where(at, field);

@@ -28,7 +28,7 @@ import {
   wholeNumber,
 } from '../flags.js';
 import { writeOut } from '../io.js';
-import { jsonLine } from '../json-line.js';
+import { entryLine, jsonLine } from '../json-line.js';
 import { checkSitemapFile, isLocalPath } from '../paths.js';
 import { Progress } from '../progress.js';
 
@@ -88,8 +88,12 @@ function quoted(name: string): string {
 export function formatRow(row: Row, sitemap: string, format: Format): string {
   if (format === 'txt') return `${row.loc}\n`;
   const from = row.sitemap ?? sitemap;
-  // The entry model plus "sitemap" as the last key, without copying the entry.
-  if (format === 'jsonl') return jsonLine(row, quoted(from));
+  // The entry model plus "sitemap" as the last key, without copying the entry; a page entry of
+  // one sitemap (the parser's own shape) without walking its keys.
+  if (format === 'jsonl')
+    return row.sitemap === undefined && !('kind' in row)
+      ? entryLine(row, quoted(from))
+      : jsonLine(row, quoted(from));
   if ('kind' in row)
     return `${[csvField(row.loc), csvField(row.lastmod), '', '', '', '', '', '', '', 'sitemap', csvField(from)].join(',')}\n`;
   return `${[
