@@ -5,13 +5,10 @@
  * policy (exponential backoff that honours `Retry-After`). Network, sleep and clock are injected;
  * one exchange is in `indexnow-post.ts`.
  */
-import { setTimeout as delay } from 'node:timers/promises';
-import type { Dispatcher } from 'undici';
 import { wholeNumber } from '../core/checks.js';
 import { SitemapkitError } from '../core/errors.js';
 import type { AddressPolicy } from '../http/address.js';
-import { HttpClient } from '../http/client.js';
-import type { FetchLike } from '../http/types.js';
+import { type ApiHttp, type ApiHttpOptions, apiHttp } from './api-http.js';
 import { type PostContext, postBatch, verifyKeyFile } from './indexnow-post.js';
 import type { IndexNowBatchResult } from './indexnow-result.js';
 import type { JournalReport, SubmissionJournal } from './journal.js';
@@ -30,7 +27,7 @@ export interface IndexNowKey {
 }
 
 /** Options of {@link submitToIndexNow}. */
-export interface IndexNowOptions {
+export interface IndexNowOptions extends ApiHttpOptions {
   /** The engine's endpoint, e.g. `https://api.indexnow.org/indexnow`; a bare origin gets `/indexnow`. */
   endpoint: string;
   /** The key for every host without an entry in `keys`. */
@@ -39,35 +36,14 @@ export interface IndexNowOptions {
   keyLocation?: string;
   /** Keys per host (`www.example.com` or `host:port`): each host proves its own key. */
   keys?: Record<string, string | IndexNowKey>;
-  /** Your own fetch (proxies, test doubles). @default a keep-alive undici pool */
-  fetch?: FetchLike;
-  /** Your own undici `Dispatcher` instead of sitemapkit's pool. */
-  dispatcher?: Dispatcher;
   /** See `ParseOptions.addressPolicy`; the endpoint and the key files count as starts. @default 'default' */
   addressPolicy?: AddressPolicy;
-  /** @default DEFAULT_USER_AGENT */
-  userAgent?: string;
-  /** Waits between retries. @default timers/promises setTimeout */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** Milliseconds since the epoch, for HTTP-date `Retry-After`. @default Date.now */
-  now?: () => number;
   /** Check that each host serves its key file before posting. @default true */
   verifyKey?: boolean;
   /** URLs per POST, 1 to 10,000. @default 10000 */
   batchSize?: number;
-  /** Retries of one POST after 429, 5xx or a network error. @default 5 */
-  retries?: number;
-  /** First backoff; doubled on each retry. @default 1000 */
-  backoffMs?: number;
-  /** Longest backoff between two tries. @default 60000 */
-  maxBackoffMs?: number;
-  /** A `Retry-After` longer than this gives up instead of waiting. @default 3600000 (1 h) */
-  maxRetryAfterMs?: number;
-  /** Per request. @default 30000 */
-  timeoutMs?: number;
   /** Check the key files and form the batches, but post nothing. @default false */
   dryRun?: boolean;
-  signal?: AbortSignal;
   /** Called after each batch (progress, printing). */
   onBatch?: (batch: IndexNowBatchResult) => void;
   /**
@@ -139,31 +115,8 @@ export function indexNowEndpoint(endpoint: string): string {
   return u.href;
 }
 
-function resolveOptions(
-  options: IndexNowOptions,
-): Required<
-  Pick<
-    IndexNowOptions,
-    'batchSize' | 'retries' | 'backoffMs' | 'maxBackoffMs' | 'maxRetryAfterMs' | 'timeoutMs'
-  >
-> {
-  const batchSize = wholeNumber('batchSize', options.batchSize, INDEXNOW_MAX_URLS, {
-    min: 1,
-    max: INDEXNOW_MAX_URLS,
-  });
-  const retries = wholeNumber('retries', options.retries, 5);
-  const ms = (
-    name: 'backoffMs' | 'maxBackoffMs' | 'maxRetryAfterMs' | 'timeoutMs',
-    fallback: number,
-  ): number => wholeNumber(name, options[name], fallback);
-  return {
-    batchSize,
-    retries,
-    backoffMs: ms('backoffMs', 1000),
-    maxBackoffMs: ms('maxBackoffMs', 60_000),
-    maxRetryAfterMs: ms('maxRetryAfterMs', 3_600_000),
-    timeoutMs: ms('timeoutMs', 30_000),
-  };
+function batchSizeOf(options: IndexNowOptions): number {
+  return wholeNumber('batchSize', options.batchSize, INDEXNOW_MAX_URLS, { min: 1, max: INDEXNOW_MAX_URLS });
 }
 
 /**
@@ -182,32 +135,24 @@ export async function submitToIndexNow(
   options: IndexNowOptions,
 ): Promise<IndexNowReport> {
   const endpoint = indexNowEndpoint(options.endpoint);
-  const o = resolveOptions(options);
-  const client = new HttpClient({
-    fetch: options.fetch,
-    dispatcher: options.dispatcher,
-    userAgent: options.userAgent,
-    addressPolicy: options.addressPolicy,
-  });
-  client.start(endpoint);
+  const batchSize = batchSizeOf(options);
+  const http = apiHttp(options, { maxRetryAfterMs: 3_600_000 });
+  http.client.start(endpoint);
   try {
-    return await submitWith(client, endpoint, o, urls, options);
+    return await submitWith(http, endpoint, batchSize, urls, options);
   } finally {
-    await client.close();
+    await http.client.close();
   }
 }
 
 async function submitWith(
-  client: HttpClient,
+  http: ApiHttp,
   endpoint: string,
-  o: ReturnType<typeof resolveOptions>,
+  batchSize: number,
   urls: Iterable<string> | AsyncIterable<string>,
   options: IndexNowOptions,
 ): Promise<IndexNowReport> {
-  const sleep =
-    options.sleep ??
-    ((ms: number, signal?: AbortSignal) => delay(ms, undefined, signal === undefined ? {} : { signal }));
-  const now = options.now ?? Date.now;
+  const { client } = http;
   if (options.key !== undefined) assertValidKey(options.key, '--key');
   const perHost = new Map<string, IndexNowKey>();
   for (const [host, k] of Object.entries(options.keys ?? {})) {
@@ -303,19 +248,11 @@ async function submitWith(
   const ctx: PostContext = {
     client,
     endpoint,
-    timeoutMs: o.timeoutMs,
-    policy: {
-      retries: o.retries,
-      baseMs: o.backoffMs,
-      maxMs: o.maxBackoffMs,
-      maxRetryAfterMs: o.maxRetryAfterMs,
-      // 429 and every 5xx are worth another try, and their Retry-After is read.
-      statuses: (s) => s === 429 || s >= 500,
-      retryAfterStatuses: (s) => s === 429 || s >= 500,
-    },
-    sleep,
-    now,
-    signal: options.signal,
+    timeoutMs: http.timeoutMs,
+    policy: http.policy,
+    sleep: http.sleep,
+    now: http.now,
+    signal: http.signal,
   };
 
   const verify = async (h: HostState): Promise<void> => {
@@ -392,7 +329,7 @@ async function submitWith(
       continue;
     }
     h.buffer.push(u.href);
-    if (h.buffer.length >= o.batchSize) await flush(h);
+    if (h.buffer.length >= batchSize) await flush(h);
   }
   for (const h of hosts.values()) if (h !== null && h.buffer.length > 0) await flush(h);
   if (journaling) {

@@ -3,15 +3,11 @@
  * HTTP layer's retry policy (429, 5xx and Bing's throttle faults; `Retry-After` honoured up to a
  * limit). The API key is sent in the query, as Bing documents, and redacted from every error.
  */
-import { setTimeout as delay } from 'node:timers/promises';
-import type { Dispatcher } from 'undici';
-import { wholeNumber } from '../../core/checks.js';
 import { SitemapkitError } from '../../core/errors.js';
-import type { AddressPolicy } from '../../http/address.js';
-import { HttpClient } from '../../http/client.js';
+import type { HttpClient } from '../../http/client.js';
 import { HttpError } from '../../http/errors.js';
 import { decideRetry, type RetryPolicy } from '../../http/retry.js';
-import type { FetchLike } from '../../http/types.js';
+import { type ApiHttpOptions, apiHttp } from '../api-http.js';
 import {
   BingError,
   type BingFeed,
@@ -29,36 +25,15 @@ import {
 } from './api.js';
 
 /** Options of the Bing Webmaster client (one bag for every Bing call). */
-export interface BingOptions {
+export interface BingOptions extends ApiHttpOptions {
   /** The site as listed in Bing Webmaster Tools, e.g. `https://www.example.com/`. */
   siteUrl: string;
   /** The API key of Bing Webmaster Tools (Settings > API access). The CLI reads `BING_WEBMASTER_API_KEY` too. */
   apiKey: string;
   /** @default BING_API_ROOT (`https://ssl.bing.com/webmaster/api.svc/json/`) */
   apiRoot?: string;
-  /** Your own fetch (proxies, test doubles). @default a keep-alive undici pool */
-  fetch?: FetchLike;
-  /** Your own undici `Dispatcher` instead of sitemapkit's pool. */
-  dispatcher?: Dispatcher;
-  /** See `ParseOptions.addressPolicy`; the API root counts as a start. @default 'default' */
-  addressPolicy?: AddressPolicy;
-  /** @default DEFAULT_USER_AGENT */
-  userAgent?: string;
-  /** Waits between retries. @default timers/promises setTimeout */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** Milliseconds since the epoch, for HTTP-date `Retry-After`. @default Date.now */
-  now?: () => number;
   /** Retries of one call after 429, 5xx, a throttle fault or a network error. @default 5 */
   retries?: number;
-  /** First backoff; doubled on each retry. @default 1000 */
-  backoffMs?: number;
-  /** Longest backoff between two tries. @default 60000 */
-  maxBackoffMs?: number;
-  /** A `Retry-After` longer than this gives up instead of waiting. @default 3600000 (1 h) */
-  maxRetryAfterMs?: number;
-  /** Per request. @default 30000 */
-  timeoutMs?: number;
-  signal?: AbortSignal;
 }
 
 /** One call's outcome: the `d` of the answer, and how many attempts it took. */
@@ -89,26 +64,13 @@ export class BingClient {
     this.#key = options.apiKey.trim();
     this.siteUrl = bingSiteUrl(options.siteUrl);
     this.apiRoot = bingApiRoot(options.apiRoot);
-    this.#timeoutMs = wholeNumber('timeoutMs', options.timeoutMs, 30_000, { min: 1 });
-    this.#policy = {
-      retries: wholeNumber('retries', options.retries, 5),
-      baseMs: wholeNumber('backoffMs', options.backoffMs, 1000),
-      maxMs: wholeNumber('maxBackoffMs', options.maxBackoffMs, 60_000),
-      maxRetryAfterMs: wholeNumber('maxRetryAfterMs', options.maxRetryAfterMs, 3_600_000),
-      statuses: (s) => s === 429 || s >= 500,
-      retryAfterStatuses: (s) => s === 429 || s >= 500,
-    };
-    this.#sleep =
-      options.sleep ??
-      ((ms: number, signal?: AbortSignal) => delay(ms, undefined, signal === undefined ? {} : { signal }));
-    this.#now = options.now ?? Date.now;
-    this.#signal = options.signal;
-    this.#http = new HttpClient({
-      fetch: options.fetch,
-      dispatcher: options.dispatcher,
-      userAgent: options.userAgent,
-      addressPolicy: options.addressPolicy,
-    });
+    const http = apiHttp(options, { maxRetryAfterMs: 3_600_000 });
+    this.#timeoutMs = http.timeoutMs;
+    this.#policy = http.policy;
+    this.#sleep = http.sleep;
+    this.#now = http.now;
+    this.#signal = http.signal;
+    this.#http = http.client;
     this.#http.start(this.apiRoot);
   }
 

@@ -5,13 +5,11 @@
  * (`token.ts`). A refusal of one sitemap is a result, not an exception, so that a caller learns
  * per sitemap whether Google accepted it.
  */
-import { setTimeout as delay } from 'node:timers/promises';
-import type { Dispatcher } from 'undici';
-import { httpUrl, wholeNumber } from '../../core/checks.js';
+import { httpUrl } from '../../core/checks.js';
 import { SitemapkitError } from '../../core/errors.js';
 import type { AddressPolicy } from '../../http/address.js';
-import { HttpClient } from '../../http/client.js';
-import type { FetchLike } from '../../http/types.js';
+import type { HttpClient } from '../../http/client.js';
+import { type ApiHttpOptions, apiHttp } from '../api-http.js';
 import {
   readServiceAccount,
   type ServiceAccount,
@@ -31,7 +29,7 @@ export const GOOGLE_API_ROOT = 'https://www.googleapis.com/';
 export const GOOGLE_INSPECTION_ROOT = 'https://searchconsole.googleapis.com/';
 
 /** Options of {@link openSearchConsole}: one bag for submit, status and inspection. */
-export interface GoogleOptions {
+export interface GoogleOptions extends ApiHttpOptions {
   /** The property: `https://www.example.com/` (URL-prefix, with its trailing slash) or `sc-domain:example.com`. */
   site: string;
   /** The service account key file: its path, or its parsed JSON. */
@@ -42,28 +40,12 @@ export interface GoogleOptions {
   inspectionApiRoot?: string;
   /** Language of the inspection's messages (BCP-47). @default Google's: en-US */
   languageCode?: string;
-  /** Your own fetch (proxies, test doubles). @default a keep-alive undici pool */
-  fetch?: FetchLike;
-  /** Your own undici `Dispatcher` instead of sitemapkit's pool. */
-  dispatcher?: Dispatcher;
   /** See `ParseOptions.addressPolicy`; the token endpoint and the API roots count as starts. @default 'default' */
   addressPolicy?: AddressPolicy;
-  /** @default DEFAULT_USER_AGENT */
-  userAgent?: string;
-  /** Waits between retries. @default timers/promises setTimeout */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Milliseconds since the epoch: the JWT's times, the token's expiry, HTTP-date `Retry-After`. @default Date.now */
   now?: () => number;
-  /** Retries of one request after 429, 5xx or a network error. @default 5 */
-  retries?: number;
-  /** First backoff; doubled on each retry. @default 1000 */
-  backoffMs?: number;
-  /** Longest backoff between two tries. @default 60000 */
-  maxBackoffMs?: number;
   /** A `Retry-After` longer than this gives up instead of waiting. @default 600000 (10 min) */
   maxRetryAfterMs?: number;
-  /** Per request. @default 30000 */
-  timeoutMs?: number;
   /** Send nothing: submits are reported as `dry-run` and every request goes to `onRequest` only. @default false */
   dryRun?: boolean;
   /** Sees each request before it is sent (or instead, in a dry run), the token and the assertion redacted. */
@@ -126,35 +108,17 @@ export class SearchConsoleClient {
       'inspectionApiRoot',
       options.inspectionApiRoot ?? options.apiRoot ?? GOOGLE_INSPECTION_ROOT,
     );
-    const retries = wholeNumber('retries', options.retries, 5);
-    const ms = (
-      name: 'backoffMs' | 'maxBackoffMs' | 'maxRetryAfterMs' | 'timeoutMs',
-      fallback: number,
-    ): number => wholeNumber(name, options[name], fallback);
-    this.#http = new HttpClient({
-      fetch: options.fetch,
-      dispatcher: options.dispatcher,
-      userAgent: options.userAgent,
-      addressPolicy: options.addressPolicy,
-    });
+    const http = apiHttp(options, { maxRetryAfterMs: 600_000 });
+    this.#http = http.client;
     // The endpoints are the caller's own choice: each is a start for the address policy.
     for (const u of [account.tokenUri, this.apiRoot, this.inspectionApiRoot]) this.#http.start(u);
     this.#ctx = {
-      client: this.#http,
-      timeoutMs: ms('timeoutMs', 30_000),
-      policy: {
-        retries,
-        baseMs: ms('backoffMs', 1000),
-        maxMs: ms('maxBackoffMs', 60_000),
-        maxRetryAfterMs: ms('maxRetryAfterMs', 600_000),
-        statuses: (s) => s === 429 || s >= 500,
-        retryAfterStatuses: (s) => s === 429 || s >= 500,
-      },
-      sleep:
-        options.sleep ??
-        ((ms: number, signal?: AbortSignal) => delay(ms, undefined, signal === undefined ? {} : { signal })),
-      now: options.now ?? Date.now,
-      signal: options.signal,
+      client: http.client,
+      timeoutMs: http.timeoutMs,
+      policy: http.policy,
+      sleep: http.sleep,
+      now: http.now,
+      signal: http.signal,
     };
     this.#tokens = new TokenCache(account, this.#ctx);
   }
