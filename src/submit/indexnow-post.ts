@@ -3,19 +3,14 @@
  * policy (429 and 5xx, network failures; `Retry-After` honoured up to a limit).
  */
 import { SitemapkitError } from '../core/errors.js';
-import type { HttpClient, HttpResponse } from '../http/client.js';
+import type { HttpResponse } from '../http/client.js';
 import { HttpError } from '../http/errors.js';
-import { decideRetry, type RetryPolicy } from '../http/retry.js';
+import { decideRetry } from '../http/retry.js';
+import type { ApiHttp } from './api-http.js';
 import type { IndexNowBatchResult } from './indexnow-result.js';
 
-export interface PostContext {
-  client: HttpClient;
+export interface PostContext extends ApiHttp {
   endpoint: string;
-  timeoutMs: number;
-  policy: RetryPolicy;
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  now: () => number;
-  signal: AbortSignal | undefined;
 }
 
 const MESSAGES: Record<number, { text: string; hint: string }> = {

@@ -245,15 +245,7 @@ async function submitWith(
     return state;
   };
 
-  const ctx: PostContext = {
-    client,
-    endpoint,
-    timeoutMs: http.timeoutMs,
-    policy: http.policy,
-    sleep: http.sleep,
-    now: http.now,
-    signal: http.signal,
-  };
+  const ctx: PostContext = { ...http, endpoint };
 
   const verify = async (h: HostState): Promise<void> => {
     if (h.verified !== undefined || options.verifyKey === false) return;

@@ -112,14 +112,7 @@ export class SearchConsoleClient {
     this.#http = http.client;
     // The endpoints are the caller's own choice: each is a start for the address policy.
     for (const u of [account.tokenUri, this.apiRoot, this.inspectionApiRoot]) this.#http.start(u);
-    this.#ctx = {
-      client: http.client,
-      timeoutMs: http.timeoutMs,
-      policy: http.policy,
-      sleep: http.sleep,
-      now: http.now,
-      signal: http.signal,
-    };
+    this.#ctx = http;
     this.#tokens = new TokenCache(account, this.#ctx);
   }
 

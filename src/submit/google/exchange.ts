@@ -4,9 +4,10 @@
  * whatever its status, with a note on why retrying stopped; the caller words the refusal.
  */
 import { SitemapkitError } from '../../core/errors.js';
-import type { HttpClient, HttpMethod } from '../../http/client.js';
+import type { HttpMethod } from '../../http/client.js';
 import { HttpError } from '../../http/errors.js';
-import { decideRetry, type RetryPolicy } from '../../http/retry.js';
+import { decideRetry } from '../../http/retry.js';
+import type { ApiHttp } from '../api-http.js';
 import { GoogleApiError } from './errors.js';
 
 /** A request as sent (and as a dry run prints it, secrets redacted). */
@@ -17,14 +18,8 @@ export interface GoogleRequest {
   body?: string;
 }
 
-export interface ExchangeContext {
-  client: HttpClient;
-  timeoutMs: number;
-  policy: RetryPolicy;
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  now: () => number;
-  signal: AbortSignal | undefined;
-}
+/** The client, retries and clock of every exchange. */
+export type ExchangeContext = ApiHttp;
 
 /** The final answer: its status and body, the attempts made, and why retrying stopped (or ''). */
 export interface Answer {
