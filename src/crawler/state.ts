@@ -44,6 +44,7 @@ import {
   leased,
   MERGE_CHANGE,
   type RawRow,
+  REPORT_CELLS_SQL,
   toRecord,
   UNFETCHED,
 } from './state-rows.js';
@@ -244,6 +245,12 @@ export class CrawlState {
     }
   }
 
+  /** The same URLs as {@link reportRows}, each as an array in the order of `REPORT_CELLS_SQL`. */
+  reportCells(): Iterable<unknown[]> {
+    this.#links.merge();
+    return this.#db.prepare(REPORT_CELLS_SQL).raw().iterate() as Iterable<unknown[]>;
+  }
+
   #remember(url: string, id: number, depth: number): void {
     if (this.#ids.size >= ID_CACHE) {
       const oldest = this.#ids.keys().next().value;
@@ -428,14 +435,6 @@ export class CrawlState {
       )
       .all() as Array<{ status: number; n: number }>;
     return new Map(rows.map((r) => [r.status, r.n]));
-  }
-
-  /** Number of URLs per depth (all URLs found). */
-  depthCounts(): Map<number, number> {
-    const rows = this.#db
-      .prepare('SELECT depth, COUNT(*) AS n FROM urls GROUP BY depth ORDER BY depth')
-      .all() as Array<{ depth: number; n: number }>;
-    return new Map(rows.map((r) => [r.depth, r.n]));
   }
 
   /** Every URL, in discovery order (streamed from disk). */
