@@ -15,7 +15,6 @@ import {
   MS_BUCKETS,
   msBucket,
   type ReportDigest,
-  type ReportRow,
   renderCrawlHtml,
   TABLE_ROWS,
 } from './report-html.js';
