@@ -13,10 +13,12 @@
 // --before DIR: on the synthetic site, a second build of sitemapkit (DIR is its dist/, say main's
 // kept aside before a change) crawls too, --runs times side by side with this one (the order
 // alternating): the crawl loop's pages per second (requests over the seconds until the last page),
-// the seconds after the last page (the output, and Node's start), peak RSS, and the same-run ratios.
+// the seconds after the last page (the output, and Node's start), peak RSS, and the same-run ratios;
+// then the output alone: the last crawl's state written again by each build (`crawl --resume` of a
+// finished crawl makes no request), --runs times side by side.
 // Usage: node bench/crawl.mjs [--concurrency 8] [--runs N] [--synthetic N] [--no-peer] [--only pg|python|synthetic] [--before DIR] [--quick]
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -280,6 +282,7 @@ if (ONLY === undefined || ONLY === 'synthetic') {
         coverage: `${((last.result.stats.listed / SYNTHETIC) * 100).toFixed(1)}% of ${fmt.n(SYNTHETIC)}`,
       });
     }
+    if (contenders.length === 2) await outputOnly(server, contenders);
     if (contenders.length === 2) {
       rows.push({
         site: `synthetic ${fmt.n(SYNTHETIC)}`,
@@ -294,6 +297,75 @@ if (ONLY === undefined || ONLY === 'synthetic') {
   } finally {
     server.close();
   }
+}
+
+/**
+ * The output alone (with --before): the state of this build's last crawl written again by each
+ * build, `crawl --resume` of a finished crawl (no request: the sitemaps, the HTML site map and the
+ * report from the state, then the state closed), --runs times, the order alternating. The work
+ * after the last page without the loop's noise: wall and CPU seconds, peak RSS, same-run ratios.
+ */
+async function outputOnly(server, contenders) {
+  const state = join(contenders[0].runs[contenders[0].runs.length - 1].out, 'state.db');
+  const times = new Map(contenders.map((c) => [c, []]));
+  const ratios = [];
+  for (let run = 0; run < RUNS; run++) {
+    const before = load();
+    const order = run % 2 === 0 ? contenders : [...contenders].reverse();
+    const got = new Map();
+    for (const c of order) {
+      const dir = join(OUT, `crawl-output-${c === contenders[0] ? 'a' : 'b'}`);
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      copyFileSync(state, join(dir, 'state.db'));
+      const r = await runNode([
+        c.bin,
+        'crawl',
+        `${server.origin}/`,
+        '--out',
+        join(dir, 'site'),
+        '--report',
+        join(dir, 'report'),
+        '--state',
+        join(dir, 'state.db'),
+        '--resume',
+        '--max-per-pattern',
+        '0',
+        '--quiet',
+        '--json',
+      ]);
+      if (r.code !== 0)
+        throw new Error(`${c.name}: crawl --resume exited ${r.code}: ${r.stderr.slice(0, 2000)}`);
+      got.set(c, r);
+      times.get(c).push(r);
+    }
+    const [a, b] = contenders.map((c) => got.get(c));
+    ratios.push(b.secs / a.secs);
+    const line = contenders
+      .map((c) => {
+        const x = got.get(c);
+        return `${c.name} ${fmt.s(x.secs)} s (CPU ${fmt.s(x.cpuSecs)} s), ${fmt.mb(x.rssMiB)} MiB`;
+      })
+      .join('; ');
+    console.log(`  output only, run ${run + 1}/${RUNS} (load ${before}): ${line}`);
+  }
+  for (const c of contenders) {
+    const rs = times.get(c);
+    rows.push({
+      site: `synthetic ${fmt.n(SYNTHETIC)}, output only`,
+      contender: c.name,
+      seconds: `${fmt.s(median(rs.map((r) => r.secs)))} (CPU ${fmt.s(median(rs.map((r) => r.cpuSecs)))})`,
+      'peak RSS MiB': fmt.mb(Math.max(...rs.map((r) => r.rssMiB))),
+    });
+  }
+  rows.push({
+    site: `synthetic ${fmt.n(SYNTHETIC)}, output only`,
+    contender: `median ratio of ${RUNS} run${RUNS === 1 ? '' : 's'} (this ÷ before)`,
+    seconds: `${median(ratios).toFixed(2)}x faster`,
+  });
+  notes.push(
+    `synthetic, output only (crawl --resume of the finished state): same-run ratios ${ratios.map((r) => `${r.toFixed(2)}x`).join(', ')}.`,
+  );
 }
 
 console.log(

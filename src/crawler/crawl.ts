@@ -21,6 +21,7 @@ import { addressRefusal, RobotsGate } from '../robots/gate.js';
 import type { BuildResult, SiteStore } from '../store/store.js';
 import { type WriteSitemapsResult, writeSitemaps } from '../writer/write-sitemaps.js';
 import { writeChangeSet } from './change-set-file.js';
+import type { FrontierCounts } from './frontier.js';
 import { crawlShared } from './frontier-postgres-crawl.js';
 import { resolveShared, type SharedCrawlWorker } from './frontier-postgres-options.js';
 import { SqliteFrontier } from './frontier-sqlite.js';
@@ -262,6 +263,9 @@ async function crawlWith(
     });
   }
   let complete: boolean;
+  // The state's totals once the loop is over: each count is a scan of every URL (a second at a
+  // million pages), so the output's stats reuse the one that decided `complete`.
+  let end: FrontierCounts;
   try {
     if (o.robots && !start.rewrite) for (const origin of o.origins) await gate.prime(origin);
     const seeds: SeedContext = {
@@ -320,13 +324,14 @@ async function crawlWith(
       await frontier.setMeta('status', 'running');
       await s.run();
     }
-    complete = (await frontier.counts()).queued === 0;
+    end = await frontier.counts();
+    complete = end.queued === 0;
     await frontier.setMeta('status', complete ? 'complete' : 'partial');
     if (!complete) {
       recorder.report({
         code: 'crawl-max-pages',
         severity: 'info',
-        message: `stopped at --max-pages ${o.maxPages}: ${state.counts().queued} URLs are still queued (continue with --resume and a larger --max-pages)`,
+        message: `stopped at --max-pages ${o.maxPages}: ${end.queued} URLs are still queued (continue with --resume and a larger --max-pages)`,
       });
     }
   } catch (error) {
@@ -337,7 +342,7 @@ async function crawlWith(
   }
   try {
     const seconds = (o.now() - recorder.started) / 1000;
-    const c = state.counts();
+    const c = end;
     const requests = scheduler.requests;
     const stats: CrawlStats = {
       found: c.total,

@@ -29,6 +29,8 @@ export interface ReportDigest {
   msCounts: number[];
   /** What rendering found (crawl `render`). */
   render: RenderDigest;
+  /** URLs found per depth (any order: the chart sorts them). */
+  depths: Map<number, number>;
 }
 
 /** Rows per table in report.html; the JSONL and CSV files hold everything. */
@@ -181,17 +183,20 @@ export function renderCrawlHtml(state: CrawlState, input: CrawlReportInput, dige
     value: v,
     color: statusColor(Number(k)),
   }));
-  const depthBars = [...state.depthCounts()].map(([d, n]) => ({
-    label: `depth ${d}`,
-    value: n,
-    color: BLUE,
-  }));
+  const depthBars = [...digest.depths]
+    .sort((a, b) => a[0] - b[0])
+    .map(([d, n]) => ({
+      label: `depth ${d}`,
+      value: n,
+      color: BLUE,
+    }));
   const msBars = digest.msCounts.some((n) => n > 0)
     ? digest.msCounts.map((n, i) => ({ label: msLabel(i), value: n, color: GREY }))
     : [];
 
-  const broken = state.byVerdict(['broken', 'error'], TABLE_ROWS);
+  // The lists read the state only for verdicts the crawl gave (each read is a scan of every URL).
   const brokenTotal = (s.verdicts['broken'] ?? 0) + (s.verdicts['error'] ?? 0);
+  const broken = brokenTotal === 0 ? [] : state.byVerdict(['broken', 'error'], TABLE_ROWS);
   const brokenRows = broken
     .map((r) => {
       const refs = state.referrers(r.id, REFERRERS);
@@ -201,7 +206,7 @@ export function renderCrawlHtml(state: CrawlState, input: CrawlReportInput, dige
     })
     .join('');
 
-  const redirects = state.byVerdict(['redirect'], TABLE_ROWS);
+  const redirects = (s.verdicts['redirect'] ?? 0) === 0 ? [] : state.byVerdict(['redirect'], TABLE_ROWS);
   const redirectRows = redirects
     .map((r) => {
       const chain: string[] = [r.url];

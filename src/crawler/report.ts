@@ -15,7 +15,6 @@ import {
   MS_BUCKETS,
   msBucket,
   type ReportDigest,
-  type ReportRow,
   renderCrawlHtml,
   TABLE_ROWS,
 } from './report-html.js';
@@ -39,41 +38,76 @@ export interface CrawlReportFiles {
 }
 
 type Cell = string | number | null | readonly string[];
+/** One URL's columns, by position in the order of `REPORT_CELLS_SQL` (state-rows.ts). */
+type Cells = readonly unknown[];
+
+const str = (v: unknown): string | null => v as string | null;
+const int = (v: unknown): number | null => v as number | null;
 
 /**
  * The columns of `urls.csv` (its header line) and the keys of `urls.jsonl`, in their stable
  * order: a new column goes at the end, so that scripts reading by position keep working.
- * docs/crawl.md describes each one.
+ * docs/crawl.md describes each one. Each reads its cell of the state's row by position.
  */
-const COLUMNS: ReadonlyArray<readonly [csv: string, json: string, get: (r: ReportRow) => Cell]> = [
-  ['url', 'url', (r) => r.url],
-  ['depth', 'depth', (r) => r.depth],
-  ['status', 'status', (r) => r.status],
-  ['verdict', 'verdict', (r) => r.verdict ?? 'queued'],
-  ['reason', 'reason', (r) => r.reason],
-  ['target', 'target', (r) => r.target],
-  ['content_type', 'contentType', (r) => r.contentType],
-  ['title', 'title', (r) => r.title],
-  ['lastmod', 'lastmod', (r) => r.lastmod],
-  ['source', 'source', (r) => r.source],
-  ['via', 'via', (r) => r.viaUrl],
-  ['inlinks', 'inlinks', (r) => r.inlinks],
-  ['bytes', 'bytes', (r) => r.bytes],
-  ['ms', 'ms', (r) => r.ms],
-  ['attempts', 'attempts', (r) => r.attempts],
-  ['canonical', 'canonical', (r) => r.canonical],
-  ['description_length', 'descriptionLength', (r) => r.descriptionLength],
+const COLUMNS: ReadonlyArray<readonly [csv: string, json: string, get: (c: Cells) => Cell]> = [
+  ['url', 'url', (c) => str(c[0])],
+  ['depth', 'depth', (c) => int(c[1])],
+  ['status', 'status', (c) => int(c[2])],
+  ['verdict', 'verdict', (c) => str(c[3]) ?? 'queued'],
+  ['reason', 'reason', (c) => str(c[4])],
+  ['target', 'target', (c) => str(c[5])],
+  ['content_type', 'contentType', (c) => str(c[6])],
+  ['title', 'title', (c) => str(c[7])],
+  ['lastmod', 'lastmod', (c) => str(c[8])],
+  ['source', 'source', (c) => str(c[9])],
+  ['via', 'via', (c) => str(c[10])],
+  ['inlinks', 'inlinks', (c) => int(c[11])],
+  ['bytes', 'bytes', (c) => int(c[12])],
+  ['ms', 'ms', (c) => int(c[13])],
+  ['attempts', 'attempts', (c) => int(c[14])],
+  ['canonical', 'canonical', (c) => str(c[15])],
+  ['description_length', 'descriptionLength', (c) => int(c[16])],
   // Crawl `render` (docs/crawl.md, "Sites built with JavaScript"); empty when the page was not rendered.
-  ['rendered', 'rendered', (r) => renderedCell(r.rendered)],
-  ['js_only_links', 'jsOnlyLinks', (r) => jsOnlyLinks(r.rendered)],
-  ['render_differences', 'renderDifferences', (r) => renderDifferences(r.rendered)],
+  ['rendered', 'rendered', (c) => renderedCell(str(c[17]))],
+  ['js_only_links', 'jsOnlyLinks', (c) => jsOnlyLinks(str(c[17]))],
+  ['render_differences', 'renderDifferences', (c) => renderDifferences(str(c[17]))],
 ];
 
 /** Columns of `urls.jsonl` only (a recrawl's observations). */
-const JSONL_ONLY: ReadonlyArray<readonly [json: string, get: (r: ReportRow) => Cell]> = [
-  ['changedAt', (r) => r.changedAt],
-  ['change', (r) => r.change],
+const JSONL_ONLY: ReadonlyArray<readonly [json: string, get: (c: Cells) => Cell]> = [
+  ['changedAt', (c) => str(c[18])],
+  ['change', (c) => str(c[19])],
 ];
+
+/**
+ * Each JSON key with what precedes it on the line (`{"url":`, `,"depth":`…): a line is built as
+ * one string, the same bytes as `JSON.stringify` of the object with these keys in this order
+ * (every value is a string, a number, null or an array of strings), without the object.
+ */
+const GETTERS: ReadonlyArray<(c: Cells) => Cell> = [
+  ...COLUMNS.map((col) => col[2]),
+  ...JSONL_ONLY.map((col) => col[1]),
+];
+const KEYS: readonly string[] = [...COLUMNS.map((col) => col[1]), ...JSONL_ONLY.map((col) => col[0])].map(
+  (k, i) => `${i === 0 ? '{' : ','}${JSON.stringify(k)}:`,
+);
+
+/** One line of `urls.jsonl` (without its line break). */
+export function jsonLine(c: Cells): string {
+  let line = '';
+  for (let i = 0; i < GETTERS.length; i++) {
+    const v = GETTERS[i]!(c);
+    line += KEYS[i]! + (v === null ? 'null' : JSON.stringify(v));
+  }
+  return `${line}}`;
+}
+
+/** One line of `urls.csv` (without its line break). */
+export function csvLine(c: Cells): string {
+  let line = csvField(COLUMNS[0]![2](c));
+  for (let i = 1; i < COLUMNS.length; i++) line += `,${csvField(COLUMNS[i]![2](c))}`;
+  return line;
+}
 
 /** The header line of `urls.csv` (without its line break). */
 const CSV_HEADER: string = COLUMNS.map((c) => c[0]).join(',');
@@ -142,22 +176,34 @@ export async function writeCrawlReport(
     pages: [],
     msCounts: new Array<number>(MS_BUCKETS.length + 1).fill(0),
     render: newRenderDigest(),
+    depths: new Map(),
   };
+  // The pages table's first rows: their records (a query stopped after them) with the address
+  // and the inbound links the pass reads (counted once: the first URLs of a site, its home and
+  // menu pages, are the most linked, and at a million pages counting their links took seconds).
+  const first: Array<{ viaUrl: string | null; inlinks: number }> = [];
   await writeStreamed(
     [files.jsonl, files.csv],
     (function* () {
       yield ['', `${CSV_HEADER}\r\n`];
-      for (const r of state.reportRows()) {
-        if (digest.pages.length < TABLE_ROWS) digest.pages.push(r);
-        if (r.ms !== null) digest.msCounts[msBucket(r.ms)]!++;
-        if (r.rendered !== null) addToRenderDigest(digest.render, r);
-        const o: Record<string, Cell> = {};
-        for (const [, key, get] of COLUMNS) o[key] = get(r);
-        for (const [key, get] of JSONL_ONLY) o[key] = get(r);
-        yield [`${JSON.stringify(o)}\n`, `${COLUMNS.map((c) => csvField(c[2](r))).join(',')}\r\n`];
+      for (const c of state.reportCells()) {
+        if (first.length < TABLE_ROWS)
+          first.push({ viaUrl: c[10] as string | null, inlinks: c[11] as number });
+        const depth = c[1] as number;
+        digest.depths.set(depth, (digest.depths.get(depth) ?? 0) + 1);
+        const ms = c[13] as number | null;
+        if (ms !== null) digest.msCounts[msBucket(ms)]!++;
+        const rendered = c[17] as string | null;
+        if (rendered !== null) addToRenderDigest(digest.render, { url: c[0] as string, rendered });
+        yield [`${jsonLine(c)}\n`, `${csvLine(c)}\r\n`];
       }
     })(),
   );
+  for (const r of state.records()) {
+    const more = first[digest.pages.length];
+    if (more === undefined) break;
+    digest.pages.push({ ...r, ...more });
+  }
   await writeAtomic(files.html, renderCrawlHtml(state, input, digest));
   return files;
 }

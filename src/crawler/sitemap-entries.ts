@@ -30,9 +30,16 @@ interface Extra {
   alternates?: Array<{ hreflang: string; href: string }>;
 }
 
-/** What a listed page's sitemap entry is made of. */
-type ListedRow = Pick<UrlRecord, 'url' | 'depth' | 'lastmod' | 'title' | 'extra' | 'changedAt'>;
-const LISTED_COLUMNS = 'url, depth, lastmod, title, extra, changed_at AS changedAt';
+/** What a listed page's sitemap entry is made of, by position (read as arrays: no object a page). */
+type ListedRow = [
+  url: string,
+  depth: number,
+  lastmod: string | null,
+  title: string | null,
+  extra: string | null,
+  changedAt: string | null,
+];
+const LISTED_COLUMNS = 'url, depth, lastmod, title, extra, changed_at';
 
 /**
  * The listed pages as entries. A template's images (on more than `images.maxShare` of the listed
@@ -46,25 +53,28 @@ export function* sitemapEntries(state: CrawlState, o: ResolvedCrawlOptions): Gen
   if (filter.needsCounts) {
     // The counting pass reads one column, the writing pass the six it uses: at a million pages
     // every column read and converted was seconds between the last page and the sitemaps.
-    for (const r of state.listed<{ extra: string | null }>('extra')) {
-      if (r.extra === null) filter.count([]);
-      else filter.count((JSON.parse(r.extra) as Extra).images ?? []);
+    for (const [extra] of state.listed<[string | null]>('extra', true)) {
+      if (extra === null) filter.count([]);
+      else filter.count((JSON.parse(extra) as Extra).images ?? []);
     }
   }
-  for (const r of state.listed<ListedRow>(LISTED_COLUMNS)) {
-    const e: EntryInput = { loc: rw(r.url) };
+  for (const [url, depth, lastmodOwn, title, extra, changedAt] of state.listed<ListedRow>(
+    LISTED_COLUMNS,
+    true,
+  )) {
+    const e: EntryInput = { loc: rw(url) };
     // Honest lastmod: the page's own trustworthy date, else when a recrawl saw its text change
     // (never the crawl date: a first crawl gives none).
-    const lastmod = publishedLastmod(r);
+    const lastmod = publishedLastmod({ lastmod: lastmodOwn, changedAt });
     if (lastmod !== undefined) e.lastmod = lastmod;
     if (o.changefreq !== undefined) e.changefreq = o.changefreq;
     if (o.priorityMap !== undefined) {
-      const p = priorityForDepth(r.depth, o.priorityMap);
+      const p = priorityForDepth(depth, o.priorityMap);
       if (p !== undefined) e.priority = p;
     }
-    if (r.title !== null) e.title = r.title;
-    if (r.extra !== null) {
-      const x = JSON.parse(r.extra) as Extra;
+    if (title !== null) e.title = title;
+    if (extra !== null) {
+      const x = JSON.parse(extra) as Extra;
       const images = x.images === undefined ? [] : filter.keep(x.images);
       if (images.length > 0) e.images = images.map(rw);
       if (x.alternates !== undefined)

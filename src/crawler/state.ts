@@ -44,6 +44,7 @@ import {
   leased,
   MERGE_CHANGE,
   type RawRow,
+  REPORT_CELLS_SQL,
   toRecord,
   UNFETCHED,
 } from './state-rows.js';
@@ -244,6 +245,12 @@ export class CrawlState {
     }
   }
 
+  /** The same URLs as {@link reportRows}, each as an array in the order of `REPORT_CELLS_SQL`. */
+  reportCells(): Iterable<unknown[]> {
+    this.#links.merge();
+    return this.#db.prepare(REPORT_CELLS_SQL).raw().iterate() as Iterable<unknown[]>;
+  }
+
   #remember(url: string, id: number, depth: number): void {
     if (this.#ids.size >= ID_CACHE) {
       const oldest = this.#ids.keys().next().value;
@@ -430,14 +437,6 @@ export class CrawlState {
     return new Map(rows.map((r) => [r.status, r.n]));
   }
 
-  /** Number of URLs per depth (all URLs found). */
-  depthCounts(): Map<number, number> {
-    const rows = this.#db
-      .prepare('SELECT depth, COUNT(*) AS n FROM urls GROUP BY depth ORDER BY depth')
-      .all() as Array<{ depth: number; n: number }>;
-    return new Map(rows.map((r) => [r.depth, r.n]));
-  }
-
   /** Every URL, in discovery order (streamed from disk). */
   *records(): Generator<UrlRecord> {
     for (const r of this.#db.prepare('SELECT * FROM urls ORDER BY id').iterate()) yield toRecord(r as RawRow);
@@ -453,11 +452,13 @@ export class CrawlState {
     ).map(toRecord);
   }
 
-  /** The listed pages, in discovery order (streamed from disk): `columns` only, by their SQL names. */
-  *listed<T = RawRow>(columns = '*'): Generator<T> {
-    yield* this.#db
-      .prepare(`SELECT ${columns} FROM urls WHERE verdict = 'listed' ORDER BY id`)
-      .iterate() as Iterable<T>;
+  /**
+   * The listed pages, in discovery order (streamed from disk): `columns` only, by their SQL names;
+   * `raw`: each as an array of them (no object a page: the sitemap's passes at a million pages).
+   */
+  listed<T = RawRow>(columns = '*', raw = false): Iterable<T> {
+    const stmt = this.#db.prepare(`SELECT ${columns} FROM urls WHERE verdict = 'listed' ORDER BY id`);
+    return (raw ? stmt.raw() : stmt).iterate() as Iterable<T>;
   }
 
   /** Pages linking to a URL (at most `limit`) and how many there are. */
