@@ -70,6 +70,14 @@ const MAX_LOAD = 0.8;
 // 4,096 × 61 slots × 6 bytes = 1.5 MB up front, which spares the first million URLs most regrowth.
 const INITIAL_CAPACITY = 61;
 
+/** What a {@link HashedStringSet} is made of: plain data a thread can send. */
+export interface HashedSetTables {
+  a: Uint32Array[];
+  b: Uint16Array[];
+  count: Uint32Array;
+  size: number;
+}
+
 /**
  * A set of strings that stores 6 bytes per member instead of the strings: 4,096 partitions chosen
  * by 12 bits of a 64-bit hash, each an open-addressing table holding 48 more bits (60 bits of
@@ -93,6 +101,24 @@ export class HashedStringSet {
 
   get size(): number {
     return this.#size;
+  }
+
+  /**
+   * The set's tables, to hand it to another thread (their buffers can be transferred; this set
+   * must not be used afterwards).
+   */
+  tables(): HashedSetTables {
+    return { a: [...this.#a], b: [...this.#b], count: this.#count, size: this.#size };
+  }
+
+  /** A set made of another's {@link tables}. */
+  static fromTables(t: HashedSetTables): HashedStringSet {
+    const set = new HashedStringSet();
+    set.#a.splice(0, PARTITIONS, ...t.a);
+    set.#b.splice(0, PARTITIONS, ...t.b);
+    set.#count.set(t.count);
+    set.#size = t.size;
+    return set;
   }
 
   /** Whether the string (or, very rarely, a 60-bit collision) is in the set. */

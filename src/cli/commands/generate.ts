@@ -110,6 +110,10 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
       encodingArg,
     )
     .option(
+      '--no-threads',
+      'read and check a JSONL file on the thread that writes (default: on a second thread, alongside)',
+    )
+    .option(
       '--delimiter <char>',
       'CSV: the column delimiter (default: detected from the header row: , ; or tab)',
       delimiterArg,
