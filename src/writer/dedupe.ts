@@ -5,8 +5,9 @@ import type { EntryProblem } from '../core/normalize.js';
 export class Dedupe {
   #seen: HashedStringSet;
 
-  constructor(seen: HashedStringSet = new HashedStringSet()) {
-    this.#seen = seen;
+  /** `expected`: about how many URLs will come, when known (see {@link HashedStringSet}). */
+  constructor(expected = 0) {
+    this.#seen = new HashedStringSet(expected);
   }
 
   /** Takes the set another thread filled (the intake's checked lane; this one is then unused). */
