@@ -74,7 +74,7 @@ export interface InputFlags {
   columns?: Record<string, string>;
   ignoreColumns?: string[];
   extraColumns: 'fail' | 'ignore';
-  /** `--no-threads`: a JSONL file is read on the main thread too. */
+  /** `--threads`: a JSONL file is read and checked on a second thread. */
   threads?: boolean;
 }
 
@@ -91,7 +91,7 @@ export function inputOptions(f: InputFlags): InputOptions {
     ...(f.columns !== undefined && { columns: f.columns }),
     ignoreColumns: f.ignoreColumns ?? [],
     extraColumns: f.extraColumns,
-    ...(f.threads === false && { threads: false }),
+    ...(f.threads === true && { threads: true }),
   };
 }
 

@@ -91,7 +91,7 @@ describe('docs/inputs.md: server logs and existing sitemaps, as printed', () => 
 });
 
 describe('docs/inputs.md: JSON Lines', () => {
-  it('the --no-threads example runs as printed and writes what two threads write', async () => {
+  it('the --threads example runs as printed and writes what one thread writes', async () => {
     const [command, ...rest] = commands(section('JSON Lines'));
     expect(rest).toEqual([]);
     const lines = Array.from({ length: 300 }, (_, i) =>
@@ -100,7 +100,7 @@ describe('docs/inputs.md: JSON Lines', () => {
     writeFileSync(join(work, 'pages.jsonl'), `${lines.join('\n')}\n`);
     const one = await run(command!);
     expect(one.code, one.stderr).toBe(0);
-    const two = await run(command!.replace(' --no-threads', '').replace('dist/', 'dist2/'));
+    const two = await run(command!.replace(' --threads', '').replace('dist/', 'dist2/'));
     expect(two.code, two.stderr).toBe(0);
     for (const name of ['sitemap.xml', '.sitemapkit-manifest.json']) {
       const strip = (s: string) => s.replace(/"generatedAt":"[^"]*"/, '');

@@ -1,6 +1,6 @@
 /**
  * A JSONL file read and checked on a second thread (`jsonl-worker.ts`, the intake's checked lane)
- * against the same file read on the writer's thread (`threads: false`), as a property over
+ * against the same file read on the writer's thread (the default), as a property over
  * generated files: every good, bad, blank, duplicate, out-of-scope and hreflang line, every
  * `onInvalid` policy, files rotated every few URLs. Same files byte for byte (the manifest
  * included), same diagnostics in the same order, same counts, same failure. Then the errors of
@@ -189,7 +189,7 @@ describe('a JSONL file checked on a second thread', () => {
     for (let i = 0; i < 20_000; i++) lines.push(JSON.stringify({ loc: `${BASE}p/${i}` }));
     writeFileSync(file, lines.join('\n'));
     const controller = new AbortController();
-    const e = await writeSitemaps(readJsonl(file), {
+    const e = await writeSitemaps(readJsonl(file, undefined, { threads: true }), {
       outDir: join(dir, 'out'),
       baseUrl: BASE,
       signal: controller.signal,
@@ -200,14 +200,14 @@ describe('a JSONL file checked on a second thread', () => {
     expect(e).toMatchObject({ code: 'ERR_ABORTED' });
   });
 
-  it('the CLI says the same with and without --no-threads', async () => {
+  it('the CLI says the same with and without --threads', async () => {
     const dir = tempDir();
     const file = join(dir, 'in.jsonl');
     writeFileSync(file, `{"loc":"${BASE}a"}\nnope\n{"loc":"${BASE}a"}\n{"loc":"${BASE}b","priority":3}\n`);
     const run = (extra: string[], out: string) =>
       cli(['generate', file, '--base-url', BASE, '--out', join(dir, out), ...extra]);
-    const threaded = await run([], 'a');
-    const here = await run(['--no-threads'], 'b');
+    const threaded = await run(['--threads'], 'a');
+    const here = await run([], 'b');
     expect(threaded.code).toBe(1);
     expect(threaded.stderr.replaceAll(join(dir, 'a'), 'OUT')).toBe(
       here.stderr.replaceAll(join(dir, 'b'), 'OUT'),

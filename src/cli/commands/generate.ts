@@ -110,8 +110,8 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
       encodingArg,
     )
     .option(
-      '--no-threads',
-      'read and check a JSONL file on the thread that writes (default: on a second thread, alongside)',
+      '--threads',
+      'read and check a JSONL file on a second thread while this one writes (more memory; see docs/inputs.md)',
     )
     .option(
       '--delimiter <char>',
