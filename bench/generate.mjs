@@ -6,9 +6,10 @@
 // URLs through sitemapkit alone, for memory.
 // Usage: node bench/generate.mjs [--urls N] [--big N] [--runs N] [--mode both|plain|gzip] [--no-peer] [--quick]
 // Times are the median of --runs (3 by default); CPU seconds (every thread of the process) the
-// median too; peak RSS is the worst. Ratios: the peer's median time over sitemapkit's (how many
+// median too, and the main thread's alone (the thread that writes; Linux); peak RSS is the worst. Ratios: the peer's median time over sitemapkit's (how many
 // times faster sitemapkit is), and each contender's median time over the floor's (1.00x is the
 // floor). After the runs, sitemapkit's files are compared with the floor's byte for byte.
+// `sitemapkit --threads` is sitemapkit with the JSONL input read and checked on a second thread.
 import { createWriteStream, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -81,20 +82,22 @@ function sameBytes(skDir, floorDir, gz) {
 }
 
 const BIN = requireBuild();
+const TWO_THREADS = 'sitemapkit --threads';
+const sitemapkit = (extra) => (input, out, gz) => [
+  BIN,
+  'generate',
+  input,
+  '--base-url',
+  'https://example.com/',
+  '--out',
+  out,
+  ...(gz ? ['--gzip'] : []),
+  ...extra,
+];
 const contenders = [
-  {
-    name: 'sitemapkit',
-    args: (input, out, gz) => [
-      BIN,
-      'generate',
-      input,
-      '--base-url',
-      'https://example.com/',
-      '--out',
-      out,
-      ...(gz ? ['--gzip'] : []),
-    ],
-  },
+  { name: 'sitemapkit', args: sitemapkit([]) },
+  // The JSONL input read and checked on a second thread: what it buys.
+  { name: TWO_THREADS, args: sitemapkit(['--threads']) },
   ...(withPeer
     ? [
         {
@@ -143,6 +146,7 @@ for (const gz of MODES) {
       'median s': fmt.s(s),
       'min-max s': `${fmt.s(Math.min(...rs.map((r) => r.secs)))}-${fmt.s(Math.max(...rs.map((r) => r.secs)))}`,
       'CPU s': fmt.s(median(rs.map((r) => r.cpuSecs))),
+      'main thread CPU s': fmt.s(median(rs.map((r) => r.mainCpuSecs))),
       'URLs/s': fmt.n(N / s),
       'x sitemap': peer === undefined ? 'n/a' : `${(peer / s).toFixed(2)}x`,
       'x floor time': `${(s / floor).toFixed(2)}x`,
@@ -157,6 +161,9 @@ for (const gz of MODES) {
       `${(sk / floor).toFixed(2)}x the floor's time (target <= ${floorTarget}x)` +
       (gz ? '' : `, peak RSS ${fmt.mb(rss)} MiB (target < 150)`),
   );
+  verdicts.push(
+    `${mode}: --threads: ${(sk / secs(TWO_THREADS)).toFixed(2)}x faster than the default (CPU ${fmt.s(median(runs[TWO_THREADS].map((r) => r.cpuSecs)))} s against ${fmt.s(median(runs.sitemapkit.map((r) => r.cpuSecs)))} s; main thread CPU ${fmt.s(median(runs[TWO_THREADS].map((r) => r.mainCpuSecs)))} s against ${fmt.s(median(runs.sitemapkit.map((r) => r.mainCpuSecs)))} s; peak RSS ${fmt.mb(Math.max(...runs[TWO_THREADS].map((r) => r.rssMiB)))} against ${fmt.mb(rss)} MiB)`,
+  );
   verdicts.push(`${mode}: ${sameBytes(dirOf(contenders[0], gz), dirOf(contenders.at(-1), gz), gz)}`);
 }
 console.log(
@@ -168,6 +175,7 @@ table(rows, [
   'median s',
   'min-max s',
   'CPU s',
+  'main thread CPU s',
   'URLs/s',
   'x sitemap',
   'x floor time',

@@ -43,8 +43,13 @@ export function runNode(args, { env = {}, stdin, stdout: out = 'pipe' } = {}) {
       // CPU seconds too: on a loaded machine they move far less than the wall clock.
       const cpu = /SK_CPU=(\d+)/.exec(stderr);
       const cpuSecs = cpu ? Number(cpu[1]) / 1e6 : Number.NaN;
-      stderr = stderr.replace(/SK_MAXRSS=\d+\n?/, '').replace(/SK_CPU=\d+\n?/, '');
-      resolve({ code, secs, cpuSecs, rssMiB: rss, stderr, stdout });
+      const main = /SK_MAIN_CPU=(\d+)/.exec(stderr);
+      const mainCpuSecs = main ? Number(main[1]) / 1e6 : Number.NaN;
+      stderr = stderr
+        .replace(/SK_MAXRSS=\d+\n?/, '')
+        .replace(/SK_CPU=\d+\n?/, '')
+        .replace(/SK_MAIN_CPU=\d+\n?/, '');
+      resolve({ code, secs, cpuSecs, mainCpuSecs, rssMiB: rss, stderr, stdout });
     });
   });
 }

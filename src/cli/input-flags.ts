@@ -74,6 +74,8 @@ export interface InputFlags {
   columns?: Record<string, string>;
   ignoreColumns?: string[];
   extraColumns: 'fail' | 'ignore';
+  /** `--threads`: a JSONL file is read and checked on a second thread. */
+  threads?: boolean;
 }
 
 export interface ImageFlags {
@@ -89,6 +91,7 @@ export function inputOptions(f: InputFlags): InputOptions {
     ...(f.columns !== undefined && { columns: f.columns }),
     ignoreColumns: f.ignoreColumns ?? [],
     extraColumns: f.extraColumns,
+    ...(f.threads === true && { threads: true }),
   };
 }
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { isSitemapkitError, SitemapkitError } from '../core/errors.js';
 import { fsError } from '../core/fs-errors.js';
 import { BATCHES, batchedSource, batchesOf } from '../writer/batches.js';
+import { CHECKED, type CheckableSource, checkedOf } from '../writer/checked.js';
 
 /** Whether `source` names a local path (not standard input, not an http(s) URL). */
 export function isLocalPath(source: string): boolean {
@@ -52,8 +53,19 @@ export async function checkInputFolder(path: string, doing: string, fileHint: st
  * was read) as one sentence naming `path`; keeps the writer's fast lane of record batches.
  */
 export function namingPath<T>(items: AsyncIterable<T>, path: string, doing: string): AsyncIterable<T> {
-  if (BATCHES in items) return batchedSource(() => guarded(batchesOf<T>(items)!, path, doing));
-  return guarded(items, path, doing);
+  if (!(BATCHES in items)) return guarded(items, path, doing);
+  const named: AsyncIterable<T> & Partial<CheckableSource> = batchedSource(() =>
+    guarded(batchesOf<T>(items)!, path, doing),
+  );
+  // A source that reads on another thread keeps doing so, its failures named the same way.
+  if (CHECKED in items) {
+    named[CHECKED] = (request) => {
+      const checked = checkedOf(items, request);
+      if (checked === undefined) return undefined;
+      return { seen: () => checked.seen(), [Symbol.asyncIterator]: () => guarded(checked, path, doing) };
+    };
+  }
+  return named;
 }
 
 async function* guarded<T>(items: AsyncIterable<T>, path: string, doing: string): AsyncGenerator<T> {

@@ -7,8 +7,10 @@ import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { SitemapkitError } from '../core/errors.js';
 import { type BatchedSource, batchedSource } from '../writer/batches.js';
+import { CHECKED, type CheckableSource } from '../writer/checked.js';
 import { UnreadableRecord } from '../writer/write-sitemaps.js';
 import { type CsvOptions, readCsvText, resolveColumns } from './csv.js';
+import { checkInThread } from './jsonl-thread.js';
 import { readLineBatches } from './lines.js';
 import type { SourceRecord } from './record.js';
 import { checkEncoding } from './text-decode.js';
@@ -49,8 +51,19 @@ export interface TextInputOptions {
   encoding?: string | undefined;
 }
 
+/** How a JSONL input is read. */
+export interface JsonlInputOptions extends TextInputOptions {
+  /**
+   * Whether the writer may read and check the file's records on a second thread while it writes
+   * on this one (a file only, not standard input): less time on a machine with a free core, at
+   * the cost of the thread's heap (peak RSS about 20 to 40 MiB higher) and of handing the records
+   * over (about a fifth more CPU). @default false
+   */
+  threads?: boolean | undefined;
+}
+
 /** Every reader's options: the encoding, and for CSV its delimiter and columns. */
-export type InputOptions = TextInputOptions & CsvOptions;
+export type InputOptions = JsonlInputOptions & CsvOptions;
 
 function lineBatches(file: string, stdin: NodeJS.ReadableStream | undefined, options: TextInputOptions) {
   return readLineBatches(open(file, stdin), { encoding: options.encoding, where: whereOf(file) });
@@ -99,46 +112,56 @@ function locField(v: SourceRecord): SourceRecord | UnreadableRecord {
   return v;
 }
 
-/** Full entries, one JSON object a line (the entry model; `url` is read as `loc`). */
+/**
+ * One JSONL line as a record: undefined for a blank line, an `UnreadableRecord` for a line that is
+ * not a JSON object (the writer reports it like any other invalid record).
+ */
+export function jsonlRecord(raw: string): SourceRecord | UnreadableRecord | undefined {
+  if (raw.trim() === '') return undefined;
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch (e) {
+    return new UnreadableRecord(`the line is not valid JSON (${(e as Error).message})`);
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    return new UnreadableRecord(
+      'the line is not a JSON object; each line must be one entry such as {"loc": "https://…"}',
+    );
+  }
+  return locField(v as SourceRecord);
+}
+
+/**
+ * Full entries, one JSON object a line (the entry model; `url` is read as `loc`). With `threads`,
+ * the writer reads and checks a file's records on a second thread (`jsonl-thread.ts`).
+ */
 export function readJsonl(
   file: string,
   stdin?: NodeJS.ReadableStream,
-  options: TextInputOptions = {},
-): BatchedSource<SourceRecord | UnreadableRecord> {
+  options: JsonlInputOptions = {},
+): BatchedSource<SourceRecord | UnreadableRecord> & Partial<CheckableSource> {
   if (options.encoding !== undefined) checkEncoding(options.encoding);
   const where = whereOf(file);
-  return batchedSource(async function* () {
-    for await (const [lines, first] of lineBatches(file, stdin, options)) {
-      const out: Array<SourceRecord | UnreadableRecord> = [];
-      const at: number[] = [];
-      for (let i = 0; i < lines.length; i++) {
-        const raw = lines[i]!;
-        const line = first + i;
-        if (raw.trim() === '') continue;
-        let v: unknown;
-        try {
-          v = JSON.parse(raw);
-        } catch (e) {
-          // A broken line is a broken record: the writer reports it like any other invalid record.
-          out.push(new UnreadableRecord(`the line is not valid JSON (${(e as Error).message})`));
-          at.push(line);
-          continue;
+  const source: BatchedSource<SourceRecord | UnreadableRecord> & Partial<CheckableSource> = batchedSource(
+    async function* () {
+      for await (const [lines, first] of lineBatches(file, stdin, options)) {
+        const out: Array<SourceRecord | UnreadableRecord> = [];
+        const at: number[] = [];
+        for (let i = 0; i < lines.length; i++) {
+          const record = jsonlRecord(lines[i]!);
+          if (record === undefined) continue;
+          out.push(record);
+          at.push(first + i);
         }
-        if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-          out.push(
-            new UnreadableRecord(
-              'the line is not a JSON object; each line must be one entry such as {"loc": "https://…"}',
-            ),
-          );
-          at.push(line);
-          continue;
-        }
-        out.push(locField(v as SourceRecord));
-        at.push(line);
+        if (out.length > 0) yield { items: out, file: where, lines: at };
       }
-      if (out.length > 0) yield { items: out, file: where, lines: at };
-    }
-  });
+    },
+  );
+  if (file !== '-' && options.threads === true) {
+    source[CHECKED] = (request) => checkInThread(file, options.encoding, request);
+  }
+  return source;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { SitemapEntry } from '../core/entry.js';
 import { SitemapkitError } from '../core/errors.js';
 import { normalizeEntry } from '../core/normalize.js';
 import { batchesOf, ORIGIN, type RecordOrigin } from './batches.js';
+import { checkedOf, emptyChecked, nextChecked } from './checked.js';
 import type { Dedupe } from './dedupe.js';
 import type { Findings } from './findings.js';
 import type { ResolvedWriterOptions } from './options.js';
@@ -58,6 +59,11 @@ export interface IntakeTarget {
   readonly dedupe: Dedupe | undefined;
   /** Records read so far. */
   records: number;
+  /**
+   * Whether a source may check the records on another thread (`checked.ts`): the target then
+   * sees only the checked entries, and `dedupe` gets the filled set at the end.
+   */
+  readonly checkedLane?: boolean;
   declare(extensions: Iterable<Extension>): void;
   /** What the build changes in a checked entry before it is written (the news window). */
   prepare(e: SitemapEntry): SitemapEntry;
@@ -130,16 +136,54 @@ export async function consume(
       findings.invalidRecord([duplicate], record, originFor(item, file, line), r.entry.loc);
       return undefined;
     }
+    return use(r.entry, record, item, file, line);
+  };
+  /** A checked entry on its way out: the build's changes, the look-ahead, the target. */
+  const use = (
+    entry: SitemapEntry,
+    record: number,
+    item: unknown,
+    file: string | undefined,
+    line: number | undefined,
+  ): Promise<void> | undefined => {
     // Before the look-ahead, so that a namespace only dropped blocks used is not declared.
-    const e = run.prepare(r.entry);
+    const e = run.prepare(entry);
     if (holding) {
       held.push({ e, record, item, file, line });
       return held.length >= LOOKAHEAD ? release() : undefined;
     }
     return run.emit(e, record, item, file, line);
   };
-  const batches = batchesOf(source);
-  if (batches !== undefined) {
+  const checked =
+    run.checkedLane === true
+      ? checkedOf(source, { ...norm, scope: norm.scope, dedupe: run.dedupe !== undefined })
+      : undefined;
+  const batches = checked === undefined ? batchesOf(source) : undefined;
+  if (checked !== undefined) {
+    // Read and checked on another thread: the same findings, reported here in the same order.
+    const r = emptyChecked();
+    for await (const { file, text } of checked) {
+      for (let at = nextChecked(text, 0, r); at !== -1; at = nextChecked(text, at, r)) {
+        const record = ++run.records;
+        if ((record & 1023) === 0) {
+          checkAbort(o.signal);
+          o.onProgress?.(record);
+        }
+        const line = r.line;
+        if (r.warnings !== undefined) {
+          for (const w of r.warnings) findings.problem(w, 'warning', record, { file, line }, r.warningLoc);
+        }
+        if (r.entry === undefined) {
+          findings.invalidRecord(r.errors!, record, { file, line }, r.errorLoc);
+          continue;
+        }
+        const wait = use(r.entry, record, undefined, file, line);
+        if (wait !== undefined) await wait;
+      }
+    }
+    const seen = checked.seen();
+    if (seen !== undefined) run.dedupe?.adopt(seen);
+  } else if (batches !== undefined) {
     for await (const batch of batches) {
       const { items, file, lines } = batch;
       for (let i = 0; i < items.length; i++) {

@@ -61,6 +61,7 @@ export class Run implements EngineEvents<FileWriter> {
   /** Closed children by name. */
   readonly children: Map<string, Child> = new Map();
   records = 0;
+  readonly checkedLane = true;
   urls = 0;
   /** The first child, held back while it may still become the entry point (sinks that cannot rename). */
   first: { file: PendingFile; name: string } | undefined;

@@ -5,17 +5,26 @@ import { HashedStringSet, hashHex } from '../../src/core/hash.js';
 describe('HashedStringSet', () => {
   it('answers exactly like a Set for any sequence of strings (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ maxLength: 12 }), { maxLength: 400 }), (items) => {
-        const ours = new HashedStringSet();
-        const ref = new Set<string>();
-        for (const s of items) {
-          expect(ours.has(s)).toBe(ref.has(s));
-          expect(ours.add(s)).toBe(!ref.has(s));
-          ref.add(s);
-          expect(ours.has(s)).toBe(true);
-        }
-        expect(ours.size).toBe(ref.size);
-      }),
+      fc.property(
+        fc.array(fc.string({ maxLength: 12 }), { maxLength: 400 }),
+        fc.constantFrom(0, 10, 5000, 1e12),
+        (items, expected) => {
+          const ours = new HashedStringSet(expected);
+          const ref = new Set<string>();
+          for (const s of items) {
+            expect(ours.has(s)).toBe(ref.has(s));
+            expect(ours.add(s)).toBe(!ref.has(s));
+            ref.add(s);
+            expect(ours.has(s)).toBe(true);
+          }
+          expect(ours.size).toBe(ref.size);
+          // Handed to another thread and back (the JSONL reader's worker): the same members.
+          const moved = HashedStringSet.fromTables(structuredClone(ours.tables()));
+          expect(moved.size).toBe(ref.size);
+          for (const s of items) expect(moved.has(s)).toBe(true);
+          expect(moved.add('\u0000not-in-the-items')).toBe(!ref.has('\u0000not-in-the-items'));
+        },
+      ),
       { numRuns: 300 },
     );
   });

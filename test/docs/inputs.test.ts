@@ -89,3 +89,24 @@ describe('docs/inputs.md: server logs and existing sitemaps, as printed', () => 
     expect(offline.stderr).not.toMatch(/^\s+at /m);
   });
 });
+
+describe('docs/inputs.md: JSON Lines', () => {
+  it('the --threads example runs as printed and writes what one thread writes', async () => {
+    const [command, ...rest] = commands(section('JSON Lines'));
+    expect(rest).toEqual([]);
+    const lines = Array.from({ length: 300 }, (_, i) =>
+      JSON.stringify({ loc: `https://example.com/p/${i}`, lastmod: '2024-03-01', priority: 0.5 }),
+    );
+    writeFileSync(join(work, 'pages.jsonl'), `${lines.join('\n')}\n`);
+    const one = await run(command!);
+    expect(one.code, one.stderr).toBe(0);
+    const two = await run(command!.replace(' --threads', '').replace('dist/', 'dist2/'));
+    expect(two.code, two.stderr).toBe(0);
+    for (const name of ['sitemap.xml', '.sitemapkit-manifest.json']) {
+      const strip = (s: string) => s.replace(/"generatedAt":"[^"]*"/, '');
+      expect(strip(readFileSync(join(work, 'dist2', name), 'utf8'))).toBe(
+        strip(readFileSync(join(work, 'dist', name), 'utf8')),
+      );
+    }
+  });
+});

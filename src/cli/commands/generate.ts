@@ -110,6 +110,10 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
       encodingArg,
     )
     .option(
+      '--threads',
+      'read and check a JSONL file on a second thread while this one writes (more memory; see docs/inputs.md)',
+    )
+    .option(
       '--delimiter <char>',
       'CSV: the column delimiter (default: detected from the header row: , ; or tab)',
       delimiterArg,

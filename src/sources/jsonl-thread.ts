@@ -1,0 +1,77 @@
+/**
+ * The main thread's side of the JSONL reader's worker: a {@link CheckedStream} whose batches the
+ * worker (`jsonl-worker.ts`) reads, parses and checks on the second core while this thread
+ * serialises, budgets and writes what came before. Started when iterated; stopped when the
+ * iteration ends, however it ends.
+ */
+import { Worker } from 'node:worker_threads';
+import { type HashedSetTables, HashedStringSet } from '../core/hash.js';
+import { workerArgv } from '../core/worker-argv.js';
+import type { CheckedBatch, CheckedStream, CheckRequest } from '../writer/checked.js';
+import { errorFrom, type FromJsonlWorker, type JsonlTask, MORE } from './jsonl-wire.js';
+
+// Under the test runner this module is TypeScript; the worker runs the build's JavaScript.
+const WORKER = import.meta.url.endsWith('.ts')
+  ? new URL('../../dist/sources/jsonl-worker.js', import.meta.url)
+  : new URL('./jsonl-worker.js', import.meta.url);
+
+export function checkInThread(
+  file: string,
+  encoding: string | undefined,
+  request: CheckRequest,
+): CheckedStream {
+  let tables: HashedSetTables | undefined;
+  return {
+    seen: () => (tables === undefined ? undefined : HashedStringSet.fromTables(tables)),
+    async *[Symbol.asyncIterator](): AsyncGenerator<CheckedBatch> {
+      const task: JsonlTask = { file, encoding, request };
+      // The worker's garbage is short-lived (each batch's parsed lines): a small young
+      // generation keeps its heap, and the process's peak RSS, small.
+      const worker = new Worker(WORKER, {
+        workerData: task,
+        execArgv: workerArgv(process.execArgv),
+        resourceLimits: { maxYoungGenerationSizeMb: 8 },
+      });
+      const queue: FromJsonlWorker[] = [];
+      let failure: Error | undefined;
+      let wake: (() => void) | undefined;
+      const notify = (): void => {
+        const w = wake;
+        wake = undefined;
+        w?.();
+      };
+      worker.on('message', (m: FromJsonlWorker) => {
+        queue.push(m);
+        notify();
+      });
+      worker.on('error', (e) => {
+        failure ??= new Error(`the JSONL reader's thread failed (${e.message})`);
+        notify();
+      });
+      worker.on('exit', (code) => {
+        failure ??= new Error(`the JSONL reader's thread stopped (exit code ${code})`);
+        notify();
+      });
+      try {
+        for (;;) {
+          const m = queue.shift();
+          if (m === undefined) {
+            if (failure !== undefined) throw failure;
+            await new Promise<void>((resolve) => (wake = resolve));
+            continue;
+          }
+          if ('error' in m) throw errorFrom(m.error);
+          if ('done' in m) {
+            tables = m.tables;
+            return;
+          }
+          worker.postMessage(MORE);
+          yield { file, text: m.text };
+        }
+      } finally {
+        // Not awaited: a worker being terminated does not keep the event loop alive.
+        void worker.terminate().catch(() => undefined);
+      }
+    },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * The JSONL reader's worker (started by `jsonl-thread.ts`): reads the file, parses each line and
+ * runs the writer's check stage on it (`writer/checked.ts`: normalisation, the duplicate set),
+ * and sends the main thread one string per batch, at most {@link AHEAD} batches ahead of it.
+ */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { parentPort, workerData } from 'node:worker_threads';
+import { checkRecord, checkUnreadable } from '../writer/checked.js';
+import { Dedupe } from '../writer/dedupe.js';
+import { UnreadableRecord } from '../writer/intake.js';
+import { errorData, type FromJsonlWorker, type JsonlTask, MORE } from './jsonl-wire.js';
+import { readLineBatches } from './lines.js';
+import { jsonlRecord } from './url-lists.js';
+
+/** Batches sent and not yet taken, at most: memory stays bounded when the writer waits for the disk. */
+const AHEAD = 4;
+/**
+ * Characters of checked records gathered into one message (about an input chunk's worth): larger
+ * batches live long enough to be promoted to the old generation, which grows the peak RSS.
+ */
+const BATCH_CHARS = 64 * 1024;
+
+const port = parentPort!;
+const task = workerData as JsonlTask;
+let credit = AHEAD;
+let wake: (() => void) | undefined;
+port.on('message', (m: unknown) => {
+  if (m !== MORE) return;
+  credit++;
+  const w = wake;
+  wake = undefined;
+  w?.();
+});
+const send = (m: FromJsonlWorker, transfer: ArrayBuffer[] = []): void => port.postMessage(m, transfer);
+
+async function sendBatch(text: string): Promise<void> {
+  while (credit === 0) await new Promise<void>((resolve) => (wake = resolve));
+  credit--;
+  send({ text });
+}
+
+async function run(): Promise<void> {
+  // Room for the file's URLs made up front (a JSONL line of loc, lastmod, changefreq and
+  // priority is about a hundred bytes), where growing the set's tables as they fill costs a fifth
+  // of its time. A file that cannot be looked at fails below, as the reader words it.
+  const size = await stat(task.file).then(
+    (s) => s.size,
+    () => 0,
+  );
+  const dedupe = task.request.dedupe ? new Dedupe(size / 100) : undefined;
+  const request = task.request;
+  let text = '';
+  const input = createReadStream(task.file);
+  for await (const [lines, first] of readLineBatches(input, { encoding: task.encoding, where: task.file })) {
+    for (let i = 0; i < lines.length; i++) {
+      const record = jsonlRecord(lines[i]!);
+      if (record === undefined) continue;
+      text +=
+        record instanceof UnreadableRecord
+          ? checkUnreadable(record.message, first + i)
+          : checkRecord(record, first + i, request, dedupe);
+    }
+    if (text.length >= BATCH_CHARS) {
+      await sendBatch(text);
+      text = '';
+    }
+  }
+  if (text !== '') await sendBatch(text);
+  const tables = dedupe?.tables();
+  const buffers = tables === undefined ? [] : [...tables.a, ...tables.b].map((t) => t.buffer as ArrayBuffer);
+  send({ done: true, tables }, buffers);
+}
+
+run().catch((e: unknown) => send({ error: errorData(e) }));
