@@ -74,8 +74,8 @@ export interface InputFlags {
   columns?: Record<string, string>;
   ignoreColumns?: string[];
   extraColumns: 'fail' | 'ignore';
-  /** `--threads`: a JSONL file is read and checked on a second thread. */
-  threads?: boolean;
+  /** `--threads 1`: a JSONL file is read and checked on a second thread. */
+  threads?: number;
 }
 
 export interface ImageFlags {
@@ -91,7 +91,7 @@ export function inputOptions(f: InputFlags): InputOptions {
     ...(f.columns !== undefined && { columns: f.columns }),
     ignoreColumns: f.ignoreColumns ?? [],
     extraColumns: f.extraColumns,
-    ...(f.threads === true && { threads: true }),
+    ...(f.threads === 1 && { threads: true }),
   };
 }
 

@@ -206,7 +206,7 @@ describe('a JSONL file checked on a second thread', () => {
     writeFileSync(file, `{"loc":"${BASE}a"}\nnope\n{"loc":"${BASE}a"}\n{"loc":"${BASE}b","priority":3}\n`);
     const run = (extra: string[], out: string) =>
       cli(['generate', file, '--base-url', BASE, '--out', join(dir, out), ...extra]);
-    const threaded = await run(['--threads'], 'a');
+    const threaded = await run(['--threads', '1'], 'a');
     const here = await run([], 'b');
     expect(threaded.code).toBe(1);
     expect(threaded.stderr.replaceAll(join(dir, 'a'), 'OUT')).toBe(
@@ -214,5 +214,9 @@ describe('a JSONL file checked on a second thread', () => {
     );
     expect(threaded.stderr).toContain(`${file}:2: error record-unreadable`);
     expect(threaded.stderr).toContain(`${file}:3: error url-duplicate`);
+    // A number, as parse --threads takes: 0 or 1 here (one reader thread).
+    const two = await run(['--threads', '2'], 'c');
+    expect(two.code).toBe(2);
+    expect(two.stderr).toContain('--threads');
   });
 });

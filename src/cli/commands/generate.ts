@@ -110,8 +110,9 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
       encodingArg,
     )
     .option(
-      '--threads',
-      'read and check a JSONL file on a second thread while this one writes (more memory; see docs/inputs.md)',
+      '--threads <n>',
+      'worker threads that read and check a JSONL file while this one writes: 0 (default) or 1 (more memory; see docs/inputs.md)',
+      wholeNumberArg('--threads', 0, 1),
     )
     .option(
       '--delimiter <char>',
