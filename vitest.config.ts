@@ -8,6 +8,7 @@ export default defineConfig({
     // Two cores: more workers only fight over them (and over the child processes tests start).
     maxWorkers: 2,
     setupFiles: ['test/support/fast-check-seed.ts'],
+    globalSetup: ['test/support/temp-root.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });
