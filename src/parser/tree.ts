@@ -172,6 +172,13 @@ async function* walk<T>(
     }
     run.onDiagnostic(makeDiagnostic(code, message, sitemap, {}));
   };
+  const reportFull = (sitemap: string): void =>
+    report(
+      'tree-limit',
+      `more than ${o.maxUrls.toLocaleString('en-US')} URLs (maxUrls); reading stopped`,
+      sitemap,
+      'max-urls',
+    );
   const clear = (): void => {
     for (const job of queue) job.ahead?.stop();
     queue.length = 0;
@@ -277,12 +284,7 @@ async function* walk<T>(
         let lines = r.value;
         if (urls + lines.count > o.maxUrls) {
           lines = firstLines(lines, o.maxUrls - urls);
-          report(
-            'tree-limit',
-            `more than ${o.maxUrls.toLocaleString('en-US')} URLs (maxUrls); reading stopped`,
-            job.url,
-            'max-urls',
-          );
+          reportFull(job.url);
           full = true;
         }
         urls += lines.count;
@@ -314,12 +316,7 @@ async function* walk<T>(
               fill();
             }
           } else if (urls >= o.maxUrls) {
-            report(
-              'tree-limit',
-              `more than ${o.maxUrls.toLocaleString('en-US')} URLs (maxUrls); reading stopped`,
-              job.url,
-              'max-urls',
-            );
+            reportFull(job.url);
             full = true;
             break;
           } else {

@@ -303,6 +303,13 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
       let out = '';
       let count = 0;
       let errors = 0;
+      // Batched writes: one await per 64 KiB rather than per line, and backpressure honoured.
+      const flushFull = async (): Promise<void> => {
+        if (out.length < 65_536) return;
+        const chunk = out;
+        out = '';
+        await writeOut(ctx.stdout, chunk);
+      };
       const drain = async (result: SitemapParse<Row>, name: string): Promise<void> => {
         // The parser's batches (a chunk's items each), so that an item costs no await of its own.
         for await (const batch of itemBatches(result)) {
@@ -312,12 +319,7 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
           }
           count += batch.length;
           progress.update(count);
-          // Batched writes: one await per 64 KiB rather than per line, and backpressure honoured.
-          if (out.length >= 65_536) {
-            const chunk = out;
-            out = '';
-            await writeOut(ctx.stdout, chunk);
-          }
+          await flushFull();
         }
         errors += result.errorCount;
       };
@@ -350,11 +352,7 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
               count += lines.count;
             }
             progress.update(count);
-            if (out.length >= 65_536) {
-              const chunk = out;
-              out = '';
-              await writeOut(ctx.stdout, chunk);
-            }
+            await flushFull();
           }
           errors += result.errorCount;
         } else await drain(parseSitemapTree(roots, tree), source);
