@@ -169,6 +169,31 @@ async function expectSameWalk(
   return reference;
 }
 
+/**
+ * The property over generated trees (random sizes, gzip or not, broken children, nested indexes):
+ * `same` finds one reading with `threads` workers and one without equal to the sequential one.
+ */
+function generatedTreesAgree(
+  same: (roots: string, options: TreeOptions, modes: TreeOptions[]) => Promise<unknown>,
+  numRuns: number,
+): Promise<void> {
+  return fc.assert(
+    fc.asyncProperty(
+      fc.array(generatedChild, { minLength: 1, maxLength: 8 }),
+      fc.integer({ min: 1, max: 6 }),
+      fc.integer({ min: 1, max: 3 }),
+      async (children, concurrency, threads) => {
+        const o = await generatedTree(children);
+        await same(`${o}/index.xml`, {}, [
+          { threads, concurrency },
+          { threads: 0, concurrency },
+        ]);
+      },
+    ),
+    { numRuns },
+  );
+}
+
 describe('parseSitemapTree read ahead gives the sequential walk', () => {
   it('every spec sample as a child of one index: entries, findings, facts and positions, in order', async () => {
     const s = await server();
@@ -270,21 +295,7 @@ describe('parseSitemapTree read ahead gives the sequential walk', () => {
   });
 
   it('generated trees: random sizes, gzip or not, broken children, nested indexes (property)', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(generatedChild, { minLength: 1, maxLength: 8 }),
-        fc.integer({ min: 1, max: 6 }),
-        fc.integer({ min: 1, max: 3 }),
-        async (children, concurrency, threads) => {
-          const o = await generatedTree(children);
-          await expectSameWalk(`${o}/index.xml`, {}, [
-            { threads, concurrency },
-            { threads: 0, concurrency },
-          ]);
-        },
-      ),
-      { numRuns: 12 },
-    );
+    await generatedTreesAgree(expectSameWalk, 12);
   });
 });
 
@@ -316,21 +327,7 @@ describe('parseSitemapTreeLines (sitemapkit parse URL --format jsonl) gives the 
   });
 
   it('generated trees: random sizes, gzip or not, broken children, nested indexes (property)', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(generatedChild, { minLength: 1, maxLength: 8 }),
-        fc.integer({ min: 1, max: 6 }),
-        fc.integer({ min: 1, max: 3 }),
-        async (children, concurrency, threads) => {
-          const o = await generatedTree(children);
-          await expectSameLines(`${o}/index.xml`, {}, [
-            { threads, concurrency },
-            { threads: 0, concurrency },
-          ]);
-        },
-      ),
-      { numRuns: 10 },
-    );
+    await generatedTreesAgree(expectSameLines, 10);
   });
 });
 
