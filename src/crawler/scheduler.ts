@@ -4,6 +4,9 @@
  * failure back in its host's queue (by the retry decision's kind), and hands every final answer to
  * its `events`. Pages that finish in one turn of the event loop are committed together, and
  * always before the next request starts, so after `kill -9` only the leased URLs are fetched again.
+ * A frontier may return from `commit` before the batch is durable (the shared crawl's `ahead`
+ * mode writes a batch while the next pages are fetched): its own bound on what a kill re-fetches
+ * is documented with it (`frontier-postgres.ts`).
  */
 import { SitemapkitError } from '../core/errors.js';
 import type { HttpFailureReason } from '../http/errors.js';
@@ -199,7 +202,7 @@ export class Scheduler {
   async run(): Promise<void> {
     const o = this.#o;
     for (;;) {
-      // Pages finished since the last turn become durable before any new request starts.
+      // Pages finished since the last turn are committed before any new request starts.
       await this.#commit();
       this.#dirty = false;
       if (o.signal?.aborted === true || this.#failure !== undefined) break;
