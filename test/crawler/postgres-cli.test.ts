@@ -19,6 +19,14 @@ let site: TestServer;
 let release: () => void = () => undefined;
 let held: Promise<void> = Promise.resolve();
 
+/** From now on /hold waits until `release()`; returns how often it was asked for so far. */
+function holdPages(): number {
+  held = new Promise<void>((r) => {
+    release = r;
+  });
+  return site.hits('/hold');
+}
+
 /** A tree: home links to 8 sections, each to 5 pages (some shared), every page back home. */
 function routes(): Record<string, Route> {
   const r: Record<string, Route> = {
@@ -136,9 +144,7 @@ describe('crawl --state postgres://… (a shared crawl)', () => {
     const url = server().url;
     // /hold is held until the second worker has registered: the first cannot finish the crawl
     // before the second joins it, however the two processes are scheduled.
-    held = new Promise<void>((r) => {
-      release = r;
-    });
+    holdPages();
     const first = spawnBin(['crawl', site.url, ...common(dir), '--state', url, '--crawl-id', 'joined']);
     await waitForCommand(url, 'joined');
     const joining = runBin(['crawl-worker', '--state', url, '--crawl-id', 'joined'], { limitMs: 120_000 });
@@ -183,10 +189,7 @@ describe('crawl --state postgres://… (a shared crawl)', () => {
   it('Ctrl-C in one worker: exit 130, its leases back at once; another worker finishes the crawl', async () => {
     const dir = tempDir('sk-pg-sigint');
     const url = server().url;
-    held = new Promise<void>((r) => {
-      release = r;
-    });
-    const before = site.hits('/hold');
+    const before = holdPages();
     const a = spawnBin([
       'crawl',
       site.url,
@@ -240,10 +243,7 @@ describe('crawl --state postgres://… (a shared crawl)', () => {
   it('crawl-status --drop refuses while a worker is alive; --force drops under it', async () => {
     const dir = tempDir('sk-pg-drop-alive');
     const url = server().url;
-    held = new Promise<void>((r) => {
-      release = r;
-    });
-    const before = site.hits('/hold');
+    const before = holdPages();
     const a = spawnBin(['crawl', site.url, ...common(dir), '--state', url, '--crawl-id', 'alive']);
     await eventually(() => site.hits('/hold') > before, 60_000);
     const refused = await runBin(['crawl-status', '--state', url, '--crawl-id', 'alive', '--drop']);
@@ -267,10 +267,7 @@ describe('crawl --state postgres://… (a shared crawl)', () => {
   it('Ctrl-C in crawl --workers 2 reaches each worker once: all exit 130 with their leases back', async () => {
     const dir = tempDir('sk-pg-sigint-all');
     const url = server().url;
-    held = new Promise<void>((r) => {
-      release = r;
-    });
-    const before = site.hits('/hold');
+    const before = holdPages();
     const parent = spawnBin([
       'crawl',
       site.url,
