@@ -164,3 +164,22 @@ export function load() {
     .map((x) => x.toFixed(1))
     .join(' ');
 }
+
+/**
+ * The parse benches' urlset of `n` URLs under `host`, one image each (the 14.3 MB file of 50,000
+ * that bench/parse.mjs reads, and each child of bench/parse-tree.mjs's tree).
+ */
+export function benchUrlset(n, host) {
+  const parts = [
+    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n`,
+  ];
+  for (let i = 0; i < n; i++) {
+    const id = String(i).padStart(6, '0');
+    const day = String(1 + (i % 28)).padStart(2, '0');
+    parts.push(
+      `  <url>\n    <loc>${host}/products/category-${i % 97}/item-${id}.html</loc>\n    <lastmod>2024-08-${day}T09:12:00+00:00</lastmod>\n    <changefreq>weekly</changefreq>\n    <image:image>\n      <image:loc>https://cdn.example.com/images/${id}.jpg</image:loc>\n    </image:image>\n  </url>\n`,
+    );
+  }
+  parts.push('</urlset>\n');
+  return parts.join('');
+}

@@ -27,7 +27,7 @@ import { createServer } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { benchFlags, fmt, load, median, OUT, ROOT, runNode, table } from './lib.mjs';
+import { benchFlags, benchUrlset, fmt, load, median, OUT, ROOT, runNode, table } from './lib.mjs';
 
 const flags = benchFlags({
   urls: { value: 50_000, quick: 2000 },
@@ -57,18 +57,7 @@ await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const origin = `http://127.0.0.1:${server.address().port}`;
 
 function child(n) {
-  const parts = [
-    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n`,
-  ];
-  for (let i = 0; i < n; i++) {
-    const id = String(i).padStart(6, '0');
-    const day = String(1 + (i % 28)).padStart(2, '0');
-    parts.push(
-      `  <url>\n    <loc>${origin}/products/category-${i % 97}/item-${id}.html</loc>\n    <lastmod>2024-08-${day}T09:12:00+00:00</lastmod>\n    <changefreq>weekly</changefreq>\n    <image:image>\n      <image:loc>https://cdn.example.com/images/${id}.jpg</image:loc>\n    </image:image>\n  </url>\n`,
-    );
-  }
-  parts.push('</urlset>\n');
-  return gzipSync(parts.join(''));
+  return gzipSync(benchUrlset(n, origin));
 }
 const gz = child(N);
 for (let i = 0; i < FILES; i++) writeFileSync(join(DIR, `sitemap-${i}.xml.gz`), gz);

@@ -19,7 +19,18 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { benchFlags, fmt, load, median, OUT, ROOT, requireBuild, runNode, table } from './lib.mjs';
+import {
+  benchFlags,
+  benchUrlset,
+  fmt,
+  load,
+  median,
+  OUT,
+  ROOT,
+  requireBuild,
+  runNode,
+  table,
+} from './lib.mjs';
 
 const flags = benchFlags({
   urls: { value: 50_000, quick: 5000 },
@@ -39,18 +50,7 @@ const HOST = 'https://www.example.com';
 function makeSitemap(n) {
   const path = join(OUT, `parse-${n}.xml`);
   if (!existsSync(path)) {
-    const parts = [
-      `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n`,
-    ];
-    for (let i = 0; i < n; i++) {
-      const id = String(i).padStart(6, '0');
-      const day = String(1 + (i % 28)).padStart(2, '0');
-      parts.push(
-        `  <url>\n    <loc>${HOST}/products/category-${i % 97}/item-${id}.html</loc>\n    <lastmod>2024-08-${day}T09:12:00+00:00</lastmod>\n    <changefreq>weekly</changefreq>\n    <image:image>\n      <image:loc>https://cdn.example.com/images/${id}.jpg</image:loc>\n    </image:image>\n  </url>\n`,
-      );
-    }
-    parts.push('</urlset>\n');
-    writeFileSync(path, parts.join(''));
+    writeFileSync(path, benchUrlset(n, HOST));
     writeFileSync(`${path}.gz`, gzipSync(readFileSync(path)));
   }
   return path;
