@@ -247,7 +247,7 @@ async function crawlWith(
     },
   });
   // The browser starts with the first page to render and is closed when the loop ends, however it ends.
-  const render = o.render.mode === false ? undefined : new RenderStep(o, net.page, gate, scope);
+  const render = o.render.mode === false ? undefined : new RenderStep(o, net.page, gate, scope, hosts);
   if (start.recrawl === 'continue') {
     recorder.report({
       code: 'crawl-recrawl-continued',

@@ -232,7 +232,7 @@ async function work(
       scheduler?.wake();
     },
   });
-  const render = o.render.mode === false ? undefined : new RenderStep(o, net.page, gate, scope);
+  const render = o.render.mode === false ? undefined : new RenderStep(o, net.page, gate, scope, hosts, slots);
   let complete = finishedAlready || rewrite;
   try {
     if (!rewrite && !finishedAlready) {

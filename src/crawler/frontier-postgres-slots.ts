@@ -75,6 +75,11 @@ export class PostgresSlots implements SlotSource {
     }
   }
 
+  /** A rendered page's own request: a send slot in the spacing, no place on the host (its page holds one). */
+  pace(origin: string): Promise<void> {
+    return this.#claimSlot(origin);
+  }
+
   /** Gives back the place on the host that `claim` took (the answer is in, or the request failed). */
   async release(origin: string): Promise<void> {
     if (this.#hostLimit === undefined) return;

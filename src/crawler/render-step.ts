@@ -4,14 +4,19 @@
  * browser (src/render) from that same HTML, and the rendered DOM is read by the same page reader.
  * A render that hangs or crashes is tried once more in a fresh tab; a second failure is recorded
  * on the page (it is never retried as a request). Requests the page makes go out only to the
- * crawled hosts, and only where robots.txt allows them.
+ * crawled hosts, only where robots.txt allows them, and in the host's spacing: `--rate` and a
+ * robots.txt Crawl-delay hold for them as for the pages (a shared crawl claims their send slots in
+ * the database). They take no place of the host's concurrency: the page that makes them holds one.
  */
+
+import type { HostScheduler } from '../http/scheduler.js';
 import { type PageMeta, PageMetaReader, resolvePageBase } from '../page/page-meta.js';
 import { Renderer, type RenderResult, type RequestPolicy } from '../render/renderer.js';
 import type { RobotsGate } from '../robots/gate.js';
 import type { PageResponse } from './fetch-page.js';
 import type { ResolvedCrawlOptions } from './options.js';
 import { AutoRender } from './render-auto.js';
+import type { SlotSource } from './scheduler.js';
 import type { Scope } from './scope.js';
 
 type Fetch = (url: string, conditional?: Readonly<Record<string, string>>) => Promise<PageResponse>;
@@ -55,8 +60,27 @@ export class RenderStep {
   readonly #now: () => number;
   readonly renderer: Renderer;
 
-  constructor(o: ResolvedCrawlOptions, fetch: Fetch, gate: RobotsGate, scope: Scope) {
+  constructor(
+    o: ResolvedCrawlOptions,
+    fetch: Fetch,
+    gate: RobotsGate,
+    scope: Scope,
+    hosts: HostScheduler,
+    slots?: SlotSource,
+  ) {
     this.#fetch = fetch;
+    const pace =
+      slots?.pace?.bind(slots) ??
+      (async (origin: string): Promise<void> => {
+        for (;;) {
+          const now = o.now();
+          const at = hosts.book(origin, now);
+          if (at <= now) return;
+          await o.sleep(at - now);
+          // Woken late (a loaded machine), it would send into the next request's gap: book again.
+          if (o.now() - at <= hosts.limits(origin).delayMs / 2) return;
+        }
+      });
     this.#now = o.now;
     this.#auto = o.render.mode === 'auto' ? new AutoRender() : undefined;
     const policy = async (url: string): Promise<RequestPolicy> => {
@@ -69,8 +93,11 @@ export class RenderStep {
       if (u.protocol === 'data:' || u.protocol === 'blob:') return 'allow';
       if ((u.protocol !== 'http:' && u.protocol !== 'https:') || !scope.onSite(u)) return 'third-party';
       // The crawl's own robots cache: the page's API calls obey the rules its links obey.
-      const verdict = await gate.check(u.origin, url);
-      return verdict.allowed ? 'allow' : 'robots';
+      const origin = `${u.protocol}//${u.host}`;
+      const verdict = await gate.check(origin, url);
+      if (!verdict.allowed) return 'robots';
+      await pace(origin);
+      return 'allow';
     };
     this.renderer = new Renderer({
       executablePath: o.render.chromium,

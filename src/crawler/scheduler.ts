@@ -48,6 +48,11 @@ export interface SlotSource {
   claim(origin: string): Promise<void>;
   /** The request `claim` let start has its answer (or failed): its place on the host is free. */
   release?(origin: string): Promise<void>;
+  /**
+   * Resolves when a request that rides on a started page (a rendered page's own requests) may be
+   * sent: the spacing only, no place on the host.
+   */
+  pace?(origin: string): Promise<void>;
 }
 
 export interface SchedulerParts {

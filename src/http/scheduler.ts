@@ -86,6 +86,18 @@ export class HostScheduler {
     h.lastStart = now;
   }
 
+  /**
+   * Books a start for a request that rides on one already started (a rendered page's own script and
+   * API requests): it keeps the gap and any pause, but takes no concurrency place, since the page
+   * that makes it holds one. Returns when it may be sent; the next request keeps its gap from then.
+   */
+  book(host: string, now: number): number {
+    const h = this.#host(host);
+    const at = Math.max(now, h.pausedUntil, h.lastStart + h.limits.delayMs);
+    h.lastStart = at;
+    return at;
+  }
+
   /** Records that a request to the host finished (any outcome). */
   finish(host: string): void {
     const h = this.#host(host);

@@ -10,34 +10,24 @@
  * violation only when they fall within one second however they lie in those intervals. On an idle
  * machine the intervals are a millisecond wide and the check is the plain one.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { usePostgres } from '../support/postgres.js';
+import { bursts, startTimedSite, type TimedSite } from '../support/timed-site.js';
 import { tempDir } from '../support/tmp.js';
 import { resultOf, startWorker } from './postgres-helpers.js';
 
-const SITE = fileURLToPath(new URL('../support/timed-site.mjs', import.meta.url));
 const pg = usePostgres();
-const children: ChildProcess[] = [];
+const sites: TimedSite[] = [];
 afterEach(() => {
-  for (const c of children.splice(0)) c.kill();
+  for (const s of sites.splice(0)) s.close();
 });
-
-async function timedSite(n: number): Promise<string> {
-  const child = spawn(process.execPath, [SITE, String(n)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(child);
-  const line = await new Promise<string>((resolve, reject) => {
-    child.stdout!.setEncoding('utf8').once('data', resolve);
-    child.once('error', reject);
-  });
-  return `http://127.0.0.1:${/PORT=(\d+)/.exec(line)![1]}`;
-}
 
 describe('politeness shared by the workers of a crawl', () => {
   it('keeps one host at rate 5 over four workers, and fetches its robots.txt once', async () => {
-    const origin = await timedSite(30);
+    const site = await startTimedSite(30);
+    sites.push(site);
+    const origin = site.origin;
     const dir = tempDir('sk-pgp');
     const workers = [1, 2, 3, 4].map((i) =>
       startWorker({
@@ -54,9 +44,7 @@ describe('politeness shared by the workers of a crawl', () => {
     const ends = await Promise.all(workers.map((w) => w.done));
     for (const e of ends) expect(e.code, e.stderr).toBe(0);
     expect(ends.map((e) => resultOf(e.lines)).filter((r) => r.worker.wroteOutput)).toHaveLength(1);
-    const arrivals = (
-      (await (await fetch(`${origin}/__arrivals`)).json()) as { at: number; after: number }[]
-    ).sort((a, b) => a.at - b.at);
+    const arrivals = (await site.arrivals()).sort((a, b) => a.at - b.at);
     const pages = ends.reduce((a, e) => a + e.lines.filter((l) => l.startsWith('page ')).length, 0);
     // One request per finished page but /private/x, which robots.txt refuses, and one robots.txt request.
     expect(arrivals.length).toBe(pages);
@@ -72,11 +60,7 @@ describe('politeness shared by the workers of a crawl', () => {
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(199.999);
     // Seven in a row that must lie within one second: the seventh read at most a second after the
     // earliest moment the first can have arrived.
-    const bunched = arrivals
-      .slice(6)
-      .map((last, i) => ({ first: arrivals[i]!, last }))
-      .filter(({ first, last }) => last.at - first.after < 1000);
-    expect(bunched).toEqual([]);
+    expect(bursts(arrivals)).toEqual([]);
     // The workers shared the pages: more than one of them fetched some.
     expect(ends.filter((e) => e.lines.some((l) => l.startsWith('page '))).length).toBeGreaterThan(1);
   });

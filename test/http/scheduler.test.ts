@@ -34,6 +34,20 @@ describe('HostScheduler', () => {
     expect(() => s.start('a', 300)).toThrow(/not ready/);
   });
 
+  it('books the starts of requests that ride on a started page in the spacing, with no place taken', () => {
+    const s = new HostScheduler({ concurrency: 1, delayMs: 200 });
+    s.start('a', 0);
+    expect(s.readyAt('a', 0)).toBe(Number.POSITIVE_INFINITY);
+    // The page holds the only place; its scripts' requests still go out, one gap apart.
+    expect([s.book('a', 10), s.book('a', 10), s.book('a', 500)]).toEqual([200, 400, 600]);
+    s.pause('a', 1000);
+    expect(s.book('a', 700)).toBe(1000);
+    s.finish('a');
+    // The next page keeps its gap from the last booked start.
+    expect(s.readyAt('a', 1000)).toBe(1200);
+    expect(new HostScheduler({ concurrency: 1, delayMs: 0 }).book('b', 5)).toBe(5);
+  });
+
   it('keys hosts by host and port, credentials left out', () => {
     expect(hostKey('https://User:pw@Example.COM:8443/x?y')).toBe('example.com:8443');
     expect(hostKey('mailto:x@example.com')).toBe('');
