@@ -18,7 +18,6 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Duplex } from 'node:stream';
-import { createGzip } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { fmt, OUT, table } from './lib.mjs';
 
@@ -104,27 +103,8 @@ async function contender(name) {
     };
     return name.endsWith('node:http') ? bare : express().use(bare);
   }
-  const { SitemapStream, streamToPromise } = await import('sitemap');
-  const all = db.prepare('SELECT loc, lastmod FROM urls ORDER BY id');
-  const app = express();
-  let sitemap;
-  app.get('/sitemap.xml', (_req, res) => {
-    res.header('Content-Type', 'application/xml');
-    res.header('Content-Encoding', 'gzip');
-    if (sitemap) {
-      res.send(sitemap);
-      return;
-    }
-    const smStream = new SitemapStream({ hostname: 'https://example.com/' });
-    const pipeline = smStream.pipe(createGzip());
-    for (const r of all.iterate()) smStream.write({ url: r.loc, lastmod: r.lastmod });
-    smStream.end();
-    streamToPromise(pipeline).then((sm) => {
-      sitemap = sm;
-    });
-    pipeline.pipe(res);
-  });
-  return app;
+  const { sitemapApp } = await import('./serve/sitemap-route.mjs');
+  return sitemapApp(db);
 }
 
 if (process.argv[2] === '--child') {
