@@ -16,7 +16,6 @@ import {
   addImage,
   addNews,
   addVideo,
-  buildEntry,
   type Draft,
   type FieldContext,
   finishFeedItem,
@@ -24,7 +23,6 @@ import {
   ordered,
   type PageDraft,
   type Pos,
-  positionOf,
   setFeedField,
   setImageField,
   setNewsField,
@@ -479,7 +477,7 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext, ElementH
       if (!page.hadLoc) this.rep.report('loc-missing', '<url> has no <loc>; entry dropped', page.at);
       return;
     }
-    this.#sink.emit(buildEntry(page), positionOf(page));
+    this.#sink.emitPage(page);
   }
 
   #endTvshow(): void {
