@@ -8,11 +8,9 @@
  * handler → location rule and per-file counts on each item.
  */
 import type { Diagnostic } from '../core/diagnostics.js';
-import type { SitemapEntry } from '../core/entry.js';
 import { MAX_BYTES, MAX_URLS } from '../core/limits.js';
 import { checkUrl, inScope, type LocationScope, locationPrefix } from '../core/url.js';
 import { clip } from './field-values.js';
-import { buildEntry, type PageDraft, positionOf } from './records.js';
 import { DocumentReporter, makeDiagnostic, type Where } from './reporter.js';
 import type { ParserRuleCode } from './rules.js';
 import type { DocumentSink } from './sink.js';
@@ -37,7 +35,6 @@ const HEAD_LIMIT = 1024;
 export class SitemapParser implements DocumentSink {
   readonly rep: DocumentReporter;
   readonly #onItem: SitemapParserOptions['onItem'];
-  readonly #onPage: SitemapParserOptions['onPage'];
   readonly #onOutside: ((d: Diagnostic, item: SitemapItem) => void) | undefined;
   readonly #scopes: LocationScope[];
   readonly #maxBytes: number;
@@ -66,8 +63,6 @@ export class SitemapParser implements DocumentSink {
     this.rep = new DocumentReporter(options.sitemap, options.onDiagnostic);
     this.#onItem = options.onItem;
     this.#onOutside = options.onOutsideLocation;
-    // A finding deferred with its item needs the item: then pages are built as entries.
-    this.#onPage = options.onOutsideLocation === undefined ? options.onPage : undefined;
     this.#maxBytes = options.maxBytes ?? MAX_BYTES;
     this.#maxDepth = options.maxElementDepth ?? 64;
     const urls =
@@ -152,26 +147,6 @@ export class SitemapParser implements DocumentSink {
   }
 
   emit(item: SitemapItem, at: ItemPosition): void {
-    this.#check(item, at);
-    this.#onItem(item, at);
-  }
-
-  emitPage(page: PageDraft): void {
-    const at = positionOf(page);
-    const onPage = this.#onPage;
-    if (onPage === undefined) {
-      this.emit(buildEntry(page), at);
-      return;
-    }
-    // The record reads as the entry buildEntry would make of it (the same fields, by name): the
-    // writer takes what it needs from it at once, and no entry is made (issue 16).
-    const entry = page as PageDraft & SitemapEntry;
-    this.#check(entry, at);
-    onPage(entry, at);
-  }
-
-  /** The per-file counts and the location rule, for an item about to be delivered. */
-  #check(item: SitemapItem, at: ItemPosition): void {
     if ('kind' in item) {
       if (++this.#sitemaps === MAX_URLS + 1) {
         this.rep.report(
@@ -198,6 +173,7 @@ export class SitemapParser implements DocumentSink {
       if (this.#onOutside !== undefined) this.#onOutside(d, item);
       else this.rep.pass(d);
     }
+    this.#onItem(item, at);
   }
 
   // ---- stages ---------------------------------------------------------------------------------

@@ -24,18 +24,12 @@ export interface DocumentPlace {
  * Yields the items of one opened source, in batches (one per chunk read, so that each item costs
  * its consumer one await, not one per layer), and returns its {@link SitemapInfo} (also given to
  * the run). Never throws for what the document or the server does mid-body; throws `ERR_ABORTED`.
- *
- * With `direct`, and when nothing waits on the items (no cross-submit check, no loc swapped for its
- * written form, no `onItem`), each item goes to `direct` as it is read instead (a page as the
- * parser's record, see `onPage`), and the batches are empty: one a chunk, for the caller to
- * write out what `direct` made. Otherwise `direct` is not called and the items come as usual.
  */
 export async function* readDocument(
   opened: OpenedSource,
   o: ResolvedParseOptions,
   run: DocumentRun,
   place: DocumentPlace = {},
-  direct?: (item: SitemapItem) => void,
 ): AsyncGenerator<SitemapItem[], SitemapInfo> {
   const queue: SitemapItem[] = [];
   const sitemapUrls = opened.fetched
@@ -58,29 +52,24 @@ export async function* readDocument(
     }
     return raw;
   };
-  const to = direct !== undefined && !crossSubmit && !o.rawUrls && onItem === undefined ? direct : undefined;
   const parser = new SitemapParser({
     sitemap: opened.name,
     sitemapUrl: sitemapUrls,
     allowHosts: o.allowHosts,
     maxBytes: o.maxBytes,
     maxElementDepth: o.maxElementDepth,
-    ...(to === undefined ? {} : { onPage: to }),
-    onItem:
-      to !== undefined
-        ? to
-        : o.rawUrls
-          ? (item, where) => {
-              const out = asWritten(item, where);
-              queue.push(out);
-              onItem?.(out, opened.name, where);
-            }
-          : onItem === undefined
-            ? (item) => queue.push(item)
-            : (item, where) => {
-                queue.push(item);
-                onItem(item, opened.name, where);
-              },
+    onItem: o.rawUrls
+      ? (item, where) => {
+          const out = asWritten(item, where);
+          queue.push(out);
+          onItem?.(out, opened.name, where);
+        }
+      : onItem === undefined
+        ? (item) => queue.push(item)
+        : (item, where) => {
+            queue.push(item);
+            onItem(item, opened.name, where);
+          },
     onDiagnostic: run.onDiagnostic,
     ...(crossSubmit
       ? { onOutsideLocation: (d: Diagnostic, item: SitemapItem) => deferred.set(item, d) }
@@ -106,7 +95,7 @@ export async function* readDocument(
     for await (const chunk of decodeBody(opened.body, o, stats, (code, m) => parser.fail(code, m))) {
       checkAborted(o.http.signal, opened.name);
       parser.write(chunk);
-      if (queue.length > 0 || to !== undefined) yield await take();
+      if (queue.length > 0) yield await take();
       if (parser.done) break;
     }
     parser.end();

@@ -1,4 +1,3 @@
-import type { PageDraft } from './records.js';
 import type { DocumentReporter } from './reporter.js';
 import type { ItemPosition, SitemapFormat, SitemapItem } from './types.js';
 
@@ -12,6 +11,4 @@ export interface DocumentSink {
    * the per-file counts, and makes a {@link Where} only when it reports something.
    */
   emit(item: SitemapItem, at: ItemPosition): void;
-  /** Delivers a complete page record (with a `loc`): as an entry built from it, or as it is (`onPage`). */
-  emitPage(page: PageDraft): void;
 }

@@ -69,15 +69,6 @@ export interface SitemapParserOptions {
   maxBytes?: number;
   /** Deepest element nesting. @default 64 */
   maxElementDepth?: number;
-  /**
-   * Receives each page entry of a `<url>`, RSS item or Atom entry instead of `onItem`, without the
-   * entry being built: `page` is the parser's own record of it, whose entry-model fields (`loc`,
-   * `lastmod`, … `mobile`) are the entry's and whose other fields are not part of it. Read it
-   * during the call, never keep it. For writers that turn each page into text at once (sitemapkit
-   * parse's JSON lines). Not used with `onOutsideLocation` (which needs the entry itself), nor for
-   * index children and pages of text sitemaps, which still come through `onItem`.
-   */
-  onPage?: (page: SitemapEntry, position: ItemPosition) => void;
 }
 
 /** Facts about one sitemap, known once it has been read. */

@@ -16,6 +16,7 @@ import {
   addImage,
   addNews,
   addVideo,
+  buildEntry,
   type Draft,
   type FieldContext,
   finishFeedItem,
@@ -23,6 +24,7 @@ import {
   ordered,
   type PageDraft,
   type Pos,
+  positionOf,
   setFeedField,
   setImageField,
   setNewsField,
@@ -477,7 +479,7 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext, ElementH
       if (!page.hadLoc) this.rep.report('loc-missing', '<url> has no <loc>; entry dropped', page.at);
       return;
     }
-    this.#sink.emitPage(page);
+    this.#sink.emit(buildEntry(page), positionOf(page));
   }
 
   #endTvshow(): void {

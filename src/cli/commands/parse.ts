@@ -3,7 +3,7 @@ import { type Diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
 import { isSitemapkitError } from '../../core/errors.js';
 import { fsError } from '../../core/fs-errors.js';
 import { SITEMAP_TIMEOUT_MS } from '../../parser/options.js';
-import { parseSitemap, parseSitemapLines, type TextLines } from '../../parser/parse-sitemap.js';
+import { parseSitemap } from '../../parser/parse-sitemap.js';
 import { itemBatches } from '../../parser/run.js';
 import { isHttpUrl } from '../../parser/source.js';
 import type {
@@ -109,15 +109,6 @@ export function formatRow(row: Row, sitemap: string, format: Format): string {
     'page',
     csvField(from),
   ].join(',')}\n`;
-}
-
-/**
- * `formatRow(item, name, 'jsonl')` for an item of one sitemap (no `sitemap` of its own), `nameJson`
- * the name as JSON; a page may be the parser's record of it (parseSitemapLines), from which
- * entryLine reads the entry-model fields only.
- */
-export function jsonlRow(item: SitemapItem, nameJson: string): string {
-  return 'kind' in item ? jsonLine(item, nameJson) : entryLine(item, nameJson);
 }
 
 /** Counts for `--stats`. */
@@ -333,19 +324,6 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
         errors += result.errorCount;
       };
 
-      // Lines written where they are read (a parse worker, or the parser's sink): taken as they are.
-      const writeLines = async (result: SitemapParse<TextLines>): Promise<void> => {
-        for await (const batch of itemBatches(result)) {
-          for (const lines of batch) {
-            out += lines.text;
-            count += lines.count;
-          }
-          progress.update(count);
-          await flushFull();
-        }
-        errors += result.errorCount;
-      };
-
       if (format === 'csv' && stats === undefined) out += `${CSV_COLUMNS.join(',')}\n`;
       let roots: string[] = [source];
       if (flags.discover) {
@@ -367,17 +345,22 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
         if (format === 'jsonl' && stats === undefined) {
           // The lines are written where each sitemap is read (a parse worker, or here): the same
           // bytes as formatRow's, without an entry crossing between threads.
-          await writeLines(parseSitemapTreeLines(roots, tree, TREE_JSON_LINES));
+          const result = parseSitemapTreeLines(roots, tree, TREE_JSON_LINES);
+          for await (const batch of itemBatches(result)) {
+            for (const lines of batch) {
+              out += lines.text;
+              count += lines.count;
+            }
+            progress.update(count);
+            await flushFull();
+          }
+          errors += result.errorCount;
         } else await drain(parseSitemapTree(roots, tree), source);
       } else {
         for (const root of roots) {
           const input: SitemapSource = root === '-' ? ctx.stdin : root;
-          const name = root === '-' ? '<stdin>' : root;
           try {
-            if (format === 'jsonl' && stats === undefined) {
-              // JSON lines written as the sitemap is read, a page's from the parser's own record.
-              await writeLines(parseSitemapLines(input, options, { name, line: jsonlRow }));
-            } else await drain(parseSitemap(input, options), name);
+            await drain(parseSitemap(input, options), root === '-' ? '<stdin>' : root);
           } catch (error) {
             // Several discovered sitemaps: one that cannot be fetched is a finding, not the end.
             if (!flags.discover || !isSitemapkitError(error, 'ERR_HTTP'))
