@@ -5,7 +5,9 @@
 // (user + system, which a loaded machine moves far less), and the load average. Every contender,
 // bare node included, carries bench/rss-hook.mjs, which reports the CPU time. Target: both within
 // 1.5x bare.
-// Usage: node bench/startup.mjs [--runs N]
+// --baseline DIR adds, in the same runs, the one-URL parse of another build (DIR/dist/cli/bin.js,
+// built, with its node_modules): before/after figures of one change under the same load.
+// Usage: node bench/startup.mjs [--runs N] [--baseline DIR]
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +16,8 @@ import { load, OUT, ROOT, table } from './lib.mjs';
 const argv = process.argv.slice(2);
 const i = argv.indexOf('--runs');
 const RUNS = i === -1 ? 10 : Number(argv[i + 1]);
+const b = argv.indexOf('--baseline');
+const BASELINE = b === -1 ? undefined : join(argv[b + 1], 'dist/cli/bin.js');
 const BIN = join(ROOT, 'dist/cli/bin.js');
 const dir = join(OUT, 'startup');
 mkdirSync(dir, { recursive: true });
@@ -28,6 +32,9 @@ const contenders = [
   { name: 'sitemapkit --version', args: [BIN, '--version'] },
   { name: 'sitemapkit parse (one URL)', args: [BIN, 'parse', one] },
   { name: 'sitemapkit parse --format jsonl', args: [BIN, 'parse', one, '--format', 'jsonl'] },
+  ...(BASELINE === undefined
+    ? []
+    : [{ name: 'parse --format jsonl, --baseline', args: [BASELINE, 'parse', one, '--format', 'jsonl'] }]),
 ];
 const HOOK = new URL('./rss-hook.mjs', import.meta.url).href;
 const times = contenders.map(() => []);

@@ -50,12 +50,35 @@ const besideItself = {
   },
 };
 
+/**
+ * commander requires `node:child_process` at its top, for executable subcommands, which sitemapkit
+ * does not use: loading it (with `net`, `dgram` and their bindings) cost every run about 3 ms of
+ * CPU (start-up, issue 16). It is required when commander first touches it instead.
+ */
+const CHILD_PROCESS = "const childProcess = require('node:child_process');";
+const lazyChildProcess = {
+  name: 'commander-child-process-on-use',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes(CHILD_PROCESS)) return undefined;
+      return {
+        contents: text.replace(
+          CHILD_PROCESS,
+          "let childProcessModule; const childProcess = new Proxy({}, { get: (_, key) => (childProcessModule ??= require('node:child_process'))[key] });",
+        ),
+        loader: 'js',
+      };
+    });
+  },
+};
+
 // The previous bundle goes first: chunk names change with their content.
 for (const f of await readdir(CLI)) {
-  if (f === 'sitemapkit.js' || /^chunk-[A-Z0-9]+\.js$/.test(f)) await rm(join(CLI, f));
+  if (f === 'sitemapkit.js' || f === 'sitemapkit-parse.js' || /^(chunk|parse)-[A-Z0-9]+\.js$/.test(f))
+    await rm(join(CLI, f));
 }
-await esbuild.build({
-  entryPoints: { sitemapkit: join(CLI, 'start.js') },
+const common = {
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -71,12 +94,49 @@ await esbuild.build({
     js: "import { createRequire as __skRequire } from 'node:module';\nconst require = __skRequire(import.meta.url);",
   },
   outdir: CLI,
-  chunkNames: 'chunk-[hash]',
-  plugins: [besideItself],
   logLevel: 'warning',
   // Blanks and syntax minified (less for Node to read and compile at every start); names kept, so
   // that an internal error's stack (SITEMAPKIT_DEBUG=1) still names its functions.
   minifyWhitespace: true,
   minifySyntax: true,
   legalComments: 'none',
+};
+await esbuild.build({
+  ...common,
+  entryPoints: { sitemapkit: join(CLI, 'start.js') },
+  chunkNames: 'chunk-[hash]',
+  plugins: [besideItself, lazyChildProcess],
+});
+
+/**
+ * `sitemapkit parse`, the command scripts call most, gets a bundle of its own
+ * (sitemapkit-parse.js and parse-HASH.js chunks): the same code as sitemapkit.js with the parse
+ * command imported statically and every other command left out, so that a parse run loads a few
+ * files instead of the twenty-odd chunks the whole CLI's graph splits into (each resolved, read,
+ * compiled and linked on its own). bin.js runs it when the command named is `parse`, the rule
+ * main.ts uses to pick the command; main.ts then loads no other command.
+ */
+const parseOnly = {
+  name: 'parse-command-only',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]dist[\\/]cli[\\/]main\.js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      const parse = "parse: async () => (await import('./commands/parse.js')).registerParse,";
+      if (!text.includes(parse))
+        throw new Error('bundle-cli: main.js no longer lists the parse command as expected');
+      const contents = `import { registerParse as __skRegisterParse } from './commands/parse.js';\n${text
+        .replace(parse, 'parse: async () => __skRegisterParse,')
+        .replace(
+          /(\s)(['\w-]+): async \(\) => \(await import\('\.\/commands\/[\w-]+\.js'\)\)\.\w+,/g,
+          "$1$2: async () => { throw new Error('the parse bundle runs parse only'); },",
+        )}`;
+      return { contents, loader: 'js' };
+    });
+  },
+};
+await esbuild.build({
+  ...common,
+  entryPoints: { 'sitemapkit-parse': join(CLI, 'start.js') },
+  chunkNames: 'parse-[hash]',
+  plugins: [parseOnly, besideItself, lazyChildProcess],
 });

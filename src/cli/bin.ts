@@ -19,6 +19,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // The bundle (`npm run build` makes it with esbuild after tsc) loads a few files instead of a
   // module per source file. A build by tsc alone leaves tsc's output newer than the bundle: then
   // that runs, so that a stale bundle never runs old code.
-  const bundle = builtAt('./sitemapkit.js');
-  await import(bundle !== -1 && bundle >= builtAt('./start.js') ? './sitemapkit.js' : './start.js');
+  // `parse` (named first, where main.ts finds it too) has a bundle of its own with no other
+  // command in it: a few files to load instead of the whole CLI's twenty-odd chunks.
+  const name = argv[0] === 'parse' ? './sitemapkit-parse.js' : './sitemapkit.js';
+  const bundle = builtAt(name);
+  await import(bundle !== -1 && bundle >= builtAt('./start.js') ? name : './start.js');
 }

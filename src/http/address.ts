@@ -6,7 +6,7 @@
  * address actually connected to (see `client.ts`), so a host name that resolves differently the
  * second time (DNS rebinding) is judged by what it resolved to.
  */
-import { isIP } from 'node:net';
+import { netModule } from './builtins.js';
 
 /** `default`: no move from public to private; `strict`: no private address at all; `off`: no check. */
 export type AddressPolicy = 'default' | 'strict' | 'off';
@@ -72,7 +72,7 @@ function v6Groups(address: string): number[] | undefined {
 /** The built-in classifier: IPv4 ranges, and IPv6 loopback, ULA, link-local, IPv4-mapped and NAT64 forms. */
 export function classifyAddress(address: string): AddressKind {
   const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
-  const family = isIP(bare.split('%')[0] ?? bare);
+  const family = netModule().isIP(bare.split('%')[0] ?? bare);
   if (family === 4) return classifyV4(v4Number(bare) ?? 0);
   if (family !== 6) return 'public';
   const g = v6Groups(bare);
@@ -131,7 +131,7 @@ export class AddressGuard {
   /** Judges a URL whose connected address cannot be seen (a user's fetch): its host, if an IP literal. */
   checkHost(origin: string, hostname: string): string | undefined {
     const bare = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
-    if (isIP(bare) === 0) {
+    if (netModule().isIP(bare) === 0) {
       // A name cannot be judged without the address; a start origin still counts as used.
       if (this.#starts.delete(origin) && bare === 'localhost' && this.policy !== 'off') {
         if (this.policy === 'strict') return `${origin} is a loopback name, refused in strict mode`;

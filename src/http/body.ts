@@ -5,14 +5,14 @@
  * pages a second.
  */
 import type { Readable, Transform } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { zlibModule } from './builtins.js';
 
 /** The decoder of a Content-Encoding, or undefined for identity (and unknown codings). */
 export function decoderFor(encoding: string | null): Transform | undefined {
   const e = (encoding ?? '').trim().toLowerCase();
-  if (e === 'gzip' || e === 'x-gzip') return createGunzip();
-  if (e === 'deflate') return createInflate();
-  if (e === 'br') return createBrotliDecompress();
+  if (e === 'gzip' || e === 'x-gzip') return zlibModule().createGunzip();
+  if (e === 'deflate') return zlibModule().createInflate();
+  if (e === 'br') return zlibModule().createBrotliDecompress();
   return undefined;
 }
 

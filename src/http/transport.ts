@@ -5,9 +5,9 @@
  * everyone importing the package root would otherwise pay. Each transport sends one request and
  * never follows redirects; `client.ts` does the rest.
  */
-import { STATUS_CODES } from 'node:http';
 import type { LookupFunction, Socket } from 'node:net';
 import type { buildConnector as BuildConnector, Dispatcher } from 'undici';
+import { httpModule } from './builtins.js';
 import { HttpError } from './errors.js';
 import type { FetchLike, ResponseHeaders } from './types.js';
 
@@ -241,7 +241,7 @@ export function undiciTransport(dispatcher: Dispatcher | undefined, pool: PoolOp
       const body = res.body;
       return {
         status: res.statusCode,
-        statusText: STATUS_CODES[res.statusCode] ?? '',
+        statusText: httpModule().STATUS_CODES[res.statusCode] ?? '',
         headers: new RawResponseHeaders(res.headers as RawHeaders),
         body: body as AsyncIterable<Uint8Array>,
         encoded: true,
