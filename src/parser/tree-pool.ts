@@ -172,7 +172,8 @@ class RemoteDocument implements DocSource, Remote {
   readonly #ticket: Ticket;
   #worker: PoolWorker | undefined;
   #id = 0;
-  readonly #buffers: Array<{ buf: ArrayBuffer; text: string | undefined }> = [];
+  readonly #buffers: Array<{ buf: ArrayBuffer; text: string | undefined; bytes: ArrayBuffer | undefined }> =
+    [];
   #batches: DocBatch[] = [];
   #at = 0;
   #end: DocEnd | undefined;
@@ -252,7 +253,7 @@ class RemoteDocument implements DocSource, Remote {
         this.#wake('pump');
         return;
       case 'out':
-        this.#buffers.push({ buf: m.buf, text: m.text });
+        this.#buffers.push({ buf: m.buf, text: m.text, bytes: m.bytes });
         break;
       case 'done':
         this.#end = deserialize(Buffer.from(m.buf)) as DocEnd;
@@ -296,14 +297,14 @@ class RemoteDocument implements DocSource, Remote {
       if (out !== undefined) {
         const meta = deserialize(Buffer.from(out.buf)) as OutMeta;
         if (meta.lines === true) {
-          const text = out.text ?? '';
+          const bytes = out.bytes ?? new ArrayBuffer(0);
           let from = 0;
           this.#batches = meta.batches.map((b) => {
-            const end = b.end ?? text.length;
+            const end = b.end ?? bytes.byteLength;
             const batch: DocBatch = {
               events: b.events,
               items: [],
-              lines: { text: text.slice(from, end), count: b.n },
+              lines: { bytes: new Uint8Array(bytes, from, end - from), count: b.n },
             };
             from = end;
             return batch;
@@ -318,7 +319,11 @@ class RemoteDocument implements DocSource, Remote {
           });
         }
         this.#at = 0;
-        this.#post({ t: 'credit', id: this.#id, bytes: out.buf.byteLength + (out.text?.length ?? 0) });
+        this.#post({
+          t: 'credit',
+          id: this.#id,
+          bytes: out.buf.byteLength + (out.text?.length ?? 0) + (out.bytes?.byteLength ?? 0),
+        });
         continue;
       }
       if (this.#error !== undefined) throw this.#error;

@@ -41,6 +41,7 @@ export const OUT_LIMIT: number = 16 * 1024 * 1024;
 const FLUSH_ITEMS = 256;
 
 const port = parentPort!;
+const UTF8 = new TextEncoder();
 const send = (m: FromWorker, transfer?: ArrayBuffer[]): void => port.postMessage(m, transfer ?? []);
 
 class Task {
@@ -152,19 +153,29 @@ class Task {
     send(text === undefined ? { t: 'out', id: this.id, buf } : { t: 'out', id: this.id, buf, text }, [buf]);
   }
 
-  /** The pending batches as lines: the main thread only puts them in order and writes them. */
+  /**
+   * The pending batches as lines, in UTF-8: the main thread only puts them in order and writes
+   * them. Bytes rather than a string: transferred, they cost the main thread no copy, no encoding
+   * and no garbage collection (a string waiting for its turn there survives its young generation
+   * and is copied twice by the scavenger: a whole child read ahead is 14 MB of them).
+   */
   #flushLines(line: (item: SitemapItem) => string): void {
     let text = '';
+    let end = 0;
     const meta: OutMeta = { batches: [], lines: true };
     for (const b of this.#pending) {
-      for (const item of b.items) text += line(item);
-      meta.batches.push({ events: b.events, n: b.items.length, end: text.length });
+      let piece = '';
+      for (const item of b.items) piece += line(item);
+      text += piece;
+      end += Buffer.byteLength(piece);
+      meta.batches.push({ events: b.events, n: b.items.length, end });
     }
+    const bytes = ownBuffer(UTF8.encode(text));
     const buf = ownBuffer(serialize(meta));
     this.#pending = [];
     this.#pendingItems = 0;
-    this.#outstanding += buf.byteLength + text.length;
-    send({ t: 'out', id: this.id, buf, text }, [buf]);
+    this.#outstanding += buf.byteLength + bytes.byteLength;
+    send({ t: 'out', id: this.id, buf, bytes }, [buf, bytes]);
   }
 
   async run(task: DocTask): Promise<void> {

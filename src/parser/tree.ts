@@ -136,8 +136,13 @@ const ENTRIES: Output<TreeEntry> = {
 /** The first `n` lines of `lines`. */
 function firstLines(lines: Lines, n: number): Lines {
   let end = 0;
-  for (let i = 0; i < n; i++) end = lines.text.indexOf('\n', end) + 1;
-  return { text: lines.text.slice(0, end), count: n };
+  if ('text' in lines) {
+    for (let i = 0; i < n; i++) end = lines.text.indexOf('\n', end) + 1;
+    return { text: lines.text.slice(0, end), count: n };
+  }
+  // A newline's byte is never part of another character's UTF-8.
+  for (let i = 0; i < n; i++) end = lines.bytes.indexOf(10, end) + 1;
+  return { bytes: lines.bytes.subarray(0, end), count: n };
 }
 
 async function* walk<T>(

@@ -67,12 +67,22 @@ interface GeneratedChild {
   size: number;
   gzip: boolean;
   kind: string;
+  /** Text of an image title on every other page: multi-byte in UTF-8 (a worker's lines are bytes). */
+  title: string;
 }
 const generatedChild = fc.record({
   size: fc.integer({ min: 0, max: 400 }),
   gzip: fc.boolean(),
   kind: fc.constantFrom('ok', 'ok', 'ok', 'truncated', 'bad-gzip', 'missing', 'cut', 'text', 'index'),
+  title: fc.string({ unit: fc.constantFrom('a', ' ', 'é', '漢', '😀', '&amp;'), maxLength: 6 }),
 });
+
+/** A urlset of `locs`, every other page with an image titled `title`. */
+function urlsetWithTitles(locs: readonly string[], title: string): string {
+  const image = (l: string): string =>
+    `<image:image><image:loc>${l}.png</image:loc><image:title>${title}</image:title></image:image>`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n${locs.map((l, j) => `<url><loc>${l}</loc>${j % 2 === 0 ? image(l) : ''}</url>`).join('\n')}\n</urlset>\n`;
+}
 
 /** Serves an index of `children` (their sizes and failures as generated); its origin. */
 async function generatedTree(children: GeneratedChild[]): Promise<string> {
@@ -87,7 +97,7 @@ async function generatedTree(children: GeneratedChild[]): Promise<string> {
         ? indexOf([url((i + 1) % children.length), `${o}/extra-${i}.xml`])
         : c.kind === 'text'
           ? `${locs.join('\n')}\n`
-          : urlsetOf(locs);
+          : urlsetWithTitles(locs, c.title);
     const path = new URL(url(i)).pathname;
     if (c.kind === 'missing') return;
     if (c.kind === 'cut') s.route(path, cut(xml, Math.floor(xml.length / 2)));
@@ -129,7 +139,7 @@ async function linesWalk(roots: string, options: TreeOptions, reference: boolean
   } else {
     const tree = parseSitemapTreeLines(roots, o, TREE_JSON_LINES);
     for await (const lines of tree) {
-      out.text += lines.text;
+      out.text += 'text' in lines ? lines.text : Buffer.from(lines.bytes).toString();
       out.count += lines.count;
     }
     out.errorCount = tree.errorCount;
@@ -323,6 +333,22 @@ describe('parseSitemapTreeLines (sitemapkit parse URL --format jsonl) gives the 
       s.route(`/k${i}.xml.gz`, gzipFile(urlsetOf(Array.from({ length: 700 }, (_, j) => `${o}/k${i}/${j}`))));
     const w = await expectSameLines(`${o}/index.xml`, { maxUrls: 1234 }, [{ threads: 2, concurrency: 4 }]);
     expect(w.count).toBe(1234);
+    expect(w.diagnostics.map((d) => d.code)).toContain('tree-limit');
+  });
+
+  it("maxUrls stops at the same line within a worker's UTF-8 (multi-byte titles on every line)", async () => {
+    const s = await server();
+    const o = s.origin;
+    const kids = Array.from({ length: 3 }, (_, i) => `${o}/k${i}.xml`);
+    s.route('/index.xml', body(indexOf(kids)));
+    for (let i = 0; i < 3; i++) {
+      const locs = Array.from({ length: 900 }, (_, j) => `${o}/k${i}/${j}`);
+      s.route(`/k${i}.xml`, body(urlsetWithTitles(locs, `Überschrift 漢字 😀 ${i}`)));
+    }
+    // 1,000 + 777: the cut falls inside the second child, read in a worker, mid-message.
+    const w = await expectSameLines(`${o}/index.xml`, { maxUrls: 1777 }, [{ threads: 1, concurrency: 3 }]);
+    expect(w.count).toBe(1777);
+    expect(w.text).toContain('漢字 😀');
     expect(w.diagnostics.map((d) => d.code)).toContain('tree-limit');
   });
 
