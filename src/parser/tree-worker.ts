@@ -160,16 +160,31 @@ class Task {
    * and is copied twice by the scavenger: a whole child read ahead is 14 MB of them).
    */
   #flushLines(line: (item: SitemapItem) => string): void {
-    let text = '';
-    let end = 0;
     const meta: OutMeta = { batches: [], lines: true };
+    let text = '';
+    // The lines of the last batch in meta (its end is found only if another one follows).
+    let group = '';
+    let end = 0;
     for (const b of this.#pending) {
       let piece = '';
       for (const item of b.items) piece += line(item);
-      text += piece;
-      end += Buffer.byteLength(piece);
-      meta.batches.push({ events: b.events, n: b.items.length, end });
+      const last = meta.batches.at(-1);
+      if (last !== undefined && b.events.length === 0) {
+        // Nothing happens between these lines and the last batch's: they go out as one batch,
+        // and the text is measured only where a finding falls between lines (seldom).
+        last.n += b.items.length;
+        group += piece;
+        continue;
+      }
+      if (last !== undefined) {
+        end += Buffer.byteLength(group);
+        last.end = end;
+        text += group;
+      }
+      meta.batches.push({ events: b.events, n: b.items.length });
+      group = piece;
     }
+    text += group;
     const bytes = ownBuffer(UTF8.encode(text));
     const buf = ownBuffer(serialize(meta));
     this.#pending = [];

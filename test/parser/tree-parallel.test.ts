@@ -139,7 +139,11 @@ async function linesWalk(roots: string, options: TreeOptions, reference: boolean
   } else {
     const tree = parseSitemapTreeLines(roots, o, TREE_JSON_LINES);
     for await (const lines of tree) {
-      out.text += 'text' in lines ? lines.text : Buffer.from(lines.bytes).toString();
+      const text = 'text' in lines ? lines.text : Buffer.from(lines.bytes).toString();
+      // Whole lines, as many as said: a run cut mid-line would shift findings and maxUrls' cut.
+      expect(text.split('\n')).toHaveLength(lines.count + 1);
+      expect(text === '' || text.endsWith('\n')).toBe(true);
+      out.text += text;
       out.count += lines.count;
     }
     out.errorCount = tree.errorCount;
@@ -334,6 +338,23 @@ describe('parseSitemapTreeLines (sitemapkit parse URL --format jsonl) gives the 
     const w = await expectSameLines(`${o}/index.xml`, { maxUrls: 1234 }, [{ threads: 2, concurrency: 4 }]);
     expect(w.count).toBe(1234);
     expect(w.diagnostics.map((d) => d.code)).toContain('tree-limit');
+  });
+
+  it('findings between the pages of children read in a worker: whole lines, the same findings', async () => {
+    const s = await server();
+    const o = s.origin;
+    const kids = Array.from({ length: 3 }, (_, i) => `${o}/k${i}.xml.gz`);
+    s.route('/index.xml', body(indexOf(kids)));
+    for (let i = 0; i < 3; i++) {
+      // A loc that is no URL every 97 pages, and pages of about 1 KB (a long title): a batch (one
+      // inflated chunk) holds some 60 pages, a message several batches, findings fall between them.
+      const locs = Array.from({ length: 3000 }, (_, j) =>
+        j % 97 === 50 ? `not a url ${j}` : `${o}/k${i}/${j}`,
+      );
+      s.route(`/k${i}.xml.gz`, gzipFile(urlsetWithTitles(locs, `${'é'.repeat(300)} ${i}`)));
+    }
+    const w = await expectSameLines(`${o}/index.xml`, {}, [{ threads: 1, concurrency: 3 }]);
+    expect(w.diagnostics.length).toBeGreaterThan(90);
   });
 
   it("maxUrls stops at the same line within a worker's UTF-8 (multi-byte titles on every line)", async () => {
