@@ -6,7 +6,7 @@
  * read ahead of its turn stops there instead of filling memory.
  */
 import { serialize } from 'node:v8';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import type { DocumentPlace } from './document.js';
 import type { HttpOptions } from './http.js';
 import type { ResolvedParseOptions } from './options.js';
@@ -41,6 +41,10 @@ export const OUT_LIMIT: number = 16 * 1024 * 1024;
 const FLUSH_ITEMS = 256;
 
 const port = parentPort!;
+// The line format's module, loaded while the main thread still reads the root; a failure shows
+// again, as the task's error, when the task imports it.
+const preload = (workerData as { preload?: string } | undefined)?.preload;
+if (preload !== undefined) import(preload).catch(() => undefined);
 const UTF8 = new TextEncoder();
 const send = (m: FromWorker, transfer?: ArrayBuffer[]): void => port.postMessage(m, transfer ?? []);
 

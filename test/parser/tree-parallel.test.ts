@@ -3,6 +3,9 @@
 // the same order, on the spec samples as children of one index, on the failure scenarios of
 // tree.test.ts, and on generated trees (a property); a worker that fails; Ctrl-C.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -25,6 +28,7 @@ import {
   startServer,
   type TestServer,
 } from '../support/http-server.js';
+import { tempDir } from '../support/tmp.js';
 import { indexOf, SAMPLES, sampleFiles, urlsetOf } from './helpers.js';
 
 const servers: TestServer[] = [];
@@ -378,28 +382,70 @@ describe('parseSitemapTreeLines (sitemapkit parse URL --format jsonl) gives the 
   });
 });
 
+describe('the parse workers of a tree', () => {
+  it('start, their line module loaded, while the single root is fetched and read in this thread', async () => {
+    // The line format's module marks its loading in a file; the index is answered only once the
+    // mark is there (workers started when the first child is queued would never come: a 503).
+    const dir = tempDir('tree-warm');
+    const mark = join(dir, 'loaded');
+    const module = join(dir, 'lines.mjs');
+    writeFileSync(
+      module,
+      `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(mark)}, 'loaded');\nexport { jsonLine } from ${JSON.stringify(TREE_JSON_LINES.module)};\n`,
+    );
+    const s = await server();
+    const o = s.origin;
+    s.route('/index.xml', async (_req, res) => {
+      for (let i = 0; i < 400 && !existsSync(mark); i++) await new Promise((r) => setTimeout(r, 50));
+      if (!existsSync(mark)) return void res.writeHead(503).end();
+      res.writeHead(200, { 'content-type': 'application/xml' }).end(indexOf([`${o}/a.xml`, `${o}/b.xml`]));
+    });
+    s.route('/a.xml', body(urlsetOf([`${o}/a/1`, `${o}/a/2`])));
+    s.route('/b.xml', body(urlsetOf([`${o}/b/1`])));
+    const format = { ...TREE_JSON_LINES, module: pathToFileURL(module).href };
+    const tree = parseSitemapTreeLines(`${o}/index.xml`, { threads: 1 }, format);
+    let text = '';
+    for await (const lines of tree)
+      text += 'text' in lines ? lines.text : Buffer.from(lines.bytes).toString();
+    expect(tree.errorCount).toBe(0);
+    expect(text).toBe(
+      [`${o}/a/1`, `${o}/a/2`, `${o}/b/1`]
+        .map((loc, i) => `{"loc":"${loc}","sitemap":"${o}/${i < 2 ? 'a' : 'b'}.xml"}\n`)
+        .join(''),
+    );
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
 describe('parseSitemapTree with a parse worker that fails', () => {
   it('an error thrown in the worker ends the iteration with that error, as it would in this thread', async () => {
     const s = await server();
     const o = s.origin;
-    s.route('/index.xml', body(indexOf([`${o}/a.xml`])));
+    // With one worker, this thread reads the root and a.xml, the worker b.xml.
+    s.route('/index.xml', body(indexOf([`${o}/a.xml`, `${o}/b.xml`])));
     s.route('/a.xml', body(urlsetOf([`${o}/1`])));
+    s.route('/b.xml', body(urlsetOf([`${o}/2`])));
     useParseWorker(new URL('./fixtures/failing-worker.mjs', import.meta.url));
     const error = await walk(`${o}/index.xml`, { threads: 1 }).catch((e: unknown) => e);
     expect(isSitemapkitError(error, 'ERR_LIMIT')).toBe(true);
     expect((error as Error).message).toBe('injected failure');
   });
 
-  it('a worker that exits ends the iteration with an error naming the sitemap (threads given: the root too)', async () => {
+  it('a worker that exits ends the iteration with an error naming the sitemap (threads given: the roots too)', async () => {
     const s = await server();
     const o = s.origin;
     s.route('/index.xml', body(indexOf([`${o}/a.xml`, `${o}/b.xml`])));
     s.route('/a.xml', body(urlsetOf([`${o}/1`])));
     s.route('/b.xml', body(urlsetOf([`${o}/2`])));
     useParseWorker(new URL('./fixtures/exiting-worker.mjs', import.meta.url));
-    const error = await walk(`${o}/index.xml`, { threads: 2 }).catch((e: unknown) => e);
+    // A single root is read in this thread; several are shared with the workers, the first in one.
+    const error = await walk([`${o}/index.xml`, `${o}/b.xml`], { threads: 2 }).catch((e: unknown) => e);
     expect((error as Error).message).toMatch(
       /parse worker stopped \(exit code 7\) while reading http:\/\/127\.0\.0\.1:\d+\/index\.xml/,
+    );
+    const child = await walk(`${o}/index.xml`, { threads: 2 }).catch((e: unknown) => e);
+    expect((child as Error).message).toMatch(
+      /parse worker stopped \(exit code 7\) while reading http:\/\/127\.0\.0\.1:\d+\/a\.xml/,
     );
   });
 });
