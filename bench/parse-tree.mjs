@@ -10,7 +10,8 @@
 // sitemapkit-tree.mjs). First, one run of each contender into a file: the same lines, byte for
 // byte, or the bench stops. Prints the medians of --runs of wall seconds, CPU seconds (all
 // threads, and the main thread's), the speed-up over one thread, and peak RSS (worst run), with
-// the load average before and after.
+// the load average before and after; then each kind of thread's CPU, idle time and waits for a CPU
+// (the main thread, the parse workers, the rest: bench/main-cpu-hook.mjs).
 // Usage: node bench/parse-tree.mjs [--urls N] [--files N] [--runs N] [--threads N] [--baseline DIST] [--library] [--quick]
 import { createHash } from 'node:crypto';
 import {
