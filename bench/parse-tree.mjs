@@ -10,7 +10,8 @@
 // sitemapkit-tree.mjs). First, one run of each contender into a file: the same lines, byte for
 // byte, or the bench stops. Prints the medians of --runs of wall seconds, CPU seconds (all
 // threads, and the main thread's), the speed-up over one thread, and peak RSS (worst run), with
-// the load average before and after.
+// the load average before and after; then each kind of thread's CPU, idle time and waits for a CPU
+// (the main thread, the parse workers, the rest: bench/main-cpu-hook.mjs).
 // Usage: node bench/parse-tree.mjs [--urls N] [--files N] [--runs N] [--threads N] [--baseline DIST] [--library] [--quick]
 import { createHash } from 'node:crypto';
 import {
@@ -34,7 +35,8 @@ const flags = benchFlags({
   files: { value: 20, quick: 3 },
   runs: 3,
   threads: { value: 0, quick: 0 },
-  // Another build's dist/ (absolute path), run as a third contender: the reading before a change.
+  // Another build's dist/ (absolute path), run with one thread and with the same workers: the
+  // reading before a change.
   baseline: null,
   library: false,
 });
@@ -93,9 +95,10 @@ function argsOf(c) {
 const contenders = [
   { name: 'one thread (--threads 0)', threads: 0 },
   ...workers.map((n) => ({ name: `parse workers (--threads ${n})`, threads: n })),
+  // The build before a change, with one thread and with the same workers.
   ...(flags.baseline === undefined
     ? []
-    : [{ name: `baseline ${flags.baseline}`, threads: 0, dist: flags.baseline }]),
+    : [0, ...workers].map((n) => ({ name: `baseline, --threads ${n}`, threads: n, dist: flags.baseline }))),
 ];
 console.log(
   `tree: ${FILES} gzip children of ${N.toLocaleString('en-US')} URLs (${(statSync(join(DIR, 'sitemap-0.xml.gz')).size / 1e6).toFixed(1)} MB each, ${(gunzipSize(gz) / 1e6).toFixed(1)} MB inflated) in ${DIR}; ${availableParallelism()} cores; load ${load()}`,
@@ -117,6 +120,8 @@ async function runOnce(c, stdout) {
   } else {
     const m = /SK_MAIN_CPU=([\d.]+)/.exec(r.stderr);
     if (m !== null) r.mainCpu = Number(m[1]);
+    const t = /SK_THREADS=(.*)/.exec(r.stderr);
+    if (t !== null) r.threads = JSON.parse(t[1]);
   }
   return r;
 }
@@ -152,7 +157,9 @@ if (!flags.library) {
   );
 }
 
-const results = new Map(contenders.map((c) => [c.name, { secs: [], cpu: [], main: [], rss: 0 }]));
+const results = new Map(
+  contenders.map((c) => [c.name, { secs: [], cpu: [], main: [], threads: [], rss: 0 }]),
+);
 for (let run = 0; run < flags.runs; run++) {
   for (const c of contenders) {
     const r = await runOnce(c, 'ignore');
@@ -160,6 +167,7 @@ for (let run = 0; run < flags.runs; run++) {
     b.secs.push(r.secs);
     b.cpu.push(r.cpuSecs);
     if (r.mainCpu !== undefined) b.main.push(r.mainCpu);
+    if (r.threads !== undefined) b.threads.push(r.threads);
     b.rss = Math.max(b.rss, r.rssMiB);
   }
 }
@@ -182,6 +190,37 @@ table(
   }),
   ['contender', 's (median)', 'runs', 'URLs/s', 'CPU s', 'main-thread CPU s', 'speed-up', 'peak RSS MiB'],
 );
+// Each kind of thread, from the scheduler (bench/main-cpu-hook.mjs): CPU, waits for a CPU (the
+// machine's load), and idle (blocked: waiting for input or for the other thread). Medians.
+if (results.get(contenders[0].name).threads.length > 0) {
+  const med = (b, f) => fmt.s(median(b.threads.map(f)));
+  console.log('\nthreads (medians; idle = alive, less on a CPU, less waiting for one):');
+  table(
+    contenders.map((c) => {
+      const b = results.get(c.name);
+      return {
+        contender: c.name,
+        'main CPU': med(b, (t) => t.main.cpu),
+        'main idle': med(b, (t) => t.main.idle),
+        'main waits': med(b, (t) => t.main.wait),
+        'workers CPU': med(b, (t) => t.workers.cpu),
+        'workers idle': med(b, (t) => t.workers.idle),
+        'helpers CPU': med(b, (t) => t.helpers.cpu),
+        'all CPU / 2': med(b, (t) => (t.main.cpu + t.workers.cpu + t.helpers.cpu) / 2),
+      };
+    }),
+    [
+      'contender',
+      'main CPU',
+      'main idle',
+      'main waits',
+      'workers CPU',
+      'workers idle',
+      'helpers CPU',
+      'all CPU / 2',
+    ],
+  );
+}
 console.log(
   `load after: ${load()}; ${flags.library ? 'the library (parseSitemapTree)' : 'the CLI (sitemapkit parse URL --format jsonl)'}`,
 );

@@ -19,7 +19,7 @@ export function outputError(e: unknown): unknown {
  * Writes to a stream honouring backpressure, so that `parse` printing millions of lines never
  * buffers them all and stdout is complete before the process exits.
  */
-export async function writeOut(stream: Writable, text: string): Promise<void> {
+export async function writeOut(stream: Writable, text: string | Uint8Array): Promise<void> {
   if (!stream.write(text)) {
     await new Promise<void>((resolve, reject) => {
       const onDrain = (): void => {

@@ -33,7 +33,7 @@ export interface ResolvedTreeOptions extends ResolvedParseOptions {
   maxUrls: number;
   /** Parse workers (0: none). */
   threads: number;
-  /** Whether the roots are read in the workers too (threads given), or only the children (the default). */
+  /** Whether several roots are read in the workers too (threads given), or only the children (the default). */
   threadsForRoots: boolean;
 }
 

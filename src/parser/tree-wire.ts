@@ -30,11 +30,12 @@ export interface DocBatch {
   lines?: Lines;
 }
 
-/** Pages as lines of text: `count` lines, each ending with a newline. */
-export interface Lines {
-  text: string;
-  count: number;
-}
+/**
+ * Pages as lines: `count` lines, each ending with a newline, as text (read in this thread) or as
+ * their UTF-8 bytes (written by a parse worker: bytes cross between threads without a copy, stay
+ * out of this thread's heap while they wait for their turn, and are written out as they are).
+ */
+export type Lines = { text: string; count: number } | { bytes: Uint8Array; count: number };
 
 /**
  * A tree read into lines of text rather than entries (the CLI's `parse URL --format jsonl`): each
@@ -90,7 +91,8 @@ export interface WireError {
 
 /**
  * Batches sent together: each one's events and item count; their items, when not in the text.
- * With `lines`, the text is the batches' lines, and `end` is where each batch's lines end in it.
+ * With `lines`, the message's bytes are the batches' lines, and `end` is the byte where each
+ * batch's lines end.
  */
 export interface OutMeta {
   batches: Array<{ events: DocEvent[]; n: number; end?: number }>;
@@ -108,8 +110,11 @@ export type ToWorker =
 
 export type FromWorker =
   | { t: 'took'; id: number }
-  /** v8-serialised {@link OutMeta}; the items in `text` (`tree-codec.ts`) unless the meta holds them. */
-  | { t: 'out'; id: number; buf: ArrayBuffer; text?: string }
+  /**
+   * v8-serialised {@link OutMeta}; the items in `text` (`tree-codec.ts`) unless the meta holds
+   * them, or the lines' UTF-8 in `bytes`.
+   */
+  | { t: 'out'; id: number; buf: ArrayBuffer; text?: string; bytes?: ArrayBuffer }
   /** v8-serialised `DocEnd`. */
   | { t: 'done'; id: number; buf: ArrayBuffer }
   | { t: 'error'; id: number; error: WireError }

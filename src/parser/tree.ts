@@ -136,8 +136,13 @@ const ENTRIES: Output<TreeEntry> = {
 /** The first `n` lines of `lines`. */
 function firstLines(lines: Lines, n: number): Lines {
   let end = 0;
-  for (let i = 0; i < n; i++) end = lines.text.indexOf('\n', end) + 1;
-  return { text: lines.text.slice(0, end), count: n };
+  if ('text' in lines) {
+    for (let i = 0; i < n; i++) end = lines.text.indexOf('\n', end) + 1;
+    return { text: lines.text.slice(0, end), count: n };
+  }
+  // A newline's byte is never part of another character's UTF-8.
+  for (let i = 0; i < n; i++) end = lines.bytes.indexOf(10, end) + 1;
+  return { bytes: lines.bytes.subarray(0, end), count: n };
 }
 
 async function* walk<T>(
@@ -159,7 +164,9 @@ async function* walk<T>(
   const visited = new Set<string>();
   const queue: Job[] = [];
   const reported = new Set<string>();
-  const pool = o.threads > 0 ? new ParsePool(o.threads) : undefined;
+  const pool = o.threads > 0 ? new ParsePool(o.threads, output.lines?.module) : undefined;
+  // The workers start while the root is fetched and read (here, when it is the only one).
+  pool?.warm();
   const crossSubmits: CrossSubmits = (url, sitemapUrls) => run.crossSubmits(url, sitemapUrls, o.http);
   let read = 0;
   let urls = 0;
@@ -190,13 +197,17 @@ async function* walk<T>(
   };
   const placeOf = (job: Job): { parent?: string; depth: number } =>
     job.parent === undefined ? { depth: job.depth } : { parent: job.parent, depth: job.depth };
-  // Roots are read in workers only when threads were asked for: by default, only an index's children.
+  // Roots are read in workers only when threads were asked for and there are several: by default,
+  // only an index's children. A single root is read here: nothing else can start before its
+  // children are known, and a worker's start would delay them (the pool starts meanwhile).
   // This thread reads its share too, one sitemap in threads + 1 (the last of each run), for it has
   // little else to do: with lines (parseSitemapTreeLines) it only orders and writes the workers'
   // output. With one worker on two cores the two threads take every other child, and the whole
   // costs less CPU than two workers (one isolate less to warm up and collect), bench/parse-tree.mjs.
   const inWorker = (job: Job): boolean =>
-    pool !== undefined && (job.depth > 0 || o.threadsForRoots) && job.seq % (o.threads + 1) !== o.threads;
+    pool !== undefined &&
+    (job.depth > 0 || (o.threadsForRoots && roots.length > 1)) &&
+    job.seq % (o.threads + 1) !== o.threads;
   let queued = 0;
   const start = (job: Job): Ahead =>
     new Ahead(job.url, o, placeOf(job), crossSubmits, inWorker(job) ? pool : undefined, output.lines);

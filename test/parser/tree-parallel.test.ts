@@ -3,6 +3,9 @@
 // the same order, on the spec samples as children of one index, on the failure scenarios of
 // tree.test.ts, and on generated trees (a property); a worker that fails; Ctrl-C.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -25,6 +28,7 @@ import {
   startServer,
   type TestServer,
 } from '../support/http-server.js';
+import { tempDir } from '../support/tmp.js';
 import { indexOf, SAMPLES, sampleFiles, urlsetOf } from './helpers.js';
 
 const servers: TestServer[] = [];
@@ -67,12 +71,22 @@ interface GeneratedChild {
   size: number;
   gzip: boolean;
   kind: string;
+  /** Text of an image title on every other page: multi-byte in UTF-8 (a worker's lines are bytes). */
+  title: string;
 }
 const generatedChild = fc.record({
   size: fc.integer({ min: 0, max: 400 }),
   gzip: fc.boolean(),
   kind: fc.constantFrom('ok', 'ok', 'ok', 'truncated', 'bad-gzip', 'missing', 'cut', 'text', 'index'),
+  title: fc.string({ unit: fc.constantFrom('a', ' ', 'é', '漢', '😀', '&amp;'), maxLength: 6 }),
 });
+
+/** A urlset of `locs`, every other page with an image titled `title`. */
+function urlsetWithTitles(locs: readonly string[], title: string): string {
+  const image = (l: string): string =>
+    `<image:image><image:loc>${l}.png</image:loc><image:title>${title}</image:title></image:image>`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n${locs.map((l, j) => `<url><loc>${l}</loc>${j % 2 === 0 ? image(l) : ''}</url>`).join('\n')}\n</urlset>\n`;
+}
 
 /** Serves an index of `children` (their sizes and failures as generated); its origin. */
 async function generatedTree(children: GeneratedChild[]): Promise<string> {
@@ -87,7 +101,7 @@ async function generatedTree(children: GeneratedChild[]): Promise<string> {
         ? indexOf([url((i + 1) % children.length), `${o}/extra-${i}.xml`])
         : c.kind === 'text'
           ? `${locs.join('\n')}\n`
-          : urlsetOf(locs);
+          : urlsetWithTitles(locs, c.title);
     const path = new URL(url(i)).pathname;
     if (c.kind === 'missing') return;
     if (c.kind === 'cut') s.route(path, cut(xml, Math.floor(xml.length / 2)));
@@ -129,7 +143,11 @@ async function linesWalk(roots: string, options: TreeOptions, reference: boolean
   } else {
     const tree = parseSitemapTreeLines(roots, o, TREE_JSON_LINES);
     for await (const lines of tree) {
-      out.text += lines.text;
+      const text = 'text' in lines ? lines.text : Buffer.from(lines.bytes).toString();
+      // Whole lines, as many as said: a run cut mid-line would shift findings and maxUrls' cut.
+      expect(text.split('\n')).toHaveLength(lines.count + 1);
+      expect(text === '' || text.endsWith('\n')).toBe(true);
+      out.text += text;
       out.count += lines.count;
     }
     out.errorCount = tree.errorCount;
@@ -326,8 +344,76 @@ describe('parseSitemapTreeLines (sitemapkit parse URL --format jsonl) gives the 
     expect(w.diagnostics.map((d) => d.code)).toContain('tree-limit');
   });
 
+  it('findings between the pages of children read in a worker: whole lines, the same findings', async () => {
+    const s = await server();
+    const o = s.origin;
+    const kids = Array.from({ length: 3 }, (_, i) => `${o}/k${i}.xml.gz`);
+    s.route('/index.xml', body(indexOf(kids)));
+    for (let i = 0; i < 3; i++) {
+      // A loc that is no URL every 97 pages, and pages of about 1 KB (a long title): a batch (one
+      // inflated chunk) holds some 60 pages, a message several batches, findings fall between them.
+      const locs = Array.from({ length: 3000 }, (_, j) =>
+        j % 97 === 50 ? `not a url ${j}` : `${o}/k${i}/${j}`,
+      );
+      s.route(`/k${i}.xml.gz`, gzipFile(urlsetWithTitles(locs, `${'é'.repeat(300)} ${i}`)));
+    }
+    const w = await expectSameLines(`${o}/index.xml`, {}, [{ threads: 1, concurrency: 3 }]);
+    expect(w.diagnostics.length).toBeGreaterThan(90);
+  });
+
+  it("maxUrls stops at the same line within a worker's UTF-8 (multi-byte titles on every line)", async () => {
+    const s = await server();
+    const o = s.origin;
+    const kids = Array.from({ length: 3 }, (_, i) => `${o}/k${i}.xml`);
+    s.route('/index.xml', body(indexOf(kids)));
+    for (let i = 0; i < 3; i++) {
+      const locs = Array.from({ length: 900 }, (_, j) => `${o}/k${i}/${j}`);
+      s.route(`/k${i}.xml`, body(urlsetWithTitles(locs, `Überschrift 漢字 😀 ${i}`)));
+    }
+    // 1,000 + 777: the cut falls inside the second child, read in a worker, mid-message.
+    const w = await expectSameLines(`${o}/index.xml`, { maxUrls: 1777 }, [{ threads: 1, concurrency: 3 }]);
+    expect(w.count).toBe(1777);
+    expect(w.text).toContain('漢字 😀');
+    expect(w.diagnostics.map((d) => d.code)).toContain('tree-limit');
+  });
+
   it('generated trees: random sizes, gzip or not, broken children, nested indexes (property)', async () => {
     await generatedTreesAgree(expectSameLines, 10);
+  });
+});
+
+describe('the parse workers of a tree', () => {
+  it('start, their line module loaded, while the single root is fetched and read in this thread', async () => {
+    // The line format's module marks its loading in a file; the index is answered only once the
+    // mark is there (workers started when the first child is queued would never come: a 503).
+    const dir = tempDir('tree-warm');
+    const mark = join(dir, 'loaded');
+    const module = join(dir, 'lines.mjs');
+    writeFileSync(
+      module,
+      `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(mark)}, 'loaded');\nexport { jsonLine } from ${JSON.stringify(TREE_JSON_LINES.module)};\n`,
+    );
+    const s = await server();
+    const o = s.origin;
+    s.route('/index.xml', async (_req, res) => {
+      for (let i = 0; i < 400 && !existsSync(mark); i++) await new Promise((r) => setTimeout(r, 50));
+      if (!existsSync(mark)) return void res.writeHead(503).end();
+      res.writeHead(200, { 'content-type': 'application/xml' }).end(indexOf([`${o}/a.xml`, `${o}/b.xml`]));
+    });
+    s.route('/a.xml', body(urlsetOf([`${o}/a/1`, `${o}/a/2`])));
+    s.route('/b.xml', body(urlsetOf([`${o}/b/1`])));
+    const format = { ...TREE_JSON_LINES, module: pathToFileURL(module).href };
+    const tree = parseSitemapTreeLines(`${o}/index.xml`, { threads: 1 }, format);
+    let text = '';
+    for await (const lines of tree)
+      text += 'text' in lines ? lines.text : Buffer.from(lines.bytes).toString();
+    expect(tree.errorCount).toBe(0);
+    expect(text).toBe(
+      [`${o}/a/1`, `${o}/a/2`, `${o}/b/1`]
+        .map((loc, i) => `{"loc":"${loc}","sitemap":"${o}/${i < 2 ? 'a' : 'b'}.xml"}\n`)
+        .join(''),
+    );
+    rmSync(dir, { recursive: true, force: true });
   });
 });
 
@@ -335,24 +421,31 @@ describe('parseSitemapTree with a parse worker that fails', () => {
   it('an error thrown in the worker ends the iteration with that error, as it would in this thread', async () => {
     const s = await server();
     const o = s.origin;
-    s.route('/index.xml', body(indexOf([`${o}/a.xml`])));
+    // With one worker, this thread reads the root and a.xml, the worker b.xml.
+    s.route('/index.xml', body(indexOf([`${o}/a.xml`, `${o}/b.xml`])));
     s.route('/a.xml', body(urlsetOf([`${o}/1`])));
+    s.route('/b.xml', body(urlsetOf([`${o}/2`])));
     useParseWorker(new URL('./fixtures/failing-worker.mjs', import.meta.url));
     const error = await walk(`${o}/index.xml`, { threads: 1 }).catch((e: unknown) => e);
     expect(isSitemapkitError(error, 'ERR_LIMIT')).toBe(true);
     expect((error as Error).message).toBe('injected failure');
   });
 
-  it('a worker that exits ends the iteration with an error naming the sitemap (threads given: the root too)', async () => {
+  it('a worker that exits ends the iteration with an error naming the sitemap (threads given: the roots too)', async () => {
     const s = await server();
     const o = s.origin;
     s.route('/index.xml', body(indexOf([`${o}/a.xml`, `${o}/b.xml`])));
     s.route('/a.xml', body(urlsetOf([`${o}/1`])));
     s.route('/b.xml', body(urlsetOf([`${o}/2`])));
     useParseWorker(new URL('./fixtures/exiting-worker.mjs', import.meta.url));
-    const error = await walk(`${o}/index.xml`, { threads: 2 }).catch((e: unknown) => e);
+    // A single root is read in this thread; several are shared with the workers, the first in one.
+    const error = await walk([`${o}/index.xml`, `${o}/b.xml`], { threads: 2 }).catch((e: unknown) => e);
     expect((error as Error).message).toMatch(
       /parse worker stopped \(exit code 7\) while reading http:\/\/127\.0\.0\.1:\d+\/index\.xml/,
+    );
+    const child = await walk(`${o}/index.xml`, { threads: 2 }).catch((e: unknown) => e);
+    expect((child as Error).message).toMatch(
+      /parse worker stopped \(exit code 7\) while reading http:\/\/127\.0\.0\.1:\d+\/a\.xml/,
     );
   });
 });

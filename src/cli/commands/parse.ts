@@ -348,8 +348,15 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
           const result = parseSitemapTreeLines(roots, tree, TREE_JSON_LINES);
           for await (const batch of itemBatches(result)) {
             for (const lines of batch) {
-              out += lines.text;
               count += lines.count;
+              if ('text' in lines) {
+                out += lines.text;
+                continue;
+              }
+              // A worker's lines, already UTF-8: written as they are, after the text before them.
+              if (out !== '') await writeOut(ctx.stdout, out);
+              out = '';
+              await writeOut(ctx.stdout, lines.bytes);
             }
             progress.update(count);
             await flushFull();
