@@ -21,7 +21,6 @@ import { addressRefusal, RobotsGate } from '../robots/gate.js';
 import type { BuildResult, SiteStore } from '../store/store.js';
 import { type WriteSitemapsResult, writeSitemaps } from '../writer/write-sitemaps.js';
 import { writeChangeSet } from './change-set-file.js';
-import type { FrontierCounts } from './frontier.js';
 import { crawlShared } from './frontier-postgres-crawl.js';
 import { resolveShared, type SharedCrawlWorker } from './frontier-postgres-options.js';
 import { SqliteFrontier } from './frontier-sqlite.js';
@@ -41,6 +40,7 @@ import { Scope } from './scope.js';
 import { type SeedContext, seedSitemaps, seedStarts } from './seed.js';
 import { otherHosts, rewriteOrigin, sitemapEntries } from './sitemap-entries.js';
 import { CrawlState, type StateMode } from './state.js';
+import type { Tallies } from './state-rows.js';
 import {
   openCrawlStore,
   publishToStore,
@@ -49,6 +49,9 @@ import {
 } from './store-publish.js';
 
 export type { CrawlStats } from './records.js';
+
+/** The performance mark made when the crawl's last page is done and its output starts. */
+const OUTPUT_MARK = 'sitemapkit:output';
 
 /** What {@link crawl} returns. */
 export interface CrawlResult {
@@ -264,8 +267,8 @@ async function crawlWith(
   }
   let complete: boolean;
   // The state's totals once the loop is over: each count is a scan of every URL (a second at a
-  // million pages), so the output's stats reuse the one that decided `complete`.
-  let end: FrontierCounts;
+  // million pages), so the output's stats reuse the one scan that decided `complete`.
+  let end: Tallies;
   try {
     if (o.robots && !start.rewrite) for (const origin of o.origins) await gate.prime(origin);
     const seeds: SeedContext = {
@@ -324,14 +327,14 @@ async function crawlWith(
       await frontier.setMeta('status', 'running');
       await s.run();
     }
-    end = await frontier.counts();
-    complete = end.queued === 0;
+    end = state.tallies();
+    complete = end.counts.queued === 0;
     await frontier.setMeta('status', complete ? 'complete' : 'partial');
     if (!complete) {
       recorder.report({
         code: 'crawl-max-pages',
         severity: 'info',
-        message: `stopped at --max-pages ${o.maxPages}: ${end.queued} URLs are still queued (continue with --resume and a larger --max-pages)`,
+        message: `stopped at --max-pages ${o.maxPages}: ${end.counts.queued} URLs are still queued (continue with --resume and a larger --max-pages)`,
       });
     }
   } catch (error) {
@@ -342,15 +345,23 @@ async function crawlWith(
   }
   try {
     const seconds = (o.now() - recorder.started) / 1000;
-    const c = end;
+    // The loop is over: what only it needed goes before the output allocates (the crawl's peak
+    // RSS was reached here, its heap still alive under the output's first burst). The mark lets
+    // a benchmark tell the two phases apart (bench/rss-hook.mjs); it is cleared at once.
+    await net.close();
+    recorder.release();
+    state.forgetSeen();
+    performance.mark(OUTPUT_MARK);
+    performance.clearMarks(OUTPUT_MARK);
+    const c = end.counts;
     const requests = scheduler.requests;
     const stats: CrawlStats = {
       found: c.total,
       fetched: c.fetched,
       listed: c.listed,
       queued: c.queued,
-      verdicts: Object.fromEntries(state.verdictCounts()),
-      statuses: Object.fromEntries([...state.statusCounts()].map(([k, v]) => [String(k), v])),
+      verdicts: Object.fromEntries(end.verdicts),
+      statuses: Object.fromEntries([...end.statuses].map(([k, v]) => [String(k), v])),
       requests,
       externalLinks: recorder.externalLinks,
       seconds,

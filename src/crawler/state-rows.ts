@@ -125,3 +125,76 @@ export const REPORT_CELLS_SQL = `SELECT u.url, u.depth, u.status, u.verdict, u.r
   u.title, u.lastmod, u.source, v.url, (SELECT COUNT(*) FROM links l WHERE l.target = u.id), u.bytes, u.ms,
   u.attempts, u.canonical, u.description_length, u.rendered, u.changed_at, u.change
   FROM urls u LEFT JOIN urls v ON v.id = u.via ORDER BY u.id`;
+
+/** Queued, done, fetched (an HTTP exchange was made) and listed URLs, and all of them. */
+export interface StateCounts {
+  queued: number;
+  done: number;
+  fetched: number;
+  listed: number;
+  total: number;
+}
+
+export const COUNTS_SQL = `SELECT
+  COALESCE(SUM(state = 0), 0) AS queued,
+  COALESCE(SUM(state = 2), 0) AS done,
+  COALESCE(SUM(attempts > 0), 0) AS fetched,
+  COALESCE(SUM(verdict = 'listed'), 0) AS listed,
+  COUNT(*) AS total
+FROM urls`;
+
+/**
+ * The counts, the URLs per verdict and the fetched URLs per status, from one scan of every URL
+ * (three scans before: a second at a million pages, after the crawl's last page). The groups are
+ * few (a state, a verdict and a status each); {@link talliesOf} adds them up.
+ */
+export const TALLY_SQL =
+  'SELECT state, attempts > 0 AS fetched, verdict, status, COUNT(*) AS n FROM urls GROUP BY state, fetched, verdict, status';
+
+/** One group of {@link TALLY_SQL}. */
+export interface TallyRow {
+  state: number;
+  fetched: number;
+  verdict: string | null;
+  status: number | null;
+  n: number;
+}
+
+/** What {@link talliesOf} adds up: `verdicts` in the order of their names, `statuses` by number. */
+export interface Tallies {
+  counts: StateCounts;
+  /** URLs per verdict, `queued` for those never reached. */
+  verdicts: Map<string, number>;
+  /** Fetched URLs per HTTP status. */
+  statuses: Map<number, number>;
+}
+
+/** The groups of {@link TALLY_SQL} added up (the same figures as the three queries they replace). */
+export function talliesOf(rows: readonly TallyRow[]): Tallies {
+  const counts: StateCounts = { queued: 0, done: 0, fetched: 0, listed: 0, total: 0 };
+  const verdicts = new Map<string, number>();
+  const statuses = new Map<number, number>();
+  for (const r of rows) {
+    counts.total += r.n;
+    if (r.state === 0) counts.queued += r.n;
+    else if (r.state === 2) counts.done += r.n;
+    if (r.fetched === 1) counts.fetched += r.n;
+    if (r.verdict === 'listed') counts.listed += r.n;
+    const v = r.verdict ?? 'queued';
+    verdicts.set(v, (verdicts.get(v) ?? 0) + r.n);
+    if (r.status !== null) statuses.set(r.status, (statuses.get(r.status) ?? 0) + r.n);
+  }
+  // SQLite's GROUP BY gave the names in byte order: so do these (verdicts are ASCII).
+  const byName = [...verdicts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return { counts, verdicts: new Map(byName), statuses: new Map([...statuses].sort(([a], [b]) => a - b)) };
+}
+
+/** What a recrawl changed, by kind, over the URLs it finished (`CrawlState.changeCounts`). */
+export const CHANGE_COUNTS_SQL = `SELECT
+  COALESCE(SUM(change = 'unchanged'), 0) AS unchanged,
+  COALESCE(SUM(change = 'unchanged' AND status = 304), 0) AS notModified,
+  COALESCE(SUM(change = 'changed'), 0) AS changed,
+  COALESCE(SUM(change = 'added'), 0) AS added,
+  COALESCE(SUM(change = 'removed'), 0) AS removed,
+  COALESCE(SUM(change = 'kept'), 0) AS kept
+FROM urls WHERE state = 2`;

@@ -37,6 +37,8 @@ type Stmt = BetterSqlite3.Statement;
 
 import { LinkLog } from './state-links.js';
 import {
+  CHANGE_COUNTS_SQL,
+  COUNTS_SQL,
   type Known,
   LEASE_COLUMNS,
   type LeasedRow,
@@ -45,6 +47,11 @@ import {
   MERGE_CHANGE,
   type RawRow,
   REPORT_CELLS_SQL,
+  type StateCounts,
+  TALLY_SQL,
+  type Tallies,
+  type TallyRow,
+  talliesOf,
   toRecord,
   UNFETCHED,
 } from './state-rows.js';
@@ -224,6 +231,11 @@ export class CrawlState {
     if (target !== source) this.#links.add(target, source);
   }
 
+  /** Forgets the URLs seen lately (the loop's cache of ids): the output looks none up. */
+  forgetSeen(): void {
+    this.#ids.clear();
+  }
+
   /** Puts leased URLs back in the queue (those not fetched when a run stops). */
   releaseLeases(): void {
     this.#s.requeue.run();
@@ -377,18 +389,7 @@ export class CrawlState {
 
   /** Pages by what this crawl observed against the one before. */
   changeCounts(): ChangeCounts {
-    return this.#db
-      .prepare(
-        `SELECT
-           COALESCE(SUM(change = 'unchanged'), 0) AS unchanged,
-           COALESCE(SUM(change = 'unchanged' AND status = 304), 0) AS notModified,
-           COALESCE(SUM(change = 'changed'), 0) AS changed,
-           COALESCE(SUM(change = 'added'), 0) AS added,
-           COALESCE(SUM(change = 'removed'), 0) AS removed,
-           COALESCE(SUM(change = 'kept'), 0) AS kept
-         FROM urls WHERE state = 2`,
-      )
-      .get() as ChangeCounts;
+    return this.#db.prepare(CHANGE_COUNTS_SQL).get() as ChangeCounts;
   }
 
   /** URLs added to, changed in or removed from the sitemap by this crawl, in discovery order. */
@@ -405,18 +406,13 @@ export class CrawlState {
   }
 
   /** Queued, done, fetched (an HTTP exchange was made) and listed URLs. */
-  counts(): { queued: number; done: number; fetched: number; listed: number; total: number } {
-    return this.#db
-      .prepare(
-        `SELECT
-           COALESCE(SUM(state = 0), 0) AS queued,
-           COALESCE(SUM(state = 2), 0) AS done,
-           COALESCE(SUM(attempts > 0), 0) AS fetched,
-           COALESCE(SUM(verdict = 'listed'), 0) AS listed,
-           COUNT(*) AS total
-         FROM urls`,
-      )
-      .get() as { queued: number; done: number; fetched: number; listed: number; total: number };
+  counts(): StateCounts {
+    return this.#db.prepare(COUNTS_SQL).get() as StateCounts;
+  }
+
+  /** {@link counts}, {@link verdictCounts} and {@link statusCounts} from one scan of every URL. */
+  tallies(): Tallies {
+    return talliesOf(this.#db.prepare(TALLY_SQL).all() as TallyRow[]);
   }
 
   /** Number of URLs per verdict (`queued` for those never reached). */
