@@ -7,6 +7,7 @@
 // final high-water mark when it grew past the first phase's, which is then exact too).
 import { readFileSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
+import { isMainThread } from 'node:worker_threads';
 
 function mainThreadCpu() {
   try {
@@ -18,26 +19,31 @@ function mainThreadCpu() {
   }
 }
 
-/** RSS in KiB at the mark (the high-water mark so far) and the largest sampled after it. */
-let phases;
-const observer = new PerformanceObserver((list) => {
-  if (phases !== undefined || !list.getEntries().some((e) => e.name === 'sitemapkit:output')) return;
-  phases = { before: process.resourceUsage().maxRSS, after: process.memoryUsage.rss() / 1024 };
-  setInterval(() => {
-    phases.after = Math.max(phases.after, process.memoryUsage.rss() / 1024);
-  }, 50).unref();
-  observer.disconnect();
-});
-observer.observe({ entryTypes: ['mark'] });
+// A worker thread inherits the process's --import: only the main thread reports (once, at exit).
+if (isMainThread) hook();
 
-process.on('exit', () => {
-  const u = process.resourceUsage();
-  let split = '';
-  if (phases !== undefined) {
-    const after = u.maxRSS > phases.before ? u.maxRSS : phases.after;
-    split = `SK_RSS_PHASES=${phases.before},${Math.round(after)}\n`;
-  }
-  process.stderr.write(
-    `SK_MAXRSS=${u.maxRSS}\nSK_CPU=${u.userCPUTime + u.systemCPUTime}\n${mainThreadCpu()}${split}`,
-  );
-});
+function hook() {
+  /** RSS in KiB at the mark (the high-water mark so far) and the largest sampled after it. */
+  let phases;
+  const observer = new PerformanceObserver((list) => {
+    if (phases !== undefined || !list.getEntries().some((e) => e.name === 'sitemapkit:output')) return;
+    phases = { before: process.resourceUsage().maxRSS, after: process.memoryUsage.rss() / 1024 };
+    setInterval(() => {
+      phases.after = Math.max(phases.after, process.memoryUsage.rss() / 1024);
+    }, 50).unref();
+    observer.disconnect();
+  });
+  observer.observe({ entryTypes: ['mark'] });
+
+  process.on('exit', () => {
+    const u = process.resourceUsage();
+    let split = '';
+    if (phases !== undefined) {
+      const after = u.maxRSS > phases.before ? u.maxRSS : phases.after;
+      split = `SK_RSS_PHASES=${phases.before},${Math.round(after)}\n`;
+    }
+    process.stderr.write(
+      `SK_MAXRSS=${u.maxRSS}\nSK_CPU=${u.userCPUTime + u.systemCPUTime}\n${mainThreadCpu()}${split}`,
+    );
+  });
+}

@@ -34,6 +34,7 @@ import type { CrawlStats } from './records.js';
 import { conditionalHeaders, observedAt } from './recrawl.js';
 import { RenderStep } from './render-step.js';
 import { type CrawlReportFiles, writeCrawlReport } from './report.js';
+import { writeCrawlReportInThread } from './report-thread.js';
 import { applyRobots } from './robots-apply.js';
 import { Scheduler } from './scheduler.js';
 import { Scope } from './scope.js';
@@ -49,6 +50,12 @@ import {
 } from './store-publish.js';
 
 export type { CrawlStats } from './records.js';
+
+/**
+ * URLs from which the report is written by a second thread beside the sitemaps: below, starting
+ * the thread (its modules, its connection to the state) costs more than it saves.
+ */
+export const REPORT_THREAD_MIN = 10_000;
 
 /** The performance mark made when the crawl's last page is done and its output starts. */
 const OUTPUT_MARK = 'sitemapkit:output';
@@ -343,6 +350,7 @@ async function crawlWith(
   } finally {
     await render?.close();
   }
+  let inThread: Promise<CrawlReportFiles> | undefined;
   try {
     const seconds = (o.now() - recorder.started) / 1000;
     // The loop is over: what only it needed goes before the output allocates (the crawl's peak
@@ -370,13 +378,16 @@ async function crawlWith(
     if (state.getMeta('recrawls') !== undefined) stats.changes = state.changeCounts();
     let report: CrawlReportFiles | undefined;
     if (o.report !== undefined) {
-      report = await writeCrawlReport(state, {
-        dir: o.report,
-        stats,
-        starts: o.starts,
-        complete,
-        generatedAt: new Date(o.now()),
-      });
+      const input = { dir: o.report, stats, starts: o.starts, complete, generatedAt: new Date(o.now()) };
+      if (c.total >= REPORT_THREAD_MIN) {
+        // On a second thread, beside the sitemaps below (report-thread.ts); awaited before the
+        // state records what was published, and before it is closed however the output ends.
+        state.share();
+        inThread = writeCrawlReportInThread(state.path, input);
+        inThread.catch(() => undefined);
+      } else {
+        report = await writeCrawlReport(state, input);
+      }
     }
     const named = namedByPage(oneLastmodForm(adjusted(sitemapEntries(state, o), o.adjustEntry)));
     if (store !== undefined) {
@@ -390,6 +401,7 @@ async function crawlWith(
         signal: o.signal,
       });
       await store.target.onStep?.('crawl:store-committed');
+      if (inThread !== undefined) report = await inThread;
       state.published();
       const counts = { ...recorder.counts };
       return { state: state.path, complete, stats, sitemaps: undefined, store: built, report, counts };
@@ -408,10 +420,13 @@ async function crawlWith(
       const from = o.origins[0]!;
       await writeChangeSet(state, o.changes, (u) => rewriteOrigin(u, from, o.publicOrigin));
     }
+    if (inThread !== undefined) report = await inThread;
     state.published();
     const counts = { ...recorder.counts };
     return { state: state.path, complete, stats, sitemaps, store: undefined, report, counts };
   } finally {
+    // The report's thread reads the state until it exits: the state is closed after it.
+    await inThread?.catch(() => undefined);
     state.close();
   }
 }

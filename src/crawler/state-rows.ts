@@ -143,6 +143,14 @@ export const COUNTS_SQL = `SELECT
   COUNT(*) AS total
 FROM urls`;
 
+/** URLs per verdict (`queued` for those never reached), in the order of their names. */
+export const VERDICT_COUNTS_SQL =
+  "SELECT COALESCE(verdict, 'queued') AS v, COUNT(*) AS n FROM urls GROUP BY v";
+
+/** Fetched URLs per HTTP status, in order. */
+export const STATUS_COUNTS_SQL =
+  'SELECT status, COUNT(*) AS n FROM urls WHERE status IS NOT NULL GROUP BY status ORDER BY status';
+
 /**
  * The counts, the URLs per verdict and the fetched URLs per status, from one scan of every URL
  * (three scans before: a second at a million pages, after the crawl's last page). The groups are
@@ -198,3 +206,19 @@ export const CHANGE_COUNTS_SQL = `SELECT
   COALESCE(SUM(change = 'removed'), 0) AS removed,
   COALESCE(SUM(change = 'kept'), 0) AS kept
 FROM urls WHERE state = 2`;
+
+/** URLs added to, changed in or removed from the sitemap by this crawl, in discovery order. */
+export const CHANGES_SQL =
+  "SELECT * FROM urls WHERE change IN ('added', 'changed', 'removed') AND state = 2 ORDER BY id";
+
+/** A finished URL's outcome (`CrawlState.finish`). */
+export const FINISH_SQL: string = `UPDATE urls SET state = 2, status = @status, verdict = @verdict, reason = @reason, target = @target,
+         content_type = @contentType, title = @title, canonical = @canonical,
+         description_length = @descriptionLength, lastmod = @lastmod, extra = @extra, bytes = @bytes,
+         ms = @ms, attempts = @attempts, etag = @etag, last_modified = @lastModified,
+         fingerprint = @fingerprint, changed_at = @changedAt, rendered = @rendered, ${MERGE_CHANGE} WHERE id = @id`;
+
+/** A 304 (or a failure of a listed page): what the last crawl recorded stays, verdict included. */
+export const KEEP_SQL: string = `UPDATE urls SET state = 2, status = @status, reason = @reason, bytes = @bytes, ms = @ms,
+         attempts = @attempts, etag = COALESCE(@etag, etag), last_modified = COALESCE(@lastModified, last_modified),
+         ${MERGE_CHANGE} WHERE id = @id`;
