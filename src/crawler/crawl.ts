@@ -24,6 +24,7 @@ import { writeChangeSet } from './change-set-file.js';
 import { crawlShared } from './frontier-postgres-crawl.js';
 import { resolveShared, type SharedCrawlWorker } from './frontier-postgres-options.js';
 import { SqliteFrontier } from './frontier-sqlite.js';
+import { collectGarbage } from './heap.js';
 import { type CrawlNetwork, openNetwork } from './network.js';
 import { originOf } from './normalize-url.js';
 import { type CrawlOptions, type ResolvedCrawlOptions, resolveCrawlOptions } from './options.js';
@@ -52,8 +53,9 @@ import {
 export type { CrawlStats } from './records.js';
 
 /**
- * URLs from which the report is written by a second thread beside the sitemaps: below, starting
- * the thread (its modules, its connection to the state) costs more than it saves.
+ * URLs from which the report is written by a second thread beside the sitemaps (and the loop's
+ * heap collected first): below, starting the thread (its modules, its connection to the state)
+ * costs more than it saves.
  */
 export const REPORT_THREAD_MIN = 10_000;
 
@@ -362,6 +364,9 @@ async function crawlWith(
     performance.mark(OUTPUT_MARK);
     performance.clearMarks(OUTPUT_MARK);
     const c = end.counts;
+    // A large crawl's dead heap goes before its output's thread starts (heap.ts); a small one's
+    // is not worth a pause of the caller's whole process.
+    if (c.total >= REPORT_THREAD_MIN) collectGarbage();
     const requests = scheduler.requests;
     const stats: CrawlStats = {
       found: c.total,
