@@ -15,7 +15,9 @@
 // alternating): the crawl loop's pages per second (requests over the seconds until the last page),
 // the seconds after the last page (the output, and Node's start), peak RSS, and the same-run ratios;
 // then the output alone: the last crawl's state written again by each build (`crawl --resume` of a
-// finished crawl makes no request), --runs times side by side. A build that marks its last page
+// finished crawl makes no request), --runs times side by side, with its CPU time and its main
+// thread's (the report's thread works beside it: on an idle second core the wall time follows the
+// longer of the two, which a loaded machine does not show). A build that marks its last page
 // (performance.mark, bench/rss-hook.mjs) has its peak RSS printed apart: the crawl's, the output's.
 // Usage: node bench/crawl.mjs [--concurrency 8] [--runs N] [--synthetic N] [--no-peer] [--only pg|python|synthetic] [--before DIR] [--quick]
 import { execFileSync } from 'node:child_process';
@@ -363,7 +365,7 @@ async function outputOnly(server, contenders) {
     const line = contenders
       .map((c) => {
         const x = got.get(c);
-        return `${c.name} ${fmt.s(x.secs)} s (CPU ${fmt.s(x.cpuSecs)} s), ${fmt.mb(x.rssMiB)} MiB`;
+        return `${c.name} ${fmt.s(x.secs)} s (CPU ${fmt.s(x.cpuSecs)} s, main thread ${fmt.s(x.mainCpuSecs)} s), ${fmt.mb(x.rssMiB)} MiB`;
       })
       .join('; ');
     console.log(`  output only, run ${run + 1}/${RUNS} (load ${before}): ${line}`);
@@ -373,7 +375,7 @@ async function outputOnly(server, contenders) {
     rows.push({
       site: `synthetic ${fmt.n(SYNTHETIC)}, output only`,
       contender: c.name,
-      seconds: `${fmt.s(median(rs.map((r) => r.secs)))} (CPU ${fmt.s(median(rs.map((r) => r.cpuSecs)))})`,
+      seconds: `${fmt.s(median(rs.map((r) => r.secs)))} (CPU ${fmt.s(median(rs.map((r) => r.cpuSecs)))}, main thread ${fmt.s(median(rs.map((r) => r.mainCpuSecs)))})`,
       'peak RSS MiB': fmt.mb(Math.max(...rs.map((r) => r.rssMiB))),
     });
   }
