@@ -57,7 +57,7 @@ export type { CrawlStats } from './records.js';
  * heap collected first): below, starting the thread (its modules, its connection to the state)
  * costs more than it saves.
  */
-export const REPORT_THREAD_MIN = 10_000;
+const REPORT_THREAD_MIN = 10_000;
 
 /** The performance mark made when the crawl's last page is done and its output starts. */
 const OUTPUT_MARK = 'sitemapkit:output';
