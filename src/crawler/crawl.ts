@@ -363,6 +363,9 @@ async function crawlWith(
     state.forgetSeen();
     performance.mark(OUTPUT_MARK);
     performance.clearMarks(OUTPUT_MARK);
+    // One turn of the event loop: a performance observer hears of the mark before the output's
+    // synchronous start (the collection below, the state's checkpoint), not after it.
+    await new Promise((resolve) => setImmediate(resolve));
     const c = end.counts;
     // A large crawl's dead heap goes before its output's thread starts (heap.ts); a small one's
     // is not worth a pause of the caller's whole process.
