@@ -15,7 +15,10 @@
 // alternating): the crawl loop's pages per second (requests over the seconds until the last page),
 // the seconds after the last page (the output, and Node's start), peak RSS, and the same-run ratios;
 // then the output alone: the last crawl's state written again by each build (`crawl --resume` of a
-// finished crawl makes no request), --runs times side by side.
+// finished crawl makes no request), --runs times side by side, with its CPU time and its main
+// thread's (the report's thread works beside it: on an idle second core the wall time follows the
+// longer of the two, which a loaded machine does not show). A build that marks its last page
+// (performance.mark, bench/rss-hook.mjs) has its peak RSS printed apart: the crawl's, the output's.
 // Usage: node bench/crawl.mjs [--concurrency 8] [--runs N] [--synthetic N] [--no-peer] [--only pg|python|synthetic] [--before DIR] [--quick]
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -258,7 +261,7 @@ if (ONLY === undefined || ONLY === 'synthetic') {
       const line = contenders
         .map((c) => {
           const x = got.get(c);
-          return `${c.name} ${fmt.n(x.rate)} pages/s, ${fmt.s(x.after)} s after the last page, ${fmt.mb(x.rssMiB)} MiB`;
+          return `${c.name} ${fmt.n(x.rate)} pages/s, ${fmt.s(x.after)} s after the last page, ${fmt.mb(x.rssMiB)} MiB${phasesText(x.phases)}`;
         })
         .join('; ');
       if (contenders.length === 2) {
@@ -278,7 +281,7 @@ if (ONLY === undefined || ONLY === 'synthetic') {
         listed: fmt.n(last.result.stats.listed),
         seconds: `${fmt.s(median(c.runs.map((r) => r.secs)))} (${fmt.s(median(c.runs.map((r) => r.after)))} after the last page)`,
         'pages/s': fmt.n(rate),
-        'peak RSS MiB': fmt.mb(Math.max(...c.runs.map((r) => r.rssMiB))),
+        'peak RSS MiB': `${fmt.mb(Math.max(...c.runs.map((r) => r.rssMiB)))}${largestPhases(c.runs)}`,
         coverage: `${((last.result.stats.listed / SYNTHETIC) * 100).toFixed(1)}% of ${fmt.n(SYNTHETIC)}`,
       });
     }
@@ -297,6 +300,24 @@ if (ONLY === undefined || ONLY === 'synthetic') {
   } finally {
     server.close();
   }
+}
+
+/**
+ * The peak RSS of a crawl before and after its last page (bench/rss-hook.mjs; a build that does not
+ * mark its last page has none): the crawl's heap and the output's are told apart.
+ */
+function phasesText(p) {
+  return p === undefined ? '' : ` (crawl ${fmt.mb(p.crawlMiB)}, output ${fmt.mb(p.outputMiB)})`;
+}
+
+/** The largest of each phase over the runs, as phasesText prints it. */
+function largestPhases(runs) {
+  const ps = runs.map((r) => r.phases).filter((p) => p !== undefined);
+  if (ps.length === 0) return '';
+  return phasesText({
+    crawlMiB: Math.max(...ps.map((p) => p.crawlMiB)),
+    outputMiB: Math.max(...ps.map((p) => p.outputMiB)),
+  });
 }
 
 /**
@@ -344,7 +365,7 @@ async function outputOnly(server, contenders) {
     const line = contenders
       .map((c) => {
         const x = got.get(c);
-        return `${c.name} ${fmt.s(x.secs)} s (CPU ${fmt.s(x.cpuSecs)} s), ${fmt.mb(x.rssMiB)} MiB`;
+        return `${c.name} ${fmt.s(x.secs)} s (CPU ${fmt.s(x.cpuSecs)} s, main thread ${fmt.s(x.mainCpuSecs)} s), ${fmt.mb(x.rssMiB)} MiB`;
       })
       .join('; ');
     console.log(`  output only, run ${run + 1}/${RUNS} (load ${before}): ${line}`);
@@ -354,7 +375,7 @@ async function outputOnly(server, contenders) {
     rows.push({
       site: `synthetic ${fmt.n(SYNTHETIC)}, output only`,
       contender: c.name,
-      seconds: `${fmt.s(median(rs.map((r) => r.secs)))} (CPU ${fmt.s(median(rs.map((r) => r.cpuSecs)))})`,
+      seconds: `${fmt.s(median(rs.map((r) => r.secs)))} (CPU ${fmt.s(median(rs.map((r) => r.cpuSecs)))}, main thread ${fmt.s(median(rs.map((r) => r.mainCpuSecs)))})`,
       'peak RSS MiB': fmt.mb(Math.max(...rs.map((r) => r.rssMiB))),
     });
   }

@@ -45,11 +45,15 @@ export function runNode(args, { env = {}, stdin, stdout: out = 'pipe' } = {}) {
       const cpuSecs = cpu ? Number(cpu[1]) / 1e6 : Number.NaN;
       const main = /SK_MAIN_CPU=(\d+)/.exec(stderr);
       const mainCpuSecs = main ? Number(main[1]) / 1e6 : Number.NaN;
+      // A crawl's peak RSS before and after its last page (rss-hook.mjs), when it marked it.
+      const ph = /SK_RSS_PHASES=(\d+),(\d+)/.exec(stderr);
+      const phases = ph ? { crawlMiB: Number(ph[1]) / 1024, outputMiB: Number(ph[2]) / 1024 } : undefined;
       stderr = stderr
+        .replace(/SK_RSS_PHASES=\d+,\d+\n?/, '')
         .replace(/SK_MAXRSS=\d+\n?/, '')
         .replace(/SK_CPU=\d+\n?/, '')
         .replace(/SK_MAIN_CPU=\d+\n?/, '');
-      resolve({ code, secs, cpuSecs, mainCpuSecs, rssMiB: rss, stderr, stdout });
+      resolve({ code, secs, cpuSecs, mainCpuSecs, rssMiB: rss, phases, stderr, stdout });
     });
   });
 }

@@ -21,10 +21,10 @@ import { addressRefusal, RobotsGate } from '../robots/gate.js';
 import type { BuildResult, SiteStore } from '../store/store.js';
 import { type WriteSitemapsResult, writeSitemaps } from '../writer/write-sitemaps.js';
 import { writeChangeSet } from './change-set-file.js';
-import type { FrontierCounts } from './frontier.js';
 import { crawlShared } from './frontier-postgres-crawl.js';
 import { resolveShared, type SharedCrawlWorker } from './frontier-postgres-options.js';
 import { SqliteFrontier } from './frontier-sqlite.js';
+import { collectGarbage } from './heap.js';
 import { type CrawlNetwork, openNetwork } from './network.js';
 import { originOf } from './normalize-url.js';
 import { type CrawlOptions, type ResolvedCrawlOptions, resolveCrawlOptions } from './options.js';
@@ -35,12 +35,14 @@ import type { CrawlStats } from './records.js';
 import { conditionalHeaders, observedAt } from './recrawl.js';
 import { RenderStep } from './render-step.js';
 import { type CrawlReportFiles, writeCrawlReport } from './report.js';
+import { writeCrawlReportInThread } from './report-thread.js';
 import { applyRobots } from './robots-apply.js';
 import { Scheduler } from './scheduler.js';
 import { Scope } from './scope.js';
 import { type SeedContext, seedSitemaps, seedStarts } from './seed.js';
 import { otherHosts, rewriteOrigin, sitemapEntries } from './sitemap-entries.js';
 import { CrawlState, type StateMode } from './state.js';
+import type { Tallies } from './state-rows.js';
 import {
   openCrawlStore,
   publishToStore,
@@ -49,6 +51,16 @@ import {
 } from './store-publish.js';
 
 export type { CrawlStats } from './records.js';
+
+/**
+ * URLs from which the report is written by a second thread beside the sitemaps (and the loop's
+ * heap collected first): below, starting the thread (its modules, its connection to the state)
+ * costs more than it saves.
+ */
+const REPORT_THREAD_MIN = 10_000;
+
+/** The performance mark made when the crawl's last page is done and its output starts. */
+const OUTPUT_MARK = 'sitemapkit:output';
 
 /** What {@link crawl} returns. */
 export interface CrawlResult {
@@ -264,8 +276,8 @@ async function crawlWith(
   }
   let complete: boolean;
   // The state's totals once the loop is over: each count is a scan of every URL (a second at a
-  // million pages), so the output's stats reuse the one that decided `complete`.
-  let end: FrontierCounts;
+  // million pages), so the output's stats reuse the one scan that decided `complete`.
+  let end: Tallies;
   try {
     if (o.robots && !start.rewrite) for (const origin of o.origins) await gate.prime(origin);
     const seeds: SeedContext = {
@@ -324,14 +336,14 @@ async function crawlWith(
       await frontier.setMeta('status', 'running');
       await s.run();
     }
-    end = await frontier.counts();
-    complete = end.queued === 0;
+    end = state.tallies();
+    complete = end.counts.queued === 0;
     await frontier.setMeta('status', complete ? 'complete' : 'partial');
     if (!complete) {
       recorder.report({
         code: 'crawl-max-pages',
         severity: 'info',
-        message: `stopped at --max-pages ${o.maxPages}: ${end.queued} URLs are still queued (continue with --resume and a larger --max-pages)`,
+        message: `stopped at --max-pages ${o.maxPages}: ${end.counts.queued} URLs are still queued (continue with --resume and a larger --max-pages)`,
       });
     }
   } catch (error) {
@@ -340,17 +352,32 @@ async function crawlWith(
   } finally {
     await render?.close();
   }
+  let inThread: Promise<CrawlReportFiles> | undefined;
   try {
     const seconds = (o.now() - recorder.started) / 1000;
-    const c = end;
+    // The loop is over: what only it needed goes before the output allocates (the crawl's peak
+    // RSS was reached here, its heap still alive under the output's first burst). The mark lets
+    // a benchmark tell the two phases apart (bench/rss-hook.mjs); it is cleared at once.
+    await net.close();
+    recorder.release();
+    state.forgetSeen();
+    performance.mark(OUTPUT_MARK);
+    performance.clearMarks(OUTPUT_MARK);
+    // One turn of the event loop: a performance observer hears of the mark before the output's
+    // synchronous start (the collection below, the state's checkpoint), not after it.
+    await new Promise((resolve) => setImmediate(resolve));
+    const c = end.counts;
+    // A large crawl's dead heap goes before its output's thread starts (heap.ts); a small one's
+    // is not worth a pause of the caller's whole process.
+    if (c.total >= REPORT_THREAD_MIN) collectGarbage();
     const requests = scheduler.requests;
     const stats: CrawlStats = {
       found: c.total,
       fetched: c.fetched,
       listed: c.listed,
       queued: c.queued,
-      verdicts: Object.fromEntries(state.verdictCounts()),
-      statuses: Object.fromEntries([...state.statusCounts()].map(([k, v]) => [String(k), v])),
+      verdicts: Object.fromEntries(end.verdicts),
+      statuses: Object.fromEntries([...end.statuses].map(([k, v]) => [String(k), v])),
       requests,
       externalLinks: recorder.externalLinks,
       seconds,
@@ -359,13 +386,16 @@ async function crawlWith(
     if (state.getMeta('recrawls') !== undefined) stats.changes = state.changeCounts();
     let report: CrawlReportFiles | undefined;
     if (o.report !== undefined) {
-      report = await writeCrawlReport(state, {
-        dir: o.report,
-        stats,
-        starts: o.starts,
-        complete,
-        generatedAt: new Date(o.now()),
-      });
+      const input = { dir: o.report, stats, starts: o.starts, complete, generatedAt: new Date(o.now()) };
+      if (c.total >= REPORT_THREAD_MIN) {
+        // On a second thread, beside the sitemaps below (report-thread.ts); awaited before the
+        // state records what was published, and before it is closed however the output ends.
+        state.share();
+        inThread = writeCrawlReportInThread(state.path, input);
+        inThread.catch(() => undefined);
+      } else {
+        report = await writeCrawlReport(state, input);
+      }
     }
     const named = namedByPage(oneLastmodForm(adjusted(sitemapEntries(state, o), o.adjustEntry)));
     if (store !== undefined) {
@@ -379,6 +409,7 @@ async function crawlWith(
         signal: o.signal,
       });
       await store.target.onStep?.('crawl:store-committed');
+      if (inThread !== undefined) report = await inThread;
       state.published();
       const counts = { ...recorder.counts };
       return { state: state.path, complete, stats, sitemaps: undefined, store: built, report, counts };
@@ -397,10 +428,13 @@ async function crawlWith(
       const from = o.origins[0]!;
       await writeChangeSet(state, o.changes, (u) => rewriteOrigin(u, from, o.publicOrigin));
     }
+    if (inThread !== undefined) report = await inThread;
     state.published();
     const counts = { ...recorder.counts };
     return { state: state.path, complete, stats, sitemaps, store: undefined, report, counts };
   } finally {
+    // The report's thread reads the state until it exits: the state is closed after it.
+    await inThread?.catch(() => undefined);
     state.close();
   }
 }

@@ -58,10 +58,16 @@ export function openNetwork(o: ResolvedCrawlOptions, fingerprint: boolean): Craw
     // A page to render is handed to the browser as it was read: the browser asks for it no more.
     keepText: o.render.mode !== false,
   };
+  // Closed once: the crawl closes it when its last page is done (the output needs no network),
+  // and again, as a no-op, on its way out.
+  let closed: Promise<void> | undefined;
   return {
     client,
     robots,
     page: (url, conditional) => fetchPage(url, page, conditional),
-    close: () => (own ? client.close() : Promise.resolve()),
+    close: () => {
+      closed ??= own ? client.close() : Promise.resolve();
+      return closed;
+    },
   };
 }

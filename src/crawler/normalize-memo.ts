@@ -119,6 +119,11 @@ export class NormalizeMemo {
     this.#normalize = normalize;
   }
 
+  /** Forgets every entry (the crawl's last page is done: the output normalises nothing). */
+  clear(): void {
+    this.#memo.clear();
+  }
+
   get(raw: string, base: string | undefined): string | undefined {
     const key = base === undefined ? undefined : keyOf(raw, base, this.#partsOf);
     if (key === undefined) return this.#normalize(raw, base);

@@ -59,6 +59,16 @@ export class Recorder {
     };
   }
 
+  /**
+   * Drops what only the loop needs (the normalisation memo, the capped patterns) once its last
+   * page is done: the output starts on a heap as small as it can be (the peak RSS of a crawl was
+   * its loop's heap still alive while the output's first allocations came).
+   */
+  release(): void {
+    this.#memo.clear();
+    this.#capped.clear();
+  }
+
   report(d: Diagnostic): void {
     this.counts[d.severity]++;
     this.#o.onDiagnostic?.(d);

@@ -267,3 +267,54 @@ function migrate(db: Db, from: string): boolean {
   })();
   return true;
 }
+
+/**
+ * Lets other connections of this process read the state while this one keeps it from every other
+ * crawl (the crawl's report is written by a second thread beside the sitemaps). The crawl's lock
+ * is exclusive and its WAL has no shared-memory index, so no second connection can open it: the
+ * WAL is checkpointed into the file and left (rollback journal), the lock becomes a shared one,
+ * held by a read transaction this connection keeps open until {@link endSharing}. Another crawl
+ * opening the state then fails as it does today ("in use by another crawl"): its exclusive lock
+ * needs every shared one gone. Between the exclusive lock's release and the shared one's taking
+ * (two statements in a row on this thread) nothing else of this process runs.
+ */
+export function shareDb(db: Db): void {
+  db.pragma('journal_mode = DELETE');
+  db.pragma('locking_mode = NORMAL');
+  // Normal locking lets go of the exclusive lock at the end of the next transaction…
+  db.exec('BEGIN');
+  db.prepare('SELECT COUNT(*) FROM meta').get();
+  db.exec('COMMIT');
+  // …and this one holds a shared lock until endSharing commits it.
+  db.exec('BEGIN');
+  db.prepare('SELECT COUNT(*) FROM meta').get();
+}
+
+/**
+ * Ends {@link shareDb}'s read transaction (with what was written since, `published`) holding the
+ * exclusive lock again: in exclusive mode the commit keeps the lock it takes, so no other crawl
+ * gets in before the state is closed. The readers must be closed first (the commit waits for
+ * their shared locks, up to the busy timeout). The file stays in rollback mode until it is
+ * opened again (openStateDb turns WAL on).
+ */
+export function endSharing(db: Db): void {
+  db.pragma('locking_mode = EXCLUSIVE');
+  db.exec('COMMIT');
+}
+
+/**
+ * A second connection to a state {@link shareDb} shares, read-only, for another thread of this
+ * process (the report's). Throws `ERR_STATE` as {@link openStateDb} words it.
+ */
+export async function openStateReader(path: string): Promise<Db> {
+  const Database = await loadSqlite();
+  try {
+    return new Database(path, { readonly: true, fileMustExist: true, timeout: 200 });
+  } catch (cause) {
+    throw new SitemapkitError('ERR_STATE', `cannot read the crawl state: ${(cause as Error).message}`, {
+      cause,
+      where: path,
+      hint: 'the crawl state was moved or locked while its report was written; run the crawl again with --resume',
+    });
+  }
+}

@@ -125,3 +125,100 @@ export const REPORT_CELLS_SQL = `SELECT u.url, u.depth, u.status, u.verdict, u.r
   u.title, u.lastmod, u.source, v.url, (SELECT COUNT(*) FROM links l WHERE l.target = u.id), u.bytes, u.ms,
   u.attempts, u.canonical, u.description_length, u.rendered, u.changed_at, u.change
   FROM urls u LEFT JOIN urls v ON v.id = u.via ORDER BY u.id`;
+
+/** Queued, done, fetched (an HTTP exchange was made) and listed URLs, and all of them. */
+export interface StateCounts {
+  queued: number;
+  done: number;
+  fetched: number;
+  listed: number;
+  total: number;
+}
+
+export const COUNTS_SQL = `SELECT
+  COALESCE(SUM(state = 0), 0) AS queued,
+  COALESCE(SUM(state = 2), 0) AS done,
+  COALESCE(SUM(attempts > 0), 0) AS fetched,
+  COALESCE(SUM(verdict = 'listed'), 0) AS listed,
+  COUNT(*) AS total
+FROM urls`;
+
+/** URLs per verdict (`queued` for those never reached), in the order of their names. */
+export const VERDICT_COUNTS_SQL =
+  "SELECT COALESCE(verdict, 'queued') AS v, COUNT(*) AS n FROM urls GROUP BY v";
+
+/** Fetched URLs per HTTP status, in order. */
+export const STATUS_COUNTS_SQL =
+  'SELECT status, COUNT(*) AS n FROM urls WHERE status IS NOT NULL GROUP BY status ORDER BY status';
+
+/**
+ * The counts, the URLs per verdict and the fetched URLs per status, from one scan of every URL
+ * (three scans before: a second at a million pages, after the crawl's last page). The groups are
+ * few (a state, a verdict and a status each); {@link talliesOf} adds them up.
+ */
+export const TALLY_SQL =
+  'SELECT state, attempts > 0 AS fetched, verdict, status, COUNT(*) AS n FROM urls GROUP BY state, fetched, verdict, status';
+
+/** One group of {@link TALLY_SQL}. */
+export interface TallyRow {
+  state: number;
+  fetched: number;
+  verdict: string | null;
+  status: number | null;
+  n: number;
+}
+
+/** What {@link talliesOf} adds up: `verdicts` in the order of their names, `statuses` by number. */
+export interface Tallies {
+  counts: StateCounts;
+  /** URLs per verdict, `queued` for those never reached. */
+  verdicts: Map<string, number>;
+  /** Fetched URLs per HTTP status. */
+  statuses: Map<number, number>;
+}
+
+/** The groups of {@link TALLY_SQL} added up (the same figures as the three queries they replace). */
+export function talliesOf(rows: readonly TallyRow[]): Tallies {
+  const counts: StateCounts = { queued: 0, done: 0, fetched: 0, listed: 0, total: 0 };
+  const verdicts = new Map<string, number>();
+  const statuses = new Map<number, number>();
+  for (const r of rows) {
+    counts.total += r.n;
+    if (r.state === 0) counts.queued += r.n;
+    else if (r.state === 2) counts.done += r.n;
+    if (r.fetched === 1) counts.fetched += r.n;
+    if (r.verdict === 'listed') counts.listed += r.n;
+    const v = r.verdict ?? 'queued';
+    verdicts.set(v, (verdicts.get(v) ?? 0) + r.n);
+    if (r.status !== null) statuses.set(r.status, (statuses.get(r.status) ?? 0) + r.n);
+  }
+  // SQLite's GROUP BY gave the names in byte order: so do these (verdicts are ASCII).
+  const byName = [...verdicts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return { counts, verdicts: new Map(byName), statuses: new Map([...statuses].sort(([a], [b]) => a - b)) };
+}
+
+/** What a recrawl changed, by kind, over the URLs it finished (`CrawlState.changeCounts`). */
+export const CHANGE_COUNTS_SQL = `SELECT
+  COALESCE(SUM(change = 'unchanged'), 0) AS unchanged,
+  COALESCE(SUM(change = 'unchanged' AND status = 304), 0) AS notModified,
+  COALESCE(SUM(change = 'changed'), 0) AS changed,
+  COALESCE(SUM(change = 'added'), 0) AS added,
+  COALESCE(SUM(change = 'removed'), 0) AS removed,
+  COALESCE(SUM(change = 'kept'), 0) AS kept
+FROM urls WHERE state = 2`;
+
+/** URLs added to, changed in or removed from the sitemap by this crawl, in discovery order. */
+export const CHANGES_SQL =
+  "SELECT * FROM urls WHERE change IN ('added', 'changed', 'removed') AND state = 2 ORDER BY id";
+
+/** A finished URL's outcome (`CrawlState.finish`). */
+export const FINISH_SQL: string = `UPDATE urls SET state = 2, status = @status, verdict = @verdict, reason = @reason, target = @target,
+         content_type = @contentType, title = @title, canonical = @canonical,
+         description_length = @descriptionLength, lastmod = @lastmod, extra = @extra, bytes = @bytes,
+         ms = @ms, attempts = @attempts, etag = @etag, last_modified = @lastModified,
+         fingerprint = @fingerprint, changed_at = @changedAt, rendered = @rendered, ${MERGE_CHANGE} WHERE id = @id`;
+
+/** A 304 (or a failure of a listed page): what the last crawl recorded stays, verdict included. */
+export const KEEP_SQL: string = `UPDATE urls SET state = 2, status = @status, reason = @reason, bytes = @bytes, ms = @ms,
+         attempts = @attempts, etag = COALESCE(@etag, etag), last_modified = COALESCE(@lastModified, last_modified),
+         ${MERGE_CHANGE} WHERE id = @id`;

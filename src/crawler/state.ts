@@ -18,11 +18,14 @@ import {
 } from './records.js';
 import {
   checkState,
+  endSharing,
   FORMAT,
   openStateDb,
+  openStateReader,
   readStateOnDisk,
   type StateMode,
   type StateOnDisk,
+  shareDb,
   VERSION,
 } from './state-open.js';
 
@@ -37,16 +40,27 @@ type Stmt = BetterSqlite3.Statement;
 
 import { LinkLog } from './state-links.js';
 import {
+  CHANGE_COUNTS_SQL,
+  CHANGES_SQL,
+  COUNTS_SQL,
+  FINISH_SQL,
+  KEEP_SQL,
   type Known,
   LEASE_COLUMNS,
   type LeasedRow,
   type LeaseRaw,
   leased,
-  MERGE_CHANGE,
   type RawRow,
   REPORT_CELLS_SQL,
+  STATUS_COUNTS_SQL,
+  type StateCounts,
+  TALLY_SQL,
+  type Tallies,
+  type TallyRow,
+  talliesOf,
   toRecord,
   UNFETCHED,
+  VERDICT_COUNTS_SQL,
 } from './state-rows.js';
 
 export type { StateMode } from './state-open.js';
@@ -59,6 +73,8 @@ export class CrawlState {
   // the start needs no database read.
   readonly #ids = new Map<string, { id: number; depth: number }>();
   #batch = false;
+  /** Read by a second connection (the report's thread) until closed: {@link share}. */
+  #shared = false;
   /** One transaction wrapper for every call: better-sqlite3 builds a new one per `transaction()`. */
   readonly #run: (fn: () => unknown) => unknown;
   readonly #links: LinkLog;
@@ -99,19 +115,9 @@ export class CrawlState {
       requeueTooDeep: db.prepare(
         `UPDATE urls SET state = 0, depth = ?, verdict = NULL, reason = NULL WHERE id = ? AND verdict = 'too-deep'`,
       ),
-      finish: db.prepare(
-        `UPDATE urls SET state = 2, status = @status, verdict = @verdict, reason = @reason, target = @target,
-         content_type = @contentType, title = @title, canonical = @canonical,
-         description_length = @descriptionLength, lastmod = @lastmod, extra = @extra, bytes = @bytes,
-         ms = @ms, attempts = @attempts, etag = @etag, last_modified = @lastModified,
-         fingerprint = @fingerprint, changed_at = @changedAt, rendered = @rendered, ${MERGE_CHANGE} WHERE id = @id`,
-      ),
+      finish: db.prepare(FINISH_SQL),
       // A 304 (or a failure of a listed page): what the last crawl recorded stays, verdict included.
-      keep: db.prepare(
-        `UPDATE urls SET state = 2, status = @status, reason = @reason, bytes = @bytes, ms = @ms,
-         attempts = @attempts, etag = COALESCE(@etag, etag), last_modified = COALESCE(@lastModified, last_modified),
-         ${MERGE_CHANGE} WHERE id = @id`,
-      ),
+      keep: db.prepare(KEEP_SQL),
       requeue: db.prepare('UPDATE urls SET state = 0 WHERE state = 1'),
       getMeta: db.prepare('SELECT value FROM meta WHERE key = ?'),
       setMeta: db.prepare(
@@ -222,6 +228,11 @@ export class CrawlState {
   /** Records that page `source` links to `target` (once per pair). */
   link(target: number, source: number): void {
     if (target !== source) this.#links.add(target, source);
+  }
+
+  /** Forgets the URLs seen lately (the loop's cache of ids): the output looks none up. */
+  forgetSeen(): void {
+    this.#ids.clear();
   }
 
   /** Puts leased URLs back in the queue (those not fetched when a run stops). */
@@ -377,26 +388,12 @@ export class CrawlState {
 
   /** Pages by what this crawl observed against the one before. */
   changeCounts(): ChangeCounts {
-    return this.#db
-      .prepare(
-        `SELECT
-           COALESCE(SUM(change = 'unchanged'), 0) AS unchanged,
-           COALESCE(SUM(change = 'unchanged' AND status = 304), 0) AS notModified,
-           COALESCE(SUM(change = 'changed'), 0) AS changed,
-           COALESCE(SUM(change = 'added'), 0) AS added,
-           COALESCE(SUM(change = 'removed'), 0) AS removed,
-           COALESCE(SUM(change = 'kept'), 0) AS kept
-         FROM urls WHERE state = 2`,
-      )
-      .get() as ChangeCounts;
+    return this.#db.prepare(CHANGE_COUNTS_SQL).get() as ChangeCounts;
   }
 
   /** URLs added to, changed in or removed from the sitemap by this crawl, in discovery order. */
   *changes(): Generator<UrlRecord> {
-    const stmt = this.#db.prepare(
-      "SELECT * FROM urls WHERE change IN ('added', 'changed', 'removed') AND state = 2 ORDER BY id",
-    );
-    for (const r of stmt.iterate()) yield toRecord(r as RawRow);
+    for (const r of this.#db.prepare(CHANGES_SQL).iterate()) yield toRecord(r as RawRow);
   }
 
   /** Counts one more URL of a pattern; returns the count including it. */
@@ -405,35 +402,24 @@ export class CrawlState {
   }
 
   /** Queued, done, fetched (an HTTP exchange was made) and listed URLs. */
-  counts(): { queued: number; done: number; fetched: number; listed: number; total: number } {
-    return this.#db
-      .prepare(
-        `SELECT
-           COALESCE(SUM(state = 0), 0) AS queued,
-           COALESCE(SUM(state = 2), 0) AS done,
-           COALESCE(SUM(attempts > 0), 0) AS fetched,
-           COALESCE(SUM(verdict = 'listed'), 0) AS listed,
-           COUNT(*) AS total
-         FROM urls`,
-      )
-      .get() as { queued: number; done: number; fetched: number; listed: number; total: number };
+  counts(): StateCounts {
+    return this.#db.prepare(COUNTS_SQL).get() as StateCounts;
+  }
+
+  /** {@link counts}, {@link verdictCounts} and {@link statusCounts} from one scan of every URL. */
+  tallies(): Tallies {
+    return talliesOf(this.#db.prepare(TALLY_SQL).all() as TallyRow[]);
   }
 
   /** Number of URLs per verdict (`queued` for those never reached). */
   verdictCounts(): Map<string, number> {
-    const rows = this.#db
-      .prepare("SELECT COALESCE(verdict, 'queued') AS v, COUNT(*) AS n FROM urls GROUP BY v")
-      .all() as Array<{ v: string; n: number }>;
+    const rows = this.#db.prepare(VERDICT_COUNTS_SQL).all() as Array<{ v: string; n: number }>;
     return new Map(rows.map((r) => [r.v, r.n]));
   }
 
   /** Number of fetched URLs per HTTP status. */
   statusCounts(): Map<number, number> {
-    const rows = this.#db
-      .prepare(
-        'SELECT status, COUNT(*) AS n FROM urls WHERE status IS NOT NULL GROUP BY status ORDER BY status',
-      )
-      .all() as Array<{ status: number; n: number }>;
+    const rows = this.#db.prepare(STATUS_COUNTS_SQL).all() as Array<{ status: number; n: number }>;
     return new Map(rows.map((r) => [r.status, r.n]));
   }
 
@@ -486,12 +472,26 @@ export class CrawlState {
     return r === undefined ? undefined : toRecord(r);
   }
 
+  /** Lets other connections of this process read it until it is closed (`shareDb`). */
+  share(): void {
+    this.commit();
+    this.#links.merge();
+    shareDb(this.#db);
+    this.#shared = true;
+  }
+
+  /** A read-only state over a second connection to a state {@link share}d by its crawl. */
+  static async reader(path: string): Promise<CrawlState> {
+    return new CrawlState(path, await openStateReader(path));
+  }
+
   /** Checkpoints the WAL into the file and closes it (releasing the lock). */
   close(): void {
     if (!this.#db.open) return;
     try {
       this.commit();
       this.#links.merge();
+      if (this.#shared) endSharing(this.#db);
       this.#db.pragma('wal_checkpoint(TRUNCATE)');
     } finally {
       this.#db.close();
