@@ -47,6 +47,7 @@ export function runNode(args, { env = {}, stdin, stdout: out = 'pipe' } = {}) {
       const mainCpuSecs = main ? Number(main[1]) / 1e6 : Number.NaN;
       stderr = stderr
         .replace(/SK_MAXRSS=\d+\n?/, '')
+        .replace(/SK_PID_MAXRSS=\d+:\d+\n?/, '')
         .replace(/SK_CPU=\d+\n?/, '')
         .replace(/SK_MAIN_CPU=\d+\n?/, '');
       resolve({ code, secs, cpuSecs, mainCpuSecs, rssMiB: rss, stderr, stdout });
