@@ -199,6 +199,16 @@ const pg = await startPostgres();
 const start = `${site.origin}/`;
 const common = ['--no-report', '--no-html', '--concurrency', C, '--quiet'];
 const rows = [];
+/** Each run's row as it ends too (a run of a million pages is long: a run cut short keeps what ended). */
+function done(row) {
+  rows.push(row);
+  console.log(
+    Object.entries(row)
+      .filter(([, v]) => v !== '')
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('; '),
+  );
+}
 try {
   console.log(
     `Shared crawl: ${PAGES.toLocaleString('en-US')} synthetic pages on loopback, --concurrency ${C} per process, ${availableParallelism()} cores, load ${load()}`,
@@ -219,7 +229,7 @@ try {
   const litePages = JSON.parse(lite.stdout).stats.found;
   const liteShape = rssShape(lite.phases.get(lite.root) ?? { crawl: [], crawlPeak: 0, peak: 0 });
   const liteRate = litePages / lite.secs;
-  rows.push({
+  done({
     run: 'SQLite, 1 process',
     pages: fmt.n(litePages),
     seconds: fmt.s(lite.secs),
@@ -287,7 +297,7 @@ try {
       const run = { w, pages, secs: r.secs, rate, tx, dbCpu, cpu: r.cpu };
       if (w === 1 && build.name === '') one = run;
       else if (w === 1) oneBefore = run;
-      rows.push({
+      done({
         run: `PostgreSQL, ${w} worker${w === 1 ? '' : 's'}${build.name}`,
         pages: fmt.n(pages),
         seconds: fmt.s(r.secs),
