@@ -54,7 +54,9 @@ function vm(pid) {
   try {
     const text = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kib = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? Number.NaN);
-    return { rss: kib('VmRSS'), hwm: kib('VmHWM') };
+    const v = { rss: kib('VmRSS'), hwm: kib('VmHWM') };
+    // A process that has exited but not been reaped (a zombie) has a status without memory lines.
+    return Number.isNaN(v.rss) || Number.isNaN(v.hwm) ? undefined : v;
   } catch {
     return undefined;
   }
