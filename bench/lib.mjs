@@ -51,6 +51,7 @@ export function runNode(args, { env = {}, stdin, stdout: out = 'pipe' } = {}) {
       stderr = stderr
         .replace(/SK_RSS_PHASES=\d+,\d+\n?/, '')
         .replace(/SK_MAXRSS=\d+\n?/, '')
+        .replace(/SK_PID_MAXRSS=\d+:\d+\n?/, '')
         .replace(/SK_CPU=\d+\n?/, '')
         .replace(/SK_MAIN_CPU=\d+\n?/, '');
       resolve({ code, secs, cpuSecs, mainCpuSecs, rssMiB: rss, phases, stderr, stdout });

@@ -1,6 +1,7 @@
 // Preloaded into each contender: prints its own peak RSS (KiB) and CPU time (user + system, µs)
 // on exit, for bench/lib.mjs; on Linux also the main thread's own CPU time (µs), apart from its
-// worker threads, zlib's thread pool and V8's helpers.
+// worker threads, zlib's thread pool and V8's helpers; and the peak RSS again with the pid, for a
+// bench whose processes share one stderr (bench/crawl-postgres.mjs: the workers of one crawl).
 // A program that marks `sitemapkit:output` (performance.mark: the crawl does when its last page is
 // done and its output starts) also gets its peak RSS in two phases: before the mark (the kernel's
 // high-water mark then, exact) and after it (the RSS sampled every 50 ms from the mark on, or the
@@ -43,7 +44,7 @@ function hook() {
       split = `SK_RSS_PHASES=${phases.before},${Math.round(after)}\n`;
     }
     process.stderr.write(
-      `SK_MAXRSS=${u.maxRSS}\nSK_CPU=${u.userCPUTime + u.systemCPUTime}\n${mainThreadCpu()}${split}`,
+      `SK_MAXRSS=${u.maxRSS}\nSK_PID_MAXRSS=${process.pid}:${u.maxRSS}\nSK_CPU=${u.userCPUTime + u.systemCPUTime}\n${mainThreadCpu()}${split}`,
     );
   });
 }

@@ -63,6 +63,12 @@ export async function crawlShared(o: ResolvedCrawlOptions, s: ResolvedShared): P
   let heartbeat: Heartbeat | undefined;
   let ended = 'failed';
   const net = openNetwork(o, false);
+  let netOpen = true;
+  const closeNet = async (): Promise<void> => {
+    if (!netOpen) return;
+    netOpen = false;
+    await net.close();
+  };
   try {
     if (o.mode === 'resume' && !(await crawlExists(db))) {
       throw new SitemapkitError('ERR_STATE', `there is no crawl "${s.crawlId}" to resume`, {
@@ -73,7 +79,7 @@ export async function crawlShared(o: ResolvedCrawlOptions, s: ResolvedShared): P
     await ensureCrawlSchema(db);
     await registerWorker(db, s);
     heartbeat = new Heartbeat(db, s);
-    const result = await work(o, s, db, net);
+    const result = await work(o, s, db, net, closeNet);
     ended = 'done';
     return result;
   } catch (error) {
@@ -81,7 +87,7 @@ export async function crawlShared(o: ResolvedCrawlOptions, s: ResolvedShared): P
     throw error;
   } finally {
     await heartbeat?.stop(ended);
-    await net.close();
+    await closeNet();
     await db.close();
   }
 }
@@ -170,6 +176,7 @@ async function work(
   s: ResolvedShared,
   db: PgDb,
   net: CrawlNetwork,
+  closeNet: () => Promise<void>,
 ): Promise<SharedCrawlResult> {
   const frontier = new PostgresFrontier(db, {
     workerId: s.workerId,
@@ -382,6 +389,10 @@ async function work(
       worker: worker(false),
     };
   }
+  // The finish allocates on top of what the crawl left (the copy, the writer): what only the crawl
+  // needed goes first, the memo of known URLs and the network's connections and buffers.
+  frontier.release();
+  await closeNet();
   const out = await writeSharedOutput(o, db, recorder, { requests, seconds });
   await frontier.setMeta('status', 'complete');
   return {

@@ -119,14 +119,6 @@ INSERT INTO page_links (source, targets)
 SELECT source, targets FROM json_to_recordset($1::json) AS x(source bigint, targets bigint[])`;
 
 /**
- * How many URLs a worker remembers (id and depth as the database last told it) before it forgets
- * them all: most links of a site point at pages found before, and a remembered URL found again no
- * deeper needs neither the seen-set's lookup nor the lowering. Bounded, so a crawl of 100,000,000
- * URLs does not hold them all (about 150 bytes an entry: 15 MB at most, within the 250 MB a worker may take).
- */
-export const KNOWN_CAP = 100_000;
-
-/**
  * A whole batch in one statement, when every URL its pages found is known to this worker (the
  * common case once a site's pages link to each other): the pages finished, the links of the pages
  * this statement finished (not of one someone else recorded first), the progress row and the

@@ -7,6 +7,7 @@
  */
 import type { PoolClient } from 'pg';
 import { type Admission, type Committed, emptyCommitted } from './frontier.js';
+import type { KnownUrls } from './frontier-postgres-known.js';
 import {
   FINISH,
   FINISH_ALL,
@@ -53,8 +54,8 @@ export interface Written {
 export interface BatchContext {
   workerId: string;
   maxDepth: number;
-  /** The URLs this worker remembers (frontier-postgres.ts), as of its last committed batch. */
-  known: ReadonlyMap<string, { id: number; depth: number }>;
+  /** The URLs this worker remembers (frontier-postgres-known.ts), as of its last committed batch. */
+  known: Pick<KnownUrls, 'get'>;
 }
 
 /** Runs `text` as the named statement `name` (prepared once per connection). */

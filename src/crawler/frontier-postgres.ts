@@ -31,7 +31,8 @@ import {
   type Lease,
 } from './frontier.js';
 import type { PgDb } from './frontier-postgres-db.js';
-import { CLAIM, CLAIM_SEEDS, KNOWN_CAP, RECLAIM, REQUEUE } from './frontier-postgres-sql.js';
+import { KnownUrls } from './frontier-postgres-known.js';
+import { CLAIM, CLAIM_SEEDS, RECLAIM, REQUEUE } from './frontier-postgres-sql.js';
 import {
   type BatchContext,
   type FinishedPage,
@@ -55,6 +56,8 @@ export interface PgFrontierOptions {
   lot: number;
   /** `urls`: the URLs claimed, being fetched, or in the batch (before) and recorded by it (after). */
   onStep: ((step: PgStep, urls: readonly string[]) => void | Promise<void>) | undefined;
+  /** URLs remembered at most (default: KNOWN_CAP of frontier-postgres-known.ts); a test makes it small. */
+  knownCap?: number;
 }
 
 /** Two commits' counts as one. */
@@ -95,9 +98,9 @@ export class PostgresFrontier implements Frontier {
   #empty = false;
   /**
    * URLs this worker knows exist, with their id and a depth the database's is no greater than (a
-   * URL's depth only ever decreases), as of its last commits. See {@link KNOWN_CAP}.
+   * URL's depth only ever decreases), as of its last commits: a bounded cache (frontier-postgres-known.ts).
    */
-  readonly #known = new Map<string, { id: number; depth: number }>();
+  readonly #known: KnownUrls;
   readonly #ctx: BatchContext;
   /** URLs this worker added: in all when it last had the table analysed, and since. */
   #addedAtAnalyze = 0;
@@ -109,6 +112,7 @@ export class PostgresFrontier implements Frontier {
     this.where = db.target.shown;
     this.#db = db;
     this.#o = o;
+    this.#known = new KnownUrls(o.knownCap);
     this.#ctx = { workerId: o.workerId, maxDepth: o.maxDepth, known: this.#known };
   }
 
@@ -291,11 +295,7 @@ export class PostgresFrontier implements Frontier {
     }
     this.pages += done.applied.size;
     // Only what a committed transaction read or wrote: a rolled-back insert's ids never existed.
-    for (const x of done.learned) {
-      if (this.#known.size >= KNOWN_CAP) this.#known.clear();
-      const k = this.#known.get(x.url);
-      if (k === undefined || x.depth < k.depth) this.#known.set(x.url, { id: x.id, depth: x.depth });
-    }
+    for (const x of done.learned) this.#known.learn(x.url, x.id, x.depth);
     await this.#analyze(done.committed.queued + done.committed.finished);
     if (this.#o.onStep !== undefined) {
       await this.#o.onStep(
@@ -319,6 +319,14 @@ export class PostgresFrontier implements Frontier {
     if (this.#added - this.#addedAtAnalyze < Math.max(1000, this.#addedAtAnalyze)) return;
     this.#addedAtAnalyze = this.#added;
     await this.#db.query('update the planner statistics', 'ANALYZE urls');
+  }
+
+  /**
+   * Forgets what only the crawl loop needs (the memo of known URLs), so that the finish step does
+   * not carry it.
+   */
+  release(): void {
+    this.#known.clear();
   }
 
   async requeue(): Promise<void> {

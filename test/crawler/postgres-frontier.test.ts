@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Admit, Found, Lease } from '../../src/crawler/frontier.js';
 import { PostgresFrontier } from '../../src/crawler/frontier-postgres.js';
@@ -27,7 +28,7 @@ const u = (path: string): string => `https://example.com${path}`;
 const page = { verdict: 'listed', status: 200 } as const;
 
 let crawls = 0;
-async function frontier(db?: PgDb): Promise<{ db: PgDb; frontier: PostgresFrontier }> {
+async function frontier(db?: PgDb, knownCap?: number): Promise<{ db: PgDb; frontier: PostgresFrontier }> {
   const d =
     db ??
     (await openPgDb(pgTarget(pg().url, `front${++crawls}`), {
@@ -46,6 +47,7 @@ async function frontier(db?: PgDb): Promise<{ db: PgDb; frontier: PostgresFronti
     maxDepth: 10,
     lot: 100,
     onStep: undefined,
+    ...(knownCap === undefined ? {} : { knownCap }),
   });
   return { db: d, frontier: f };
 }
@@ -263,5 +265,46 @@ describe('PostgresFrontier and its memo of known URLs', () => {
     expect(await states()).toEqual({ [u('/')]: 2, [u('/a')]: 2, [u('/b')]: 0 });
     expect(f.pages).toBe(2);
     expect(await links(db)).toEqual([`${u('/')} -> ${u('/a')}`]);
+  });
+
+  it('a memo of two URLs records the same crawl as one that forgets nothing: depths, states and links (generated sites)', async () => {
+    // A site: page i links to the pages listed for it (any, itself and the start included).
+    const site = fc.array(fc.uniqueArray(fc.nat(11), { maxLength: 5 }), { minLength: 1, maxLength: 12 });
+    /** Crawls `pages` breadth first, a claim at a time, and reads back what the database holds. */
+    const crawlWith = async (pages: number[][], knownCap: number | undefined): Promise<unknown> => {
+      const { db, frontier: f } = await frontier(undefined, knownCap);
+      const p = (i: number): string => u(`/p${i}`);
+      f.add([link(p(0), 0)], queue);
+      await f.commit();
+      for (;;) {
+        const leases = await f.lease(3);
+        if (leases.length === 0) break;
+        for (const l of leases) {
+          const i = Number(/\/p(\d+)$/.exec(l.url)![1]);
+          const out = (pages[i] ?? []).filter((t) => t < pages.length);
+          f.finish(
+            l,
+            page,
+            out.map((t) => link(p(t), l.depth + 1)),
+            queue,
+          );
+        }
+        await f.commit();
+      }
+      const rows = await db.query<{ url: string; depth: number; state: number }>(
+        'read',
+        'SELECT url, depth, state FROM urls ORDER BY url',
+      );
+      const result = { rows, links: await links(db) };
+      open.splice(open.indexOf(db), 1);
+      await db.close();
+      return result;
+    };
+    await fc.assert(
+      fc.asyncProperty(site, async (pages) => {
+        expect(await crawlWith(pages, 2)).toEqual(await crawlWith(pages, undefined));
+      }),
+      { numRuns: 25 },
+    );
   });
 });
