@@ -4,14 +4,16 @@
 // its own process: sitemapkit's CLI (full validation, dedupe, manifest, atomic commit), the npm
 // `sitemap` package as its README shows, and a bare no-checks script (the floor). Then 10,000,000
 // URLs through sitemapkit alone, for memory.
-// Usage: node bench/generate.mjs [--urls N] [--big N] [--runs N] [--mode both|plain|gzip] [--no-peer] [--quick]
+// Usage: node bench/generate.mjs [--urls N] [--big N] [--runs N] [--mode both|plain|gzip] [--no-peer] [--before DIR] [--quick]
 // Times are the median of --runs (3 by default); CPU seconds (every thread of the process) the
 // median too, and the main thread's alone (the thread that writes; Linux); peak RSS is the worst. Ratios: the peer's median time over sitemapkit's (how many
 // times faster sitemapkit is), and each contender's median time over the floor's (1.00x is the
 // floor). After the runs, sitemapkit's files are compared with the floor's byte for byte.
 // `sitemapkit --threads 1` is sitemapkit with the JSONL input read and checked on a second thread.
+// `--before DIR` adds another build's `dist` (a copy taken before a change: `cp -r dist DIR`) as
+// two more contenders, `before` and `before --threads 1`, in the same interleaved runs.
 import { createWriteStream, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { benchFlags, fmt, load, median, OUT, ROOT, requireBuild, runNode, table } from './lib.mjs';
 
@@ -21,6 +23,7 @@ const flags = benchFlags({
   runs: 3,
   'no-peer': false,
   mode: 'both',
+  before: null,
 });
 if (!['both', 'plain', 'gzip'].includes(flags.mode)) throw new Error('--mode takes both, plain or gzip');
 const MODES = flags.mode === 'both' ? [false, true] : [flags.mode === 'gzip'];
@@ -82,22 +85,32 @@ function sameBytes(skDir, floorDir, gz) {
 }
 
 const BIN = requireBuild();
+const BEFORE = flags.before === undefined ? undefined : resolve(flags.before, 'cli/bin.js');
+if (BEFORE !== undefined && !existsSync(BEFORE)) throw new Error(`--before: ${BEFORE} does not exist`);
 const TWO_THREADS = 'sitemapkit --threads 1';
-const sitemapkit = (extra) => (input, out, gz) => [
-  BIN,
-  'generate',
-  input,
-  '--base-url',
-  'https://example.com/',
-  '--out',
-  out,
-  ...(gz ? ['--gzip'] : []),
-  ...extra,
-];
+const sitemapkit =
+  (extra, bin = BIN) =>
+  (input, out, gz) => [
+    bin,
+    'generate',
+    input,
+    '--base-url',
+    'https://example.com/',
+    '--out',
+    out,
+    ...(gz ? ['--gzip'] : []),
+    ...extra,
+  ];
 const contenders = [
   { name: 'sitemapkit', args: sitemapkit([]) },
   // The JSONL input read and checked on a second thread: what it buys.
   { name: TWO_THREADS, args: sitemapkit(['--threads', '1']) },
+  ...(BEFORE === undefined
+    ? []
+    : [
+        { name: 'before', args: sitemapkit([], BEFORE) },
+        { name: 'before --threads 1', args: sitemapkit(['--threads', '1'], BEFORE) },
+      ]),
   ...(withPeer
     ? [
         {
