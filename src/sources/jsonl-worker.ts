@@ -10,9 +10,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { BATCH_BYTES, CheckedWriter, checkRecord, checkUnreadable } from '../writer/checked.js';
 import { Dedupe } from '../writer/dedupe.js';
 import { UnreadableRecord } from '../writer/intake.js';
+import { jsonlRecord } from './jsonl-record.js';
 import { errorData, type FromJsonlWorker, type JsonlTask, MORE } from './jsonl-wire.js';
 import { readLineBatches } from './lines.js';
-import { jsonlRecord } from './url-lists.js';
 
 /** Batches sent and not yet taken, at most: memory stays bounded when the writer waits for the disk. */
 const AHEAD = 4;
