@@ -133,9 +133,9 @@ describe('the checked lane: records written on one thread, read on the other', (
   it('keeps a priority of -0 and every changefreq', () => {
     const writer = new CheckedWriter();
     const freqs = ['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never'];
-    freqs.forEach((changefreq, i) =>
-      checkRecord({ loc: `${BASE}${i}`, changefreq, priority: -0 }, i + 1, request, undefined, writer),
-    );
+    for (const [i, changefreq] of freqs.entries()) {
+      checkRecord({ loc: `${BASE}${i}`, changefreq, priority: -0 }, i + 1, request, undefined, writer);
+    }
     const b = writer.take();
     const reader = new CheckedReader(new Uint8Array(b.buffer, 0, b.length));
     const seen: unknown[] = [];
