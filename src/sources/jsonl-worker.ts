@@ -17,9 +17,8 @@ import { readLineBatches } from './lines.js';
 /** Batches sent and not yet taken, at most: memory stays bounded when the writer waits for the disk. */
 const AHEAD = 4;
 /**
- * Bytes of checked records after which a batch is sent (it is checked after each input chunk of
- * 64 KiB, which gives about as many bytes of records): half a batch buffer, so that the next
- * chunk's records nearly always fit.
+ * Bytes of checked records after which a batch is sent: half a batch buffer, so that a batch
+ * nearly always fits in a reused buffer (only a record larger than the rest needs a larger one).
  */
 const SEND_AT = BATCH_BYTES / 2;
 
@@ -62,8 +61,8 @@ async function run(): Promise<void> {
       if (record === undefined) continue;
       if (record instanceof UnreadableRecord) checkUnreadable(record.message, first + i, out);
       else checkRecord(record, first + i, request, dedupe, out);
+      if (out.used >= SEND_AT) await sendBatch();
     }
-    if (out.used >= SEND_AT) await sendBatch();
   }
   if (out.used > 0) await sendBatch();
   const tables = dedupe?.tables();
