@@ -4,14 +4,17 @@
 // its own process: sitemapkit's CLI (full validation, dedupe, manifest, atomic commit), the npm
 // `sitemap` package as its README shows, and a bare no-checks script (the floor). Then 10,000,000
 // URLs through sitemapkit alone, for memory.
-// Usage: node bench/generate.mjs [--urls N] [--big N] [--runs N] [--mode both|plain|gzip] [--no-peer] [--quick]
+// Usage: node bench/generate.mjs [--urls N] [--big N] [--runs N] [--mode both|plain|gzip] [--no-peer] [--before DIR] [--quick]
 // Times are the median of --runs (3 by default); CPU seconds (every thread of the process) the
 // median too, and the main thread's alone (the thread that writes; Linux); peak RSS is the worst. Ratios: the peer's median time over sitemapkit's (how many
 // times faster sitemapkit is), and each contender's median time over the floor's (1.00x is the
 // floor). After the runs, sitemapkit's files are compared with the floor's byte for byte.
-// `sitemapkit --threads 1` is sitemapkit with the JSONL input read and checked on a second thread.
+// `sitemapkit` reads and checks the JSONL input on a second thread where there are two CPUs (its
+// default); `sitemapkit --threads 0` keeps everything on one thread.
+// `--before DIR` adds another build's `dist` (a copy taken before a change: `cp -r dist DIR`) as
+// two more contenders, `before` and `before --threads 1`, in the same interleaved runs.
 import { createWriteStream, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { benchFlags, fmt, load, median, OUT, ROOT, requireBuild, runNode, table } from './lib.mjs';
 
@@ -21,6 +24,7 @@ const flags = benchFlags({
   runs: 3,
   'no-peer': false,
   mode: 'both',
+  before: null,
 });
 if (!['both', 'plain', 'gzip'].includes(flags.mode)) throw new Error('--mode takes both, plain or gzip');
 const MODES = flags.mode === 'both' ? [false, true] : [flags.mode === 'gzip'];
@@ -82,22 +86,32 @@ function sameBytes(skDir, floorDir, gz) {
 }
 
 const BIN = requireBuild();
-const TWO_THREADS = 'sitemapkit --threads 1';
-const sitemapkit = (extra) => (input, out, gz) => [
-  BIN,
-  'generate',
-  input,
-  '--base-url',
-  'https://example.com/',
-  '--out',
-  out,
-  ...(gz ? ['--gzip'] : []),
-  ...extra,
-];
+const BEFORE = flags.before === undefined ? undefined : resolve(flags.before, 'cli/bin.js');
+if (BEFORE !== undefined && !existsSync(BEFORE)) throw new Error(`--before: ${BEFORE} does not exist`);
+const ONE_THREAD = 'sitemapkit --threads 0';
+const sitemapkit =
+  (extra, bin = BIN) =>
+  (input, out, gz) => [
+    bin,
+    'generate',
+    input,
+    '--base-url',
+    'https://example.com/',
+    '--out',
+    out,
+    ...(gz ? ['--gzip'] : []),
+    ...extra,
+  ];
 const contenders = [
   { name: 'sitemapkit', args: sitemapkit([]) },
   // The JSONL input read and checked on a second thread: what it buys.
-  { name: TWO_THREADS, args: sitemapkit(['--threads', '1']) },
+  { name: ONE_THREAD, args: sitemapkit(['--threads', '0']) },
+  ...(BEFORE === undefined
+    ? []
+    : [
+        { name: 'before', args: sitemapkit([], BEFORE) },
+        { name: 'before --threads 1', args: sitemapkit(['--threads', '1'], BEFORE) },
+      ]),
   ...(withPeer
     ? [
         {
@@ -162,7 +176,7 @@ for (const gz of MODES) {
       (gz ? '' : `, peak RSS ${fmt.mb(rss)} MiB (target < 150)`),
   );
   verdicts.push(
-    `${mode}: --threads 1: ${(sk / secs(TWO_THREADS)).toFixed(2)}x faster than the default (CPU ${fmt.s(median(runs[TWO_THREADS].map((r) => r.cpuSecs)))} s against ${fmt.s(median(runs.sitemapkit.map((r) => r.cpuSecs)))} s; main thread CPU ${fmt.s(median(runs[TWO_THREADS].map((r) => r.mainCpuSecs)))} s against ${fmt.s(median(runs.sitemapkit.map((r) => r.mainCpuSecs)))} s; peak RSS ${fmt.mb(Math.max(...runs[TWO_THREADS].map((r) => r.rssMiB)))} against ${fmt.mb(rss)} MiB)`,
+    `${mode}: the default against --threads 0: ${(secs(ONE_THREAD) / sk).toFixed(2)}x faster (CPU ${fmt.s(median(runs.sitemapkit.map((r) => r.cpuSecs)))} s against ${fmt.s(median(runs[ONE_THREAD].map((r) => r.cpuSecs)))} s; main thread CPU ${fmt.s(median(runs.sitemapkit.map((r) => r.mainCpuSecs)))} s against ${fmt.s(median(runs[ONE_THREAD].map((r) => r.mainCpuSecs)))} s; peak RSS ${fmt.mb(rss)} against ${fmt.mb(Math.max(...runs[ONE_THREAD].map((r) => r.rssMiB)))} MiB)`,
   );
   verdicts.push(`${mode}: ${sameBytes(dirOf(contenders[0], gz), dirOf(contenders.at(-1), gz), gz)}`);
 }

@@ -1,7 +1,8 @@
 /**
  * The main thread's side of the JSONL reader's worker: a {@link CheckedStream} whose batches the
  * worker (`jsonl-worker.ts`) reads, parses and checks on the second core while this thread
- * serialises, budgets and writes what came before. Started when iterated; stopped when the
+ * serialises, budgets and writes what came before. Each batch's buffer goes back to the worker
+ * once read, to be filled again. Started when iterated; stopped when the
  * iteration ends, however it ends.
  */
 import { Worker } from 'node:worker_threads';
@@ -52,6 +53,8 @@ export function checkInThread(
         failure ??= new Error(`the JSONL reader's thread stopped (exit code ${code})`);
         notify();
       });
+      // The batch last handed on: read by the time the next is asked for, then sent back.
+      let read: ArrayBuffer | undefined;
       try {
         for (;;) {
           const m = queue.shift();
@@ -65,8 +68,11 @@ export function checkInThread(
             tables = m.tables;
             return;
           }
-          worker.postMessage(MORE);
-          yield { file, text: m.text };
+          if (read === undefined) worker.postMessage(MORE);
+          else worker.postMessage(read, [read]);
+          read = undefined;
+          yield { file, bytes: new Uint8Array(m.buffer, 0, m.length) };
+          read = m.buffer;
         }
       } finally {
         // Not awaited: a worker being terminated does not keep the event loop alive.

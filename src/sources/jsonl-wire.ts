@@ -24,13 +24,19 @@ export interface ErrorData {
   path?: string;
 }
 
-/** A batch of checked records (see `writer/checked.ts`), the end with the duplicate set, or a failure. */
+/**
+ * A batch of checked records (see `writer/checked.ts`: its first `length` bytes), the end with the
+ * duplicate set, or a failure.
+ */
 export type FromJsonlWorker =
-  | { text: string }
+  | { buffer: ArrayBuffer; length: number }
   | { done: true; tables: HashedSetTables | undefined }
   | { error: ErrorData };
 
-/** The main thread took a batch: the worker may send one more. */
+/**
+ * The main thread took a batch: the worker may send one more. Sent as is, or as the buffer of the
+ * batch before, which the main thread has read (the worker fills it again).
+ */
 export const MORE = 'more';
 
 export function errorData(e: unknown): ErrorData {

@@ -1,32 +1,35 @@
 /**
  * The JSONL reader's worker (started by `jsonl-thread.ts`): reads the file, parses each line and
  * runs the writer's check stage on it (`writer/checked.ts`: normalisation, the duplicate set),
- * and sends the main thread one string per batch, at most {@link AHEAD} batches ahead of it.
+ * and sends the main thread one buffer per batch (transferred: no copy), at most {@link AHEAD}
+ * batches ahead of it; the main thread sends each buffer back once it has read it.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
-import { checkRecord, checkUnreadable } from '../writer/checked.js';
+import { BATCH_BYTES, CheckedWriter, checkRecord, checkUnreadable } from '../writer/checked.js';
 import { Dedupe } from '../writer/dedupe.js';
 import { UnreadableRecord } from '../writer/intake.js';
+import { jsonlRecord } from './jsonl-record.js';
 import { errorData, type FromJsonlWorker, type JsonlTask, MORE } from './jsonl-wire.js';
 import { readLineBatches } from './lines.js';
-import { jsonlRecord } from './url-lists.js';
 
 /** Batches sent and not yet taken, at most: memory stays bounded when the writer waits for the disk. */
 const AHEAD = 4;
 /**
- * Characters of checked records gathered into one message (about an input chunk's worth): larger
- * batches live long enough to be promoted to the old generation, which grows the peak RSS.
+ * Bytes of checked records after which a batch is sent: half a batch buffer, so that a batch
+ * nearly always fits in a reused buffer (only a record larger than the rest needs a larger one).
  */
-const BATCH_CHARS = 64 * 1024;
+const SEND_AT = BATCH_BYTES / 2;
 
 const port = parentPort!;
 const task = workerData as JsonlTask;
 let credit = AHEAD;
 let wake: (() => void) | undefined;
+const out = new CheckedWriter();
 port.on('message', (m: unknown) => {
-  if (m !== MORE) return;
+  if (m instanceof ArrayBuffer) out.reuse(m);
+  else if (m !== MORE) return;
   credit++;
   const w = wake;
   wake = undefined;
@@ -34,10 +37,11 @@ port.on('message', (m: unknown) => {
 });
 const send = (m: FromJsonlWorker, transfer: ArrayBuffer[] = []): void => port.postMessage(m, transfer);
 
-async function sendBatch(text: string): Promise<void> {
+async function sendBatch(): Promise<void> {
   while (credit === 0) await new Promise<void>((resolve) => (wake = resolve));
   credit--;
-  send({ text });
+  const batch = out.take();
+  send(batch, [batch.buffer]);
 }
 
 async function run(): Promise<void> {
@@ -50,23 +54,17 @@ async function run(): Promise<void> {
   );
   const dedupe = task.request.dedupe ? new Dedupe(size / 100) : undefined;
   const request = task.request;
-  let text = '';
   const input = createReadStream(task.file);
   for await (const [lines, first] of readLineBatches(input, { encoding: task.encoding, where: task.file })) {
     for (let i = 0; i < lines.length; i++) {
       const record = jsonlRecord(lines[i]!);
       if (record === undefined) continue;
-      text +=
-        record instanceof UnreadableRecord
-          ? checkUnreadable(record.message, first + i)
-          : checkRecord(record, first + i, request, dedupe);
-    }
-    if (text.length >= BATCH_CHARS) {
-      await sendBatch(text);
-      text = '';
+      if (record instanceof UnreadableRecord) checkUnreadable(record.message, first + i, out);
+      else checkRecord(record, first + i, request, dedupe, out);
+      if (out.used >= SEND_AT) await sendBatch();
     }
   }
-  if (text !== '') await sendBatch(text);
+  if (out.used > 0) await sendBatch();
   const tables = dedupe?.tables();
   const buffers = tables === undefined ? [] : [...tables.a, ...tables.b].map((t) => t.buffer as ArrayBuffer);
   send({ done: true, tables }, buffers);

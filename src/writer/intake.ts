@@ -7,7 +7,7 @@ import type { SitemapEntry } from '../core/entry.js';
 import { SitemapkitError } from '../core/errors.js';
 import { normalizeEntry } from '../core/normalize.js';
 import { batchesOf, ORIGIN, type RecordOrigin } from './batches.js';
-import { checkedOf, emptyChecked, nextChecked } from './checked.js';
+import { CheckedReader, checkedOf, emptyChecked } from './checked.js';
 import type { Dedupe } from './dedupe.js';
 import type { Findings } from './findings.js';
 import type { ResolvedWriterOptions } from './options.js';
@@ -162,8 +162,8 @@ export async function consume(
   if (checked !== undefined) {
     // Read and checked on another thread: the same findings, reported here in the same order.
     const r = emptyChecked();
-    for await (const { file, text } of checked) {
-      for (let at = nextChecked(text, 0, r); at !== -1; at = nextChecked(text, at, r)) {
+    for await (const { file, bytes } of checked) {
+      for (const reader = new CheckedReader(bytes); reader.next(r); ) {
         const record = ++run.records;
         if ((record & 1023) === 0) {
           checkAbort(o.signal);

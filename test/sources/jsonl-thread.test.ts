@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { defaultJsonlThreads } from '../../src/cli/input-flags.js';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { readJsonl } from '../../src/sources/index.js';
 import { writeSitemaps } from '../../src/writer/write-sitemaps.js';
@@ -200,14 +201,19 @@ describe('a JSONL file checked on a second thread', () => {
     expect(e).toMatchObject({ code: 'ERR_ABORTED' });
   });
 
-  it('the CLI says the same with and without --threads', async () => {
+  it('the CLI reads on a second thread by default where there are two CPUs, and says the same with --threads 0', async () => {
+    expect([1, 2, 64].map((cpus) => defaultJsonlThreads(cpus))).toEqual([0, 1, 1]);
     const dir = tempDir();
     const file = join(dir, 'in.jsonl');
     writeFileSync(file, `{"loc":"${BASE}a"}\nnope\n{"loc":"${BASE}a"}\n{"loc":"${BASE}b","priority":3}\n`);
     const run = (extra: string[], out: string) =>
       cli(['generate', file, '--base-url', BASE, '--out', join(dir, out), ...extra]);
-    const threaded = await run(['--threads', '1'], 'a');
-    const here = await run([], 'b');
+    const threaded = await run([], 'a');
+    const here = await run(['--threads', '0'], 'b');
+    const one = await run(['--threads', '1'], 'd');
+    expect(one.stderr.replaceAll(join(dir, 'd'), 'OUT')).toBe(
+      threaded.stderr.replaceAll(join(dir, 'a'), 'OUT'),
+    );
     expect(threaded.code).toBe(1);
     expect(threaded.stderr.replaceAll(join(dir, 'a'), 'OUT')).toBe(
       here.stderr.replaceAll(join(dir, 'b'), 'OUT'),

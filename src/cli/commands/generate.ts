@@ -26,6 +26,7 @@ import { collect, wholeNumberArg } from '../flags.js';
 import {
   appendArg,
   columnsArg,
+  defaultJsonlThreads,
   delimiterArg,
   encodingArg,
   type ImageFlags,
@@ -111,7 +112,7 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
     )
     .option(
       '--threads <n>',
-      'worker threads that read and check a JSONL file while this one writes: 0 (default) or 1 (more memory; see docs/inputs.md)',
+      'worker threads that read and check a JSONL file while this one writes: 0 or 1 (default: 1 with two or more CPUs, else 0; see docs/inputs.md)',
       wholeNumberArg('--threads', 0, 1),
     )
     .option(
@@ -276,7 +277,16 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
       );
     }
     sources.push(() =>
-      namingPath(readInput(input, format, ctx.stdin, inputOptions(flags)), input, 'read the input file'),
+      namingPath(
+        readInput(
+          input,
+          format,
+          ctx.stdin,
+          inputOptions({ ...flags, threads: flags.threads ?? defaultJsonlThreads() }),
+        ),
+        input,
+        'read the input file',
+      ),
     );
   }
   if (flags.fromDir !== undefined) {
