@@ -21,6 +21,7 @@ import { SharedRobotsCache } from './frontier-postgres-robots.js';
 import { crawlExists, ensureCrawlSchema } from './frontier-postgres-schema.js';
 import { PostgresSlots } from './frontier-postgres-slots.js';
 import { Heartbeat, registerWorker } from './frontier-postgres-workers.js';
+import { collectGarbage } from './heap.js';
 import { type CrawlNetwork, openNetwork } from './network.js';
 import { originOf } from './normalize-url.js';
 import type { ResolvedCrawlOptions } from './options.js';
@@ -393,6 +394,9 @@ async function work(
   // needed goes first, the memo of known URLs and the network's connections and buffers.
   frontier.release();
   await closeNet();
+  // And the crawl loop's dead heap, as a crawl of one process collects it at its last page
+  // (heap.ts): the finish comes once per crawl, and on a small heap the pause is a few ms.
+  collectGarbage();
   const out = await writeSharedOutput(o, db, recorder, { requests, seconds });
   await frontier.setMeta('status', 'complete');
   return {
