@@ -2,6 +2,7 @@
  * The rows of the crawl state as SQLite gives them and as the crawl reads them: a URL's record,
  * and a leased URL with what the crawl before recorded of it (for a recrawl).
  */
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Change, Prior, UrlRecord, UrlSource, Verdict } from './records.js';
 
 /** A URL the state knows, as a link found again finds it (`CrawlState.lookup`). */
@@ -158,6 +159,17 @@ export const STATUS_COUNTS_SQL =
  */
 export const TALLY_SQL =
   'SELECT state, attempts > 0 AS fetched, verdict, status, COUNT(*) AS n FROM urls GROUP BY state, fetched, verdict, status';
+
+/**
+ * The groups of {@link TALLY_SQL}, once the crawl loop is over. With no index to follow, the GROUP
+ * BY sorts every URL in a temporary B-tree: held in memory (`temp_store`, which the loop's savepoint
+ * journals want), it was 30 to 40 MiB on top of the crawl's heap at a million URLs, the crawl's
+ * peak RSS. A file takes the sort past the page cache instead, in the same time (0.33 s).
+ */
+export function tallyRows(db: BetterSqlite3.Database): TallyRow[] {
+  db.pragma('temp_store = FILE');
+  return db.prepare(TALLY_SQL).all() as TallyRow[];
+}
 
 /** One group of {@link TALLY_SQL}. */
 export interface TallyRow {

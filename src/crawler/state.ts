@@ -54,10 +54,9 @@ import {
   REPORT_CELLS_SQL,
   STATUS_COUNTS_SQL,
   type StateCounts,
-  TALLY_SQL,
   type Tallies,
-  type TallyRow,
   talliesOf,
+  tallyRows,
   toRecord,
   UNFETCHED,
   VERDICT_COUNTS_SQL,
@@ -408,7 +407,7 @@ export class CrawlState {
 
   /** {@link counts}, {@link verdictCounts} and {@link statusCounts} from one scan of every URL. */
   tallies(): Tallies {
-    return talliesOf(this.#db.prepare(TALLY_SQL).all() as TallyRow[]);
+    return talliesOf(tallyRows(this.#db));
   }
 
   /** Number of URLs per verdict (`queued` for those never reached). */
