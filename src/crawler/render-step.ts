@@ -14,6 +14,7 @@ import { type PageMeta, PageMetaReader, resolvePageBase } from '../page/page-met
 import { Renderer, type RenderResult, type RequestPolicy } from '../render/renderer.js';
 import type { RobotsGate } from '../robots/gate.js';
 import type { PageResponse } from './fetch-page.js';
+import { originOf } from './normalize-url.js';
 import type { ResolvedCrawlOptions } from './options.js';
 import { AutoRender } from './render-auto.js';
 import type { SlotSource } from './scheduler.js';
@@ -93,7 +94,7 @@ export class RenderStep {
       if (u.protocol === 'data:' || u.protocol === 'blob:') return 'allow';
       if ((u.protocol !== 'http:' && u.protocol !== 'https:') || !scope.onSite(u)) return 'third-party';
       // The crawl's own robots cache: the page's API calls obey the rules its links obey.
-      const origin = `${u.protocol}//${u.host}`;
+      const origin = originOf(u.href);
       const verdict = await gate.check(origin, url);
       if (!verdict.allowed) return 'robots';
       await pace(origin);
