@@ -8,7 +8,8 @@
 // its share of the children, and as many workers as cores), concurrency 4 for all; with --library, the
 // library instead (parseSitemapTree, JSON.stringify of each entry: bench/parse-peers/
 // sitemapkit-tree.mjs). First, one run of each contender into a file: the same lines, byte for
-// byte, or the bench stops. Prints the medians of --runs of wall seconds, CPU seconds (all
+// byte, or the bench stops. A last contender, the ceiling, is two one-thread processes at once,
+// each on half of the children: what two cores give this work split with no cost at all. Prints the medians of --runs of wall seconds, CPU seconds (all
 // threads, and the main thread's), the speed-up over one thread, and peak RSS (worst run), with
 // the load average before and after; then each kind of thread's CPU, idle time and waits for a CPU
 // (the main thread, the parse workers, the rest: bench/main-cpu-hook.mjs).
@@ -67,6 +68,17 @@ writeFileSync(
   join(DIR, 'index.xml'),
   `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${Array.from({ length: FILES }, (_, i) => `  <sitemap><loc>${origin}/sitemap-${i}.xml.gz</loc></sitemap>`).join('\n')}\n</sitemapindex>\n`,
 );
+// The two halves of the index, for the ceiling contender (below).
+const half = Math.ceil(FILES / 2);
+for (const [name, from, to] of [
+  ['index-a.xml', 0, half],
+  ['index-b.xml', half, FILES],
+]) {
+  writeFileSync(
+    join(DIR, name),
+    `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${Array.from({ length: to - from }, (_, i) => `  <sitemap><loc>${origin}/sitemap-${from + i}.xml.gz</loc></sitemap>`).join('\n')}\n</sitemapindex>\n`,
+  );
+}
 const total = N * FILES;
 const cores = Math.min(4, availableParallelism());
 const workers = flags.threads > 0 ? [flags.threads] : [...new Set([Math.max(1, cores - 1), cores])];
@@ -74,15 +86,15 @@ const workers = flags.threads > 0 ? [flags.threads] : [...new Set([Math.max(1, c
 const script = join(ROOT, 'bench/parse-peers/sitemapkit-tree.mjs');
 const mainCpuHook = new URL('./main-cpu-hook.mjs', import.meta.url).href;
 /** The command line of contender `c`: the CLI (from its dist), or the library's script. */
-function argsOf(c) {
-  if (flags.library) return [script, `${origin}/index.xml`, String(c.threads)];
+function argsOf(c, index = 'index.xml') {
+  if (flags.library) return [script, `${origin}/${index}`, String(c.threads)];
   const bin = join(c.dist ?? join(ROOT, 'dist'), 'cli/bin.js');
   return [
     '--import',
     mainCpuHook,
     bin,
     'parse',
-    `${origin}/index.xml`,
+    `${origin}/${index}`,
     '--format',
     'jsonl',
     '--threads',
@@ -95,6 +107,12 @@ function argsOf(c) {
 const contenders = [
   { name: 'one thread (--threads 0)', threads: 0 },
   ...workers.map((n) => ({ name: `parse workers (--threads ${n})`, threads: n })),
+  // The ceiling of any split of the work on this machine: two one-thread processes at once, each
+  // reading half of the children, sharing nothing (no hand-over, no merge, no order to keep).
+  // No design of one process with threads can beat it; its speed-up over one thread is what the
+  // cores give when the work is split perfectly (each process pays its own start, as a worker
+  // thread pays its isolate's). Its two outputs, one after the other, are the tree's lines.
+  ...(flags.library ? [] : [{ name: 'ceiling: 2 processes, half each', threads: 0, split: true }]),
   // The build before a change, with one thread and with the same workers.
   ...(flags.baseline === undefined
     ? []
@@ -105,7 +123,27 @@ console.log(
 );
 /** One run of `c`: its output to `stdout` (a file descriptor, or 'ignore': /dev/null). */
 async function runOnce(c, stdout) {
-  const r = await runNode(argsOf(c), {
+  if (c.split) {
+    const t0 = process.hrtime.bigint();
+    // Into one file, the halves must not interleave: the byte check runs them one after the other.
+    const halves =
+      stdout === 'ignore'
+        ? await Promise.all(['index-a.xml', 'index-b.xml'].map((i) => runHalf(c, i, stdout)))
+        : [await runHalf(c, 'index-a.xml', stdout), await runHalf(c, 'index-b.xml', stdout)];
+    const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+    const sum = (f) => halves.reduce((a, h) => a + f(h), 0);
+    return {
+      secs,
+      cpuSecs: sum((h) => h.cpuSecs),
+      mainCpu: sum((h) => h.mainCpu ?? 0),
+      rssMiB: Math.max(...halves.map((h) => h.rssMiB)),
+    };
+  }
+  return runHalf(c, 'index.xml', stdout);
+}
+/** One process of contender `c` on the index `index`. */
+async function runHalf(c, index, stdout) {
+  const r = await runNode(argsOf(c, index), {
     env: c.dist === undefined ? {} : { SK_DIST: c.dist },
     stdout: flags.library ? 'pipe' : stdout,
   });
@@ -196,19 +234,21 @@ if (results.get(contenders[0].name).threads.length > 0) {
   const med = (b, f) => fmt.s(median(b.threads.map(f)));
   console.log('\nthreads (medians; idle = alive, less on a CPU, less waiting for one):');
   table(
-    contenders.map((c) => {
-      const b = results.get(c.name);
-      return {
-        contender: c.name,
-        'main CPU': med(b, (t) => t.main.cpu),
-        'main idle': med(b, (t) => t.main.idle),
-        'main waits': med(b, (t) => t.main.wait),
-        'workers CPU': med(b, (t) => t.workers.cpu),
-        'workers idle': med(b, (t) => t.workers.idle),
-        'helpers CPU': med(b, (t) => t.helpers.cpu),
-        'all CPU / 2': med(b, (t) => (t.main.cpu + t.workers.cpu + t.helpers.cpu) / 2),
-      };
-    }),
+    contenders
+      .filter((c) => results.get(c.name).threads.length > 0)
+      .map((c) => {
+        const b = results.get(c.name);
+        return {
+          contender: c.name,
+          'main CPU': med(b, (t) => t.main.cpu),
+          'main idle': med(b, (t) => t.main.idle),
+          'main waits': med(b, (t) => t.main.wait),
+          'workers CPU': med(b, (t) => t.workers.cpu),
+          'workers idle': med(b, (t) => t.workers.idle),
+          'helpers CPU': med(b, (t) => t.helpers.cpu),
+          'all CPU / 2': med(b, (t) => (t.main.cpu + t.workers.cpu + t.helpers.cpu) / 2),
+        };
+      }),
     [
       'contender',
       'main CPU',
