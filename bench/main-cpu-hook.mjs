@@ -1,7 +1,6 @@
-// Preloaded into bench/parse-tree.mjs's CLI contenders: prints the main thread's own CPU seconds
-// (Linux /proc; user + system ticks) on exit, apart from the process's (every thread), which
-// bench/rss-hook.mjs prints; and SK_THREADS, each kind of thread's time from the scheduler
-// (/proc/self/task/TID/schedstat: on a CPU, waiting for one), sampled every 50 ms: the main
+// Preloaded into bench/parse-tree.mjs's CLI contenders beside bench/rss-hook.mjs (which prints
+// the process's CPU and the main thread's, SK_CPU and SK_MAIN_CPU, in µs): prints SK_THREADS,
+// each kind of thread's time from the scheduler (/proc/self/task/TID/schedstat: on a CPU, waiting for one), sampled every 50 ms: the main
 // thread, the parse workers (each tells its thread id here as it starts: this hook is in their
 // execArgv too) and the rest (V8's helpers, libuv's pool: CPU only). A thread's idle time is its
 // life less both: time blocked, waiting for input or for another thread, which a loaded machine
@@ -50,12 +49,6 @@ if (!isMainThread) {
   setInterval(sample, 50).unref();
   process.on('exit', () => {
     sample();
-    try {
-      const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      process.stderr.write(`SK_MAIN_CPU=${(Number(stat[11]) + Number(stat[12])) / 100}\n`);
-    } catch {
-      // Not Linux: the main thread's share is not printed.
-    }
     const sum = (tids) => {
       const s = { cpu: 0, wait: 0, idle: 0 };
       for (const tid of tids) {

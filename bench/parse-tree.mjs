@@ -156,8 +156,7 @@ async function runHalf(c, index, stdout) {
       );
     r.mainCpu = report.mainCpu;
   } else {
-    const m = /SK_MAIN_CPU=([\d.]+)/.exec(r.stderr);
-    if (m !== null) r.mainCpu = Number(m[1]);
+    if (!Number.isNaN(r.mainCpuSecs)) r.mainCpu = r.mainCpuSecs;
     const t = /SK_THREADS=(.*)/.exec(r.stderr);
     if (t !== null) r.threads = JSON.parse(t[1]);
   }
