@@ -8,7 +8,7 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { isSitemapkitError } from '../core/errors.js';
 import { type CrawlResult, crawl } from '../crawler/crawl.js';
 import { normalizeCrawlUrl } from '../crawler/normalize-url.js';
@@ -121,6 +121,7 @@ export async function crawlAndAudit(options: AuditedCrawlOptions): Promise<Audit
           findings,
           counts,
           generatedAt: new Date(o.now()),
+          ...(crawled.report === undefined ? {} : { crawlReport: basename(crawled.report.html) }),
         },
         settings.junit === true,
       );

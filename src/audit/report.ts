@@ -18,6 +18,8 @@ export interface AuditReportInput {
   findings: readonly AuditFinding[];
   counts: AuditCounts;
   generatedAt: Date;
+  /** The crawl's own report beside this one (`report.html`, with `crawl --audit`): linked both ways. */
+  crawlReport?: string;
 }
 
 /** Report formats of `sitemapkit audit`. */
@@ -151,7 +153,7 @@ ${rows}
 <title>Audit of ${esc(r.start)}</title><style>${STYLE}</style></head><body>
 <h1>Audit of ${esc(r.start)}</h1>
 <p>Sitemaps: ${r.sitemaps.map(esc).join(', ')}. ${c.crawled} URLs crawled, ${c.inSitemaps} in the sitemaps. <span class="error">${c.error} errors</span>, <span class="warning">${c.warning} warnings</span>, <span class="info">${c.info} notes</span>. Generated ${esc(r.generatedAt.toISOString())}.</p>
-${bars.length === 0 ? '<p>No finding: the sitemaps and the site agree.</p>' : `<h2>Findings by code</h2>${barChart(bars, { label: 'findings by code' })}`}
+${r.crawlReport === undefined ? '' : `<p>The crawl this audit judged: <a href="${esc(r.crawlReport)}">${esc(r.crawlReport)}</a>.</p>\n`}${bars.length === 0 ? '<p>No finding: the sitemaps and the site agree.</p>' : `<h2>Findings by code</h2>${barChart(bars, { label: 'findings by code' })}`}
 ${times.length === 0 ? '' : `<h2>Response times</h2>${barChart(times, { label: 'response-time percentiles in milliseconds' })}`}
 <div class="filters"><label>Filter <input id="q" type="search" placeholder="URL or text"></label>
 ${(['error', 'warning', 'info'] as const).map((s) => `<label><input type="checkbox" data-sev="${s}" checked> ${s}</label>`).join(' ')}</div>

@@ -172,6 +172,23 @@ svg text{font:12px system-ui,sans-serif}svg .value{fill:#555}
 #pages td[data-n]{text-align:right;font-variant-numeric:tabular-nums}
 .filter{position:sticky;top:0;background:#fff;padding:.5rem 0}[hidden]{display:none}`;
 
+/**
+ * Where links to reports written beside this one after it go (`crawl --audit` writes audit.html
+ * once the crawl's report is written): see {@link linkReport}.
+ */
+const LINKS_SLOT = '<!--sitemapkit:report-links-->';
+
+/**
+ * `report.html` with a link to another report beside it (`<a href>` markup, escaped by the
+ * caller), under the summary line; `undefined` when the page has no place for it (a report of an
+ * older release). Each link keeps the place for the next.
+ */
+export function linkReport(html: string, line: string): string | undefined {
+  const at = html.indexOf(LINKS_SLOT);
+  if (at < 0) return undefined;
+  return `${html.slice(0, at)}<p class="reports">${line}</p>\n${html.slice(at)}`;
+}
+
 /** The whole `report.html`. */
 export function renderCrawlHtml(state: CrawlState, input: CrawlReportInput, digest: ReportDigest): string {
   const s = input.stats;
@@ -251,6 +268,7 @@ export function renderCrawlHtml(state: CrawlState, input: CrawlReportInput, dige
 <style>${STYLE}</style></head><body>
 <h1>Crawl report</h1>
 <p>Start: ${input.starts.map(link).join(', ')} · ${esc(input.generatedAt.toISOString())} · ${input.complete ? 'complete' : 'stopped by --max-pages (resume to continue)'}</p>
+${LINKS_SLOT}
 <table class="summary">
 <tr><th>URLs found</th><td>${num(s.found)}</td></tr>
 <tr><th>fetched</th><td>${num(s.fetched)}</td></tr>

@@ -128,7 +128,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
   const gzip: Compressor = o.gzip ?? (() => new CompressionStream('gzip'));
   const chooseEncoding = encodingChooser(brotli !== undefined);
   const recompress = o.cache === undefined ? undefined : gzipRecompressor(gzip, o.cache);
-  const config = `${o.prefix}|${o.maxUrlsPerFile}|${o.xslHref ?? ''}|${o.extensions.join(',')}`;
+  const config = `${o.prefix}|${o.maxUrlsPerFile}|${o.format}|${o.xslHref ?? ''}|${o.extensions.join(',')}`;
   // The two newest versions: a request that began on the old one still finds its layout.
   let current: VersionState | undefined;
   let previous: VersionState | undefined;
@@ -249,11 +249,14 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
       return at === undefined ? c : { ...c, lastmod: formatUtc(at.at) };
     });
 
-  /** Whether the set has this file (any format of it). */
-  const exists = (children: Child[], r: FileRoute): boolean =>
-    r.name === 'sitemap'
-      ? children.length > 0 && !(children.length > 1 && r.format === 'txt')
-      : children.length > 1 && children.some((c) => c.name === r.name);
+  /** Whether the set has this file in this format: a text set's files only as `.txt`, an index only as `.xml`. */
+  const exists = (children: Child[], r: FileRoute): boolean => {
+    const one = children.length === 1;
+    if (r.name === 'sitemap' ? children.length === 0 : one || !children.some((c) => c.name === r.name))
+      return false;
+    if (r.format === 'html') return true;
+    return r.name === 'sitemap' && !one ? r.format === 'xml' : r.format === 'txt' || o.format === 'xml';
+  };
 
   /** A file's validators: its own when its source versions it, else the set's. */
   const validators = (state: VersionState, children: Child[], name: string): Validators => {
@@ -380,9 +383,11 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
       const why =
         r.name === 'sitemap' && children.length === 0
           ? 'the sitemap source has no entries'
-          : r.name === 'sitemap'
+          : r.name === 'sitemap' && r.format === 'txt'
             ? 'the set has several files: read the text format of each child (sitemap-00001.txt, …)'
-            : `${r.name}.${r.format} is not a file of this sitemap set (any more): start from sitemap.xml`;
+            : r.format === 'xml' && exists(children, { ...r, format: 'txt' })
+              ? `the set is published as text: read ${r.name}.txt`
+              : `${r.name}.${r.format} is not a file of this sitemap set (any more): start from sitemap.xml`;
       return textAnswer(404, why);
     }
     const encoding = chooseEncoding(request.header('accept-encoding'));

@@ -10,8 +10,10 @@ import type { SitemapEntry } from '../core/entry.js';
  */
 export interface ViewSite {
   siteName: string;
-  /** What the XML files' names end with: `.xml`, or `.xml.gz` for a gzipped set. @default '.xml' */
+  /** What the XML files' names end with: `.xml`, or `.xml.gz` for a gzipped set (`.txt` for a text set). @default '.xml' */
   xmlSuffix?: string;
+  /** What the index's name ends with, when not `xmlSuffix` (a text set's index is XML). @default xmlSuffix */
+  indexSuffix?: string;
 }
 
 const ESCAPES: Readonly<Record<string, string>> = {
@@ -70,12 +72,13 @@ export function htmlIndex(
   children: ReadonlyArray<{ name: string; lastmod: string | undefined }>,
 ): string {
   const suffix = esc(o.xmlSuffix ?? '.xml');
+  const index = `sitemap${esc(o.indexSuffix ?? o.xmlSuffix ?? '.xml')}`;
   let s = head(
     o,
-    `Sitemap index sitemap${suffix}`,
-    `The ${children.length} sitemaps of ${esc(o.siteName)} listed by <a href="sitemap${suffix}">sitemap${suffix}</a>.`,
+    `Sitemap index ${index}`,
+    `The ${children.length} sitemaps of ${esc(o.siteName)} listed by <a href="${index}">${index}</a>.`,
   );
-  s += '<table><thead><tr><th>Sitemap</th><th>XML</th><th>Last modified</th></tr></thead><tbody>\n';
+  s += `<table><thead><tr><th>Sitemap</th><th>${suffix === '.txt' ? 'Text' : 'XML'}</th><th>Last modified</th></tr></thead><tbody>\n`;
   for (const c of children) {
     s += `<tr><td><a href="${esc(c.name)}.html">${esc(c.name)}</a></td><td><a href="${esc(c.name + suffix)}">${esc(c.name + suffix)}</a></td><td class="n">${c.lastmod === undefined ? '' : esc(c.lastmod)}</td></tr>\n`;
   }

@@ -78,6 +78,6 @@ export async function computeLayout(o: ResolvedHandlerOptions): Promise<Child[]>
 /** The index over the children. */
 export function indexText(o: ResolvedHandlerOptions, children: readonly Child[]): string {
   let s = indexOpen(o.xslHref);
-  for (const c of children) s += indexItem(`${o.prefix + c.name}.xml`, c.lastmod);
+  for (const c of children) s += indexItem(`${o.prefix + c.name}.${o.format}`, c.lastmod);
   return s + INDEX_CLOSE;
 }

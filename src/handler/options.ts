@@ -29,6 +29,12 @@ export interface ResolvedHandlerOptions {
   source: ResolvedSource;
   version: () => SourceVersion | Promise<SourceVersion>;
   maxUrlsPerFile: number;
+  /** The format the set's files are published in (the index is XML either way). */
+  format: 'xml' | 'txt';
+  /** The views' links to a file of the set: `.txt` for a text set (see html-view.ts). */
+  xmlSuffix: string;
+  /** The views' link to the index. */
+  indexSuffix: string;
   cacheControl: string;
   xslHref: string | undefined;
   robots: string | undefined;
@@ -96,6 +102,9 @@ export function resolveHandlerOptions(o: SitemapHandlerOptions): ResolvedHandler
     throw bad('robots must be true, false or the text of robots.txt');
   const robots =
     o.robots === true ? 'User-agent: *\nAllow: /\n' : typeof o.robots === 'string' ? o.robots : undefined;
+  if (o.format !== undefined && o.format !== 'xml' && o.format !== 'txt')
+    throw bad(`format must be xml or txt, got ${JSON.stringify(o.format)}`);
+  const format = o.format ?? 'xml';
   const host = new URL(prefix).host;
   return {
     prefix,
@@ -103,6 +112,9 @@ export function resolveHandlerOptions(o: SitemapHandlerOptions): ResolvedHandler
     source,
     version: o.version ?? (() => fixed),
     maxUrlsPerFile: wholeNumber('maxUrlsPerFile', o.maxUrlsPerFile, MAX_URLS, { min: 1, max: MAX_URLS }),
+    format,
+    xmlSuffix: `.${format}`,
+    indexSuffix: '.xml',
     cacheControl: maxAge === 0 ? 'no-cache' : `public, max-age=${maxAge}`,
     xslHref: o.xsl === true ? `${prefix}sitemap.xsl` : undefined,
     robots,

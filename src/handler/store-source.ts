@@ -21,7 +21,12 @@ import type { FileSource } from './types.js';
 /** What `storeSource` reads of a store: a `SiteStore`, opened read-only or not. */
 export interface ServableStore {
   readonly path: string;
-  readonly settings: { baseUrl: string | undefined; extensions: readonly Extension[] };
+  readonly settings: {
+    baseUrl: string | undefined;
+    extensions: readonly Extension[];
+    /** The format its builds write (`txt`: children as text, the index as XML). @default 'xml' */
+    format?: 'xml' | 'txt';
+  };
   files(): Promise<{ generation: number; files: StoreFile[] }>;
   generation(): Promise<number>;
   fileEntries(name: string): AsyncIterable<SitemapEntryInput>;
@@ -48,6 +53,8 @@ export interface StoreSourceOptions {
   version: () => Promise<number | string>;
   /** The store's declared namespaces, so that a child's bytes are a store build's. */
   extensions: readonly Extension[];
+  /** The store's format, so that its files are served under the names and types a build writes. */
+  format: 'xml' | 'txt';
 }
 
 /** Per file name: when its oldest served news block leaves the window, and how often one has. */
@@ -61,7 +68,7 @@ interface NewsState {
  * `ERR_OPTIONS` for a store that has no base URL yet (nothing was ever imported), or a bad option.
  */
 export function storeSource(store: ServableStore, options: StoreServeOptions = {}): StoreSourceOptions {
-  const { baseUrl, extensions } = store.settings;
+  const { baseUrl, extensions, format = 'xml' } = store.settings;
   if (baseUrl === undefined)
     throw new SitemapkitError('ERR_OPTIONS', 'this site store has no base URL yet: import into it first', {
       where: store.path,
@@ -116,6 +123,7 @@ export function storeSource(store: ServableStore, options: StoreServeOptions = {
   return {
     baseUrl,
     extensions: [...extensions],
+    format,
     source: {
       files: async () =>
         (await store.files()).files.map((f) => {

@@ -83,6 +83,14 @@ export interface SitemapHandlerOptions {
   version?: () => SourceVersion | Promise<SourceVersion>;
   /** URLs per child, 1 to 50,000 (also the page size of a paged source). @default 50000 */
   maxUrlsPerFile?: number;
+  /**
+   * The format the set is published in, as `generate --format` (and a site store's `format`) write
+   * it: `txt` serves each child, and a set of one file, only as `NAME.txt` (`text/plain`), and the
+   * index `sitemap.xml` (XML: the protocol has no text index) lists the `.txt` children; their
+   * `.xml` paths are then not files of the set. With `xml`, every file also has a `.txt` twin.
+   * @default 'xml'
+   */
+  format?: 'xml' | 'txt';
   /** `Cache-Control: public, max-age=…` in seconds (0: `no-cache`). @default 3600 */
   maxAge?: number;
   /** Serve the bundled stylesheet as `sitemap.xsl` and reference it from every file. @default false */

@@ -161,6 +161,29 @@ describe('sitemapkit crawl --audit', () => {
     );
   });
 
+  it("links the crawl's report.html to audit.html and audit.html back to it, every link naming a file of the folder", async () => {
+    const dir = tempDir('sk-crawl-links');
+    const a = await cli(['crawl', site.url, ...where(dir), '--retries', '0', '--audit']);
+    expect(a.code, a.stderr).toBe(1);
+    const folder = join(dir, 'report');
+    const report = readFileSync(join(folder, 'report.html'), 'utf8');
+    const audit = readFileSync(join(folder, 'audit.html'), 'utf8');
+    expect(report).toContain(
+      '<p class="reports">The audit of the published sitemaps against this crawl: <a href="audit.html">audit.html</a> (6 errors, 8 warnings, 1 notes).</p>',
+    );
+    expect(audit).toContain('<p>The crawl this audit judged: <a href="report.html">report.html</a>.</p>');
+    // Every relative link of either page names a file beside it.
+    for (const page of [report, audit]) {
+      const local = [...page.matchAll(/href="([^"#:]+)"/g)].map((m) => m[1]!);
+      expect(local.length).toBeGreaterThan(0);
+      for (const href of local) expect([href, existsSync(join(folder, href))]).toEqual([href, true]);
+    }
+    // A crawl without --audit links no audit.
+    const plain = tempDir('sk-crawl-nolink');
+    expect((await cli(['crawl', site.url, ...where(plain), '--retries', '0'])).code).toBe(0);
+    expect(readFileSync(join(plain, 'report', 'report.html'), 'utf8')).not.toContain('audit.html');
+  });
+
   it('a resumed crawl --audit audits the whole crawl; one stopped at --max-pages is not audited', async () => {
     const dir = tempDir('sk-crawl-audit-resume');
     const first = await cli([

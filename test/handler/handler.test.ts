@@ -51,6 +51,43 @@ describe('createSitemapHandler', () => {
     expect(xsdProblems('sitemap.xml', index)).toBe('');
   });
 
+  it('with format txt, serves the files writeSitemaps writes in that format: .txt children, text/plain, listed by the XML index', async () => {
+    const entries = Array.from({ length: 9 }, (_, i) => entry(i));
+    const handler = createSitemapHandler({
+      baseUrl: BASE,
+      source: () => entries,
+      maxUrlsPerFile: 4,
+      format: 'txt',
+    });
+    const written = await writeSitemaps(entries, {
+      baseUrl: BASE,
+      output: 'memory',
+      format: 'txt',
+      maxUrlsPerFile: 4,
+      lastmodPolicy: 'keep',
+    });
+    const names = [...written.memory!.keys()].filter((n) => n !== 'sitemap.xml');
+    expect(names).toEqual(['sitemap-00001.txt', 'sitemap-00002.txt', 'sitemap-00003.txt']);
+    for (const name of names) {
+      const res = await handler(at(name));
+      expect([name, res.status, res.headers.get('content-type')]).toEqual([
+        name,
+        200,
+        'text/plain; charset=utf-8',
+      ]);
+      expect(await res.text(), name).toBe(new TextDecoder().decode(written.memory!.get(name)));
+      const xml = await handler(at(name.replace('.txt', '.xml')));
+      expect([xml.status, await xml.text()]).toEqual([404, `the set is published as text: read ${name}\n`]);
+    }
+    const index = await (await handler(at('sitemap.xml'))).text();
+    expect([...index.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1])).toEqual(names.map((n) => BASE + n));
+    expect(xsdProblems('sitemap.xml', index)).toBe('');
+    // A set of one file: sitemap.txt alone.
+    const one = createSitemapHandler({ baseUrl: BASE, source: () => [entry(1)], format: 'txt' });
+    expect(await (await one(at('sitemap.txt'))).text()).toBe(`${BASE}page-1\n`);
+    expect((await one(at('sitemap.xml'))).status).toBe(404);
+  });
+
   it('serves a set that fits one file as a urlset at sitemap.xml, its text at sitemap.txt, and no child names', async () => {
     const handler = createSitemapHandler({ baseUrl: BASE, source: () => [entry(1), entry(2)] });
     const xml = await (await handler(at('sitemap.xml'))).text();
@@ -181,6 +218,7 @@ describe('createSitemapHandler', () => {
       [{ maxUrlsPerFile: 60_000 }, 'maxUrlsPerFile'],
       [{ maxAge: -1 }, 'maxAge'],
       [{ cache: {} }, 'cache must be false or an object'],
+      [{ format: 'json' }, 'format must be xml or txt, got "json"'],
     ] as const) {
       let error: unknown;
       try {

@@ -50,12 +50,13 @@ async function folderListener(dir: string, cacheControl: string): Promise<Listen
 /**
  * A site store opened read-only, through the handler (`storeSource`): what the store holds at
  * each request, under the names a store build publishes, while cron jobs and CMS hooks keep
- * writing it. Returns the listener and the store's close.
+ * writing it. Returns the listener, the store's close, and its entry point as it is now (a text
+ * store of one file publishes `sitemap.txt`, and no `sitemap.xml`).
  */
 async function storeListener(
   path: string,
   flags: ServeFlags,
-): Promise<{ listener: Listener; close: () => Promise<void> }> {
+): Promise<{ listener: Listener; close: () => Promise<void>; entry: string }> {
   const raw = flags.newsWindow?.trim();
   const newsWindow =
     raw === undefined ? undefined : raw === 'off' ? false : durationFlag('--news-window', raw, 's')!;
@@ -67,7 +68,12 @@ async function storeListener(
       maxAge: flags.maxAge,
     });
     const listener = toNodeListener(handler);
-    return { listener: (req, res) => listener(req, res), close: () => store.close() };
+    const one = store.settings.format === 'txt' && (await store.files()).files.length === 1;
+    return {
+      listener: (req, res) => listener(req, res),
+      close: () => store.close(),
+      entry: one ? 'sitemap.txt' : 'sitemap.xml',
+    };
   } catch (error) {
     await store.close();
     throw error;
@@ -100,11 +106,16 @@ export function registerServe(program: Command, ctx: CliContext): void {
       const cacheControl = flags.maxAge === 0 ? 'no-cache' : `public, max-age=${flags.maxAge}`;
       const served =
         flags.store === undefined
-          ? { listener: await folderListener(dir!, cacheControl), close: async () => undefined }
+          ? {
+              listener: await folderListener(dir!, cacheControl),
+              close: async () => undefined,
+              entry: 'sitemap.xml',
+            }
           : await storeListener(flags.store, flags);
       const server = createServer(served.listener);
       try {
-        await serve(server, flags, flags.store === undefined ? dir! : `the site store ${flags.store}`, ctx);
+        const what = flags.store === undefined ? dir! : `the site store ${flags.store}`;
+        await serve(server, flags, what, served.entry, ctx);
       } finally {
         await served.close();
       }
@@ -115,6 +126,7 @@ async function serve(
   server: ReturnType<typeof createServer>,
   flags: ServeFlags,
   what: string,
+  entry: string,
   ctx: CliContext,
 ): Promise<void> {
   server.listen(flags.port, flags.host);
@@ -133,8 +145,8 @@ async function serve(
   await writeOut(
     ctx.stdout,
     flags.json === true
-      ? `${JSON.stringify({ url, sitemap: `${url}sitemap.xml`, view: `${url}sitemap.html` })}\n`
-      : `serving ${what} at ${url}sitemap.xml (readable view: ${url}sitemap.html); Ctrl-C stops\n`,
+      ? `${JSON.stringify({ url, sitemap: `${url}${entry}`, view: `${url}sitemap.html` })}\n`
+      : `serving ${what} at ${url}${entry} (readable view: ${url}sitemap.html); Ctrl-C stops\n`,
   );
   if (!ctx.signal.aborted) await once(ctx.signal, 'abort');
   server.close();
