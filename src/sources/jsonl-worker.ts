@@ -7,12 +7,14 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
-import { BATCH_BYTES, CheckedWriter, checkRecord, checkUnreadable } from '../writer/checked.js';
+import { type NormalizeResult, normalizeEntry } from '../core/normalize.js';
+import { BATCH_BYTES, CheckedWriter, checkUnreadable, writeChecked } from '../writer/checked.js';
 import { Dedupe } from '../writer/dedupe.js';
 import { UnreadableRecord } from '../writer/intake.js';
 import { jsonlRecord } from './jsonl-record.js';
 import { errorData, type FromJsonlWorker, type JsonlTask, MORE } from './jsonl-wire.js';
 import { readLineBatches } from './lines.js';
+import type { SourceRecord } from './record.js';
 
 /** Batches sent and not yet taken, at most: memory stays bounded when the writer waits for the disk. */
 const AHEAD = 4;
@@ -21,6 +23,8 @@ const AHEAD = 4;
  * nearly always fits in a reused buffer (only a record larger than the rest needs a larger one).
  */
 const SEND_AT = BATCH_BYTES / 2;
+/** Lines checked together (see run). */
+const GROUP = 128;
 
 const port = parentPort!;
 const task = workerData as JsonlTask;
@@ -55,18 +59,46 @@ async function run(): Promise<void> {
   const dedupe = task.request.dedupe ? new Dedupe(size / 100) : undefined;
   const request = task.request;
   const input = createReadStream(task.file);
+  // A group of lines at a time: each parsed and normalised, then their URLs looked up in the
+  // duplicate set together (the set's memory is waited for once a group rather than once a URL),
+  // then each record written in order, as checkRecord writes it. A small group: its records are
+  // alive until it is written, and what outlives the young generation costs memory.
+  const records: Array<SourceRecord | UnreadableRecord | undefined> = new Array(GROUP).fill(undefined);
+  const results: Array<NormalizeResult | undefined> = new Array(GROUP).fill(undefined);
+  const locs: Array<string | undefined> = new Array(GROUP).fill(undefined);
   for await (const [lines, first] of readLineBatches(input, { encoding: task.encoding, where: task.file })) {
-    for (let i = 0; i < lines.length; i++) {
-      const record = jsonlRecord(lines[i]!);
-      if (record === undefined) continue;
-      if (record instanceof UnreadableRecord) checkUnreadable(record.message, first + i, out);
-      else checkRecord(record, first + i, request, dedupe, out);
-      if (out.used >= SEND_AT) await sendBatch();
+    for (let start = 0; start < lines.length; start += GROUP) {
+      const n = Math.min(GROUP, lines.length - start);
+      for (let g = 0; g < n; g++) {
+        const record = jsonlRecord(lines[start + g]!);
+        const r =
+          record === undefined || record instanceof UnreadableRecord
+            ? undefined
+            : normalizeEntry(record, request);
+        records[g] = record;
+        results[g] = r;
+        locs[g] = r?.ok === true ? r.entry.loc : undefined;
+      }
+      dedupe?.prepare(locs, n);
+      let k = 0;
+      for (let g = 0; g < n; g++) {
+        const record = records[g];
+        const r = results[g];
+        const line = first + start + g;
+        records[g] = results[g] = locs[g] = undefined;
+        if (record === undefined) continue;
+        if (r === undefined) checkUnreadable((record as UnreadableRecord).message, line, out);
+        else {
+          const duplicate = r.ok && dedupe !== undefined ? dedupe.addAt(k++, r.entry.loc) : undefined;
+          writeChecked(record, r, duplicate, line, out);
+        }
+        if (out.used >= SEND_AT) await sendBatch();
+      }
     }
   }
   if (out.used > 0) await sendBatch();
   const tables = dedupe?.tables();
-  const buffers = tables === undefined ? [] : [...tables.a, ...tables.b].map((t) => t.buffer as ArrayBuffer);
+  const buffers = tables === undefined ? [] : tables.t.map((t) => t.buffer as ArrayBuffer);
   send({ done: true, tables }, buffers);
 }
 

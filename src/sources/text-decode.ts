@@ -4,6 +4,7 @@
  * not valid in the encoding stops the read with an error naming the line, rather than turning into
  * U+FFFD and from there into `%EF%BF%BD` in a `<loc>`.
  */
+import { isAscii } from 'node:buffer';
 import { TextDecoder } from 'node:util';
 import { SitemapkitError } from '../core/errors.js';
 
@@ -115,6 +116,8 @@ export async function* decodeText(
   let head: Uint8Array | undefined;
   /** Line feeds in the text decoded so far. */
   let lines = 0;
+  /** Whether the decoder holds no part of a character (see decode). */
+  let clean = false;
   const where = options.where;
 
   /** The line of the first invalid sequence in `bytes`, which start after a line feed at line `at`. */
@@ -137,6 +140,17 @@ export async function* decodeText(
   };
 
   const decode = (chunk: Uint8Array): string => {
+    // An ASCII chunk is its own UTF-8 text, valid whatever follows: read as Latin-1 (a copy) rather
+    // than decoded, when the decoder holds no part of a character (the last chunk it decoded ended
+    // on an ASCII byte: a partial character before it would have been an error). The JSONL
+    // reader's worker reads a million URLs' 115 MB this way, a tenth of its reading time.
+    if (clean && encoding === 'utf-8' && isAscii(chunk)) {
+      const text = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length).toString('latin1');
+      ends!.advance(chunk);
+      lines += countLines(text);
+      return text;
+    }
+    clean = chunk.length === 0 ? clean : chunk[chunk.length - 1]! < 0x80;
     const d = decoder!;
     // The first line's bytes continue the decoder's pending state; the rest start on a new line.
     const split = ends!.next(chunk, 0);

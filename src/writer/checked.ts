@@ -24,7 +24,7 @@
  */
 import type { SitemapEntry } from '../core/entry.js';
 import { CHANGEFREQS } from '../core/limits.js';
-import type { EntryProblem, NormalizeOptions } from '../core/normalize.js';
+import type { EntryProblem, NormalizeOptions, NormalizeResult } from '../core/normalize.js';
 import { normalizeEntry } from '../core/normalize.js';
 import type { Dedupe } from './dedupe.js';
 
@@ -203,6 +203,22 @@ export function checkRecord(
   out: CheckedWriter,
 ): void {
   const r = normalizeEntry(item, request);
+  writeChecked(item, r, r.ok ? dedupe?.add(r.entry.loc) : undefined, line, out);
+}
+
+/**
+ * {@link checkRecord} in two steps, for a batch of records: `normalizeEntry(item, request)` for
+ * each, then their URLs recorded in the duplicate set together (`Dedupe.prepare`, `addAt`), and
+ * this for each in order, with `duplicate` the set's answer for an entry (undefined for an invalid
+ * record).
+ */
+export function writeChecked(
+  item: unknown,
+  r: NormalizeResult,
+  duplicate: EntryProblem | undefined,
+  line: number,
+  out: CheckedWriter,
+): void {
   const w = r.warnings.length === 0 ? '' : warningsField(r.warnings, r.ok ? r.entry.loc : undefined);
   if (!r.ok) {
     const loc = (item as { loc?: unknown })?.loc;
@@ -210,7 +226,6 @@ export function checkRecord(
     return;
   }
   const e = r.entry;
-  const duplicate = dedupe?.add(e.loc);
   if (duplicate !== undefined) out.json(I, line, w, JSON.stringify([[duplicate], e.loc]));
   else if (!plain(e)) out.json(E, line, w, JSON.stringify(e));
   else out.plain(line, w, e);

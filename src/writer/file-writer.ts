@@ -8,6 +8,13 @@ export interface FileTotals {
 }
 
 const CHUNK = 256 * 1024;
+/**
+ * Joined text encoded into the chunk once it reaches this many bytes: encoding flattens the joined
+ * strings into one string first, and one of 256 KiB is a large object (fresh pages from the
+ * kernel, then garbage), where one of 32 KiB is a young one; a million URLs' XML and manifest
+ * encoded in 32 KiB pieces took about half the time (0.25 -> 0.12 ms a chunk).
+ */
+const JOIN = 32 * 1024;
 
 /**
  * Chunks a sink has released (written out), shared by every writer of the process, a few at most.
@@ -33,12 +40,12 @@ function takeChunk(): Buffer {
 }
 
 /**
- * Strings in, bytes out to a sink file. Strings are joined until the next one would not fit in a
- * 256 KiB chunk, then UTF-8-encoded into it in one call (an encode per entry cost twice as much as
- * the joining: the call and the flattening of each small string) and handed on a chunk at a time;
- * the chunks fall exactly where they fell when each string was encoded on its own. `write` returns
- * a promise only when the sink asks to wait, so the hot path stays synchronous and backpressure is
- * still honoured.
+ * Strings in, bytes out to a sink file. Strings are joined until they make 32 KiB or the next one
+ * would not fit in a 256 KiB chunk, then UTF-8-encoded into it in one call (an encode per entry
+ * cost twice as much as the joining: the call and the flattening of each small string) and handed
+ * on a chunk at a time; the chunks fall exactly where they fell when each string was encoded on
+ * its own. `write` returns a promise only when the sink asks to wait, so the hot path stays
+ * synchronous and backpressure is still honoured.
  */
 export class FileWriter {
   readonly #target: SinkFile;
@@ -71,6 +78,7 @@ export class FileWriter {
     if (byteLength <= CHUNK - this.#used - this.#textBytes) {
       this.#text += s;
       this.#textBytes += byteLength;
+      if (this.#textBytes >= JOIN) this.#encode();
       return undefined;
     }
     this.#encode();

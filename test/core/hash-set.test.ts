@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HashedStringSet, hashHex } from '../../src/core/hash.js';
+import { HashedStringSet, hashHex, hashInto } from '../../src/core/hash.js';
+import { Dedupe } from '../../src/writer/dedupe.js';
 
 describe('HashedStringSet', () => {
   it('answers exactly like a Set for any sequence of strings (property)', () => {
@@ -26,6 +27,57 @@ describe('HashedStringSet', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it('answers the same when a batch is hashed and warmed first (property)', () => {
+    // The JSONL reader's worker hashes a group of URLs, fetches their slots together (warm), then
+    // adds them in order by their hashes: the answers must be add()'s, duplicates within a group too.
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.string({ maxLength: 8 }), { maxLength: 40 }), { maxLength: 30 }),
+        fc.constantFrom(0, 100, 1e12),
+        (groups, expected) => {
+          const one = new HashedStringSet(expected);
+          const batched = new HashedStringSet(expected);
+          for (const group of groups) {
+            const h1 = new Uint32Array(group.length);
+            const h2 = new Uint32Array(group.length);
+            group.forEach((s, k) => hashInto(s, h1, h2, k));
+            batched.warm(h1, h2, group.length);
+            group.forEach((s, k) => expect(batched.addHashed(h1[k]!, h2[k]!)).toBe(one.add(s)));
+          }
+          expect(batched.size).toBe(one.size);
+          for (const s of groups.flat()) expect(batched.has(s)).toBe(true);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('Dedupe.prepare and addAt find the duplicates add finds, first wins (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.array(fc.option(fc.constantFrom('a', 'b', 'c', 'https://e.com/x', ''), { nil: undefined }), {
+            maxLength: 20,
+          }),
+          { maxLength: 20 },
+        ),
+        (groups) => {
+          const one = new Dedupe();
+          const batched = new Dedupe(1000);
+          for (const group of groups) {
+            batched.prepare(group, group.length);
+            let k = 0;
+            for (const loc of group) {
+              if (loc === undefined) continue;
+              expect(batched.addAt(k++, loc)).toStrictEqual(one.add(loc));
+            }
+          }
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 

@@ -2,9 +2,10 @@
  * A JSONL file read and checked on a second thread (`jsonl-worker.ts`, the intake's checked lane)
  * against the same file read on the writer's thread (the default), as a property over
  * generated files: every good, bad, blank, duplicate, out-of-scope and hreflang line, every
- * `onInvalid` policy, files rotated every few URLs. Same files byte for byte (the manifest
- * included), same diagnostics in the same order, same counts, same failure. Then the errors of
- * reading itself (a missing file, bytes that are not UTF-8) and an interrupted run.
+ * `onInvalid` policy, files rotated every few URLs, files longer than the worker's group of lines
+ * checked together. Same files byte for byte (the manifest included), same diagnostics in the same
+ * order, same counts, same failure. Then the errors of reading itself (a missing file, bytes that
+ * are not UTF-8) and an interrupted run.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -126,7 +127,11 @@ describe('a JSONL file checked on a second thread', () => {
     let n = 0;
     await fc.assert(
       fc.asyncProperty(
-        fc.array(lineArb, { minLength: 0, maxLength: 40 }),
+        // Up to 40 lines, or more than the worker's group of 128 lines checked together.
+        fc.oneof(
+          { weight: 3, arbitrary: fc.array(lineArb, { minLength: 0, maxLength: 40 }) },
+          { weight: 1, arbitrary: fc.array(lineArb, { minLength: 129, maxLength: 300 }) },
+        ),
         fc.constantFrom('skip', 'drop-field', 'fail'),
         fc.boolean(),
         async (lines, onInvalid, crlf) => {

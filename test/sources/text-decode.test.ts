@@ -128,6 +128,40 @@ describe('decodeText', () => {
   });
 });
 
+describe('decodeText on ASCII chunks', () => {
+  it('reads an ASCII chunk without the decoder, and still refuses what UTF-8 refuses (property)', async () => {
+    // Pieces that make chunks of pure ASCII next to ones that start, end or cut a character, or
+    // hold a byte UTF-8 forbids: the text and the verdict are a one-shot fatal decoder's.
+    const piece = fc.oneof(
+      { weight: 4, arbitrary: fc.string({ unit: 'binary-ascii', maxLength: 30 }).map((t) => Buffer.from(t)) },
+      { weight: 2, arbitrary: fc.constantFrom('ß', '€', '😀', '\n').map((t) => Buffer.from(t)) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom([0xff], [0xc3], [0xe2, 0x82], [0x80]).map((b) => Buffer.from(b)),
+      },
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(piece, { maxLength: 20 }),
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 4 }),
+        async (pieces, sizes) => {
+          const bytes = Buffer.concat(pieces);
+          let want: string | undefined;
+          try {
+            want = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+          } catch {
+            want = undefined;
+          }
+          const got = await decodeAll(bytes, sizes).catch((e: { code?: string }) => e);
+          if (want === undefined) expect(got).toMatchObject({ code: 'ERR_INPUT' });
+          else expect(got).toBe(want);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+});
+
 describe('readLines', () => {
   it('numbers the lines of a Windows-1252 file read with its encoding', async () => {
     const bytes = readFileSync(new URL('windows-1252.txt', FIXTURES));
