@@ -35,6 +35,12 @@ export interface XmlScanHandler {
    */
   declaration(keyword: string, start: number, preview: string): void;
   error(kind: XmlErrorKind, message: string, start: number): void;
+  /**
+   * Offered each `<url>` start tag written bare at `buf[at]` (`base` is the absolute offset of
+   * `buf[0]`): reads the whole element and returns the index after it, or -1 to have it scanned
+   * tag by tag. Returning -1 must leave nothing changed.
+   */
+  simpleUrl?(buf: string, at: number, base: number): number;
 }
 
 export interface XmlScannerOptions {
@@ -64,6 +70,7 @@ export class XmlScanner {
   readonly #h: XmlScanHandler;
   readonly #maxDepth: number;
   readonly #maxTag: number;
+  readonly #simple: boolean;
   #buf = '';
   #pos = 0;
   /** Absolute offset of `#buf[0]`. */
@@ -85,6 +92,7 @@ export class XmlScanner {
     this.#h = handler;
     this.#maxDepth = options.maxDepth ?? 64;
     this.#maxTag = options.maxTagLength ?? 65_536;
+    this.#simple = handler.simpleUrl !== undefined;
     if (options.start !== undefined) {
       this.#base = options.start.offset;
       this.#lineAt = options.start.offset;
@@ -331,6 +339,20 @@ export class XmlScanner {
         this.#h.processingInstruction(m?.[1] ?? '', m?.[2] ?? '', this.#base + pos);
         pos = e + 2;
       } else {
+        // A whole `<url>` read in one call when it is of the usual shape (xml-simple-url.ts). Its
+        // deepest child is two levels down: the depth cap must allow what the tags would open.
+        if (
+          c === 117 &&
+          this.#simple &&
+          buf.startsWith('<url>', pos) &&
+          this.#stack.length + 3 <= this.#maxDepth
+        ) {
+          const end = this.#h.simpleUrl!(buf, pos, this.#base);
+          if (end !== -1) {
+            pos = end;
+            continue;
+          }
+        }
         if (!isNameStart(c)) {
           this.#error('not-well-formed', `"<" must start a tag; write it as &lt; in text`, this.#base + pos);
           if (this.wantText) this.#h.text('<', this.#base + pos);
