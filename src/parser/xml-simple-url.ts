@@ -16,6 +16,7 @@
  * findings and positions are the general path's, byte for byte (test/parser/simple-url.test.ts).
  */
 import type { Changefreq, ImageEntry, SitemapEntry } from '../core/entry.js';
+import { MAX_LOC_LENGTH, MIN_LOC_LENGTH } from '../core/limits.js';
 import { toStrictUri } from '../core/url.js';
 import type { DateReader } from './field-values.js';
 import type { NamespaceScope } from './namespace-scope.js';
@@ -39,17 +40,16 @@ const MAX_SIMPLE_VALUE = 65_536;
  */
 const NOT_PLAIN = /[&\r\uFFFE]|\]\]>|^\s|\s$/;
 
-/** A usable URL value as the general path keeps it, or undefined where it reports or drops it. */
-function plainUrl(raw: string): { url: string; written: string | undefined } | undefined {
-  if (raw.length === 0 || raw.length > MAX_SIMPLE_VALUE || NOT_PLAIN.test(raw)) return undefined;
-  const r = toStrictUri(raw);
-  if (!r.ok) return undefined;
-  return { url: r.url, written: r.url === raw ? undefined : raw };
-}
-
-function plainValue(raw: string): boolean {
-  return raw.length > 0 && raw.length <= MAX_SIMPLE_VALUE && !NOT_PLAIN.test(raw);
-}
+/**
+ * URLs the shared URL rule keeps exactly as written (`toStrictUri(s)` is `{ ok: true, url: s }`
+ * for every `s` it matches of 12 to 2,047 characters; test/parser/simple-url.test.ts): http(s),
+ * a host of lower-case labels (no punycode, the last one starting with a letter, no port), a
+ * path without dot segments and a query of characters that need no percent-encoding, no `%`,
+ * `&` or `#`. One compiled regular expression instead of the rule's character loop, which runs
+ * interpreted for most of a short parse. Linear: no two quantifiers can match the same text.
+ */
+export const NORMAL_URL: RegExp =
+  /^https?:\/\/(?:(?!xn--)[a-z0-9]+(?:-+[a-z0-9]+)*\.)*(?!xn--)[a-z][a-z0-9]*(?:-+[a-z0-9]+)*(?:\/(?:[\w\-~!$'()*+,;=:@][\w\-.~!$'()*+,;=:@]*)?)+(?:\?[\w\-.~!$()*+,;=:@/?]*)?$/;
 
 /** Reads simple `<url>` elements; one per document, as the names it matches depend on the namespaces in scope. */
 export class SimpleUrlReader {
@@ -62,6 +62,8 @@ export class SimpleUrlReader {
   #core = false;
   /** Whether `image:` names the image namespace, read without a finding. */
   #images = false;
+  /** The URL read last by {@link #url} as written, when that is not its normal form. */
+  #written: string | undefined;
 
   /** `pos`: the line and column of an absolute offset (the scanner's, asked in document order). */
   constructor(ns: NamespaceScope, dates: DateReader, sink: DocumentSink, pos: (offset: number) => Pos) {
@@ -80,6 +82,18 @@ export class SimpleUrlReader {
     this.#images = image?.ns === NS_IMAGE && !image.core;
   }
 
+  /** A usable URL value as the general path keeps it, or undefined where it reports or drops it. */
+  #url(raw: string): string | undefined {
+    this.#written = undefined;
+    const n = raw.length;
+    if (n >= MIN_LOC_LENGTH && n <= MAX_LOC_LENGTH && NORMAL_URL.test(raw)) return raw;
+    if (n === 0 || n > MAX_SIMPLE_VALUE || NOT_PLAIN.test(raw)) return undefined;
+    const r = toStrictUri(raw);
+    if (!r.ok) return undefined;
+    if (r.url !== raw) this.#written = raw;
+    return r.url;
+  }
+
   /**
    * Reads the `<url>` that starts at `at` in `buf` (`buf.startsWith('<url>', at)`; `base` is the
    * absolute offset of `buf[0]`) and hands its entry to the sink as the general path would, at the
@@ -95,8 +109,9 @@ export class SimpleUrlReader {
     if (lt === -1 || !buf.startsWith('<loc>', lt)) return -1;
     let end = buf.indexOf('<', lt + 5);
     if (end === -1 || !buf.startsWith('</loc>', end)) return -1;
-    const loc = plainUrl(buf.slice(lt + 5, end));
+    const loc = this.#url(buf.slice(lt + 5, end));
     if (loc === undefined) return -1;
+    const written = this.#written;
     lt = buf.indexOf('<', end + 6);
     if (lt === -1) return -1;
     let lastmod: string | undefined;
@@ -104,7 +119,8 @@ export class SimpleUrlReader {
       end = buf.indexOf('<', lt + 9);
       if (end === -1 || !buf.startsWith('</lastmod>', end)) return -1;
       lastmod = buf.slice(lt + 9, end);
-      if (!plainValue(lastmod) || !this.#dates.isClean(lastmod)) return -1;
+      // A clean date has no blanks, entities or CRs (the two date grammars are anchored).
+      if (!this.#dates.isClean(lastmod)) return -1;
       lt = buf.indexOf('<', end + 10);
       if (lt === -1) return -1;
     }
@@ -112,7 +128,7 @@ export class SimpleUrlReader {
     if (buf.startsWith('<changefreq>', lt)) {
       end = buf.indexOf('<', lt + 12);
       if (end === -1 || !buf.startsWith('</changefreq>', end)) return -1;
-      changefreq = changefreqOf(buf.slice(lt + 12, end));
+      changefreq = changefreqAt(buf, lt + 12, end);
       if (changefreq === undefined) return -1;
       lt = buf.indexOf('<', end + 13);
       if (lt === -1) return -1;
@@ -137,42 +153,45 @@ export class SimpleUrlReader {
         if (lt === -1 || !buf.startsWith('<image:loc>', lt)) return -1;
         end = buf.indexOf('<', lt + 11);
         if (end === -1 || !buf.startsWith('</image:loc>', end)) return -1;
-        const image = plainUrl(buf.slice(lt + 11, end));
+        const image = this.#url(buf.slice(lt + 11, end));
         if (image === undefined) return -1;
         lt = buf.indexOf('<', end + 12);
         if (lt === -1 || !buf.startsWith('</image:image>', lt)) return -1;
-        if (images === undefined) images = [{ loc: image.url }];
-        else images.push({ loc: image.url });
+        if (images === undefined) images = [{ loc: image }];
+        else images.push({ loc: image });
         lt = buf.indexOf('<', lt + 14);
         if (lt === -1) return -1;
       }
     }
     if (!buf.startsWith('</url>', lt)) return -1;
     // The fields in the order buildEntry (records.ts) sets them: the JSON lines follow that order.
-    const e: SitemapEntry = { loc: loc.url };
+    const e: SitemapEntry = { loc };
     if (lastmod !== undefined) e.lastmod = lastmod;
     if (changefreq !== undefined) e.changefreq = changefreq;
     if (priority !== undefined) e.priority = priority;
     if (images !== undefined) e.images = images;
     SIMPLE_URLS.read++;
     const where = this.#pos(base + at);
-    const written = loc.written;
     this.#sink.emit(e, written === undefined ? where : { ...where, written });
     return lt + 6;
   }
 }
 
-/** A changefreq the general path keeps without a finding (changefreqValue in field-values.ts). */
-function changefreqOf(raw: string): Changefreq | undefined {
-  switch (raw) {
-    case 'always':
-    case 'hourly':
-    case 'daily':
-    case 'weekly':
-    case 'monthly':
-    case 'yearly':
-    case 'never':
-      return raw;
+/**
+ * The changefreq in `buf[from, to)` when the general path keeps it without a finding
+ * (changefreqValue in field-values.ts), matched in place: the word returned is a constant.
+ */
+function changefreqAt(buf: string, from: number, to: number): Changefreq | undefined {
+  switch (to - from) {
+    case 5:
+      return buf.startsWith('daily', from) ? 'daily' : buf.startsWith('never', from) ? 'never' : undefined;
+    case 6:
+      for (const word of SIX_LETTERS) if (buf.startsWith(word, from)) return word;
+      return undefined;
+    case 7:
+      return buf.startsWith('monthly', from) ? 'monthly' : undefined;
   }
   return undefined;
 }
+
+const SIX_LETTERS = ['weekly', 'always', 'hourly', 'yearly'] as const;

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
+import { toStrictUri } from '../../src/core/url.js';
 import { SitemapParser } from '../../src/parser/core.js';
 import type { ItemPosition, SitemapItem, SitemapParserOptions } from '../../src/parser/types.js';
-import { SIMPLE_URLS } from '../../src/parser/xml-simple-url.js';
+import { NORMAL_URL, SIMPLE_URLS } from '../../src/parser/xml-simple-url.js';
 import { CORPUS } from './corpus.js';
 import { sampleBytes, sampleFiles } from './helpers.js';
 
@@ -347,5 +348,67 @@ describe('simple <url> elements read whole (issue 16)', () => {
     }
     for (const doc of Object.values(CORPUS)) read += same(typeof doc === 'string' ? enc(doc) : doc);
     expect(read).toBeGreaterThan(0);
+  });
+});
+
+describe('URLs kept as written without the URL rule (NORMAL_URL)', () => {
+  /** URLs built from pieces, mostly well-formed, with the ones the rule rewrites or refuses mixed in. */
+  const label = mostly(
+    fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,6}[a-z0-9]$|^[a-z]$/),
+    fc.constantFrom('xn--bcher-kva', 'xn--a', 'xn--', '-a', 'a-', 'A', 'é', '', '1', '255', '0x1', 'a_b', 'a b'),
+  );
+  const segment = mostly(
+    fc.stringMatching(/^[a-zA-Z0-9._~!$'()*+,;=:@-]{0,8}$/),
+    fc.constantFrom('.', '..', '.x', '%2e', '%41', '%', '#f', '&', ' ', '\t', 'é', '中', '"', '<', '\\', '|'),
+  );
+  const candidate = fc
+    .tuple(
+      mostly(fc.constantFrom('https://', 'http://'), fc.constantFrom('HTTP://', 'https:/', 'ftp://', '')),
+      fc.array(label, { minLength: 1, maxLength: 4 }),
+      mostly(fc.constant(''), fc.constantFrom(':80', ':443', ':8080', ':', '.')),
+      fc.array(segment, { maxLength: 5 }),
+      fc.option(
+        mostly(
+          fc.stringMatching(/^[a-zA-Z0-9._~!$()*+,;=:@/?-]{0,10}$/),
+          fc.constantFrom("'", '%20', '#', '&', ' ', 'é'),
+        ),
+        { nil: undefined },
+      ),
+    )
+    .map(
+      ([scheme, labels, port, path, query]) =>
+        `${scheme}${labels.join('.')}${port}/${path.join('/')}${query === undefined ? '' : `?${query}`}`,
+    );
+
+  it('matches only URLs that the URL rule keeps as they are (property)', () => {
+    let matched = 0;
+    fc.assert(
+      fc.property(candidate, (s) => {
+        if (s.length < 12 || s.length > 2047 || !NORMAL_URL.test(s)) return;
+        matched++;
+        expect(toStrictUri(s)).toEqual({ ok: true, url: s });
+      }),
+      { numRuns: 20_000 },
+    );
+    expect(matched).toBeGreaterThan(500);
+  });
+
+  it('matches only URLs that the URL rule keeps as they are, on every URL of the samples and corpus', () => {
+    let matched = 0;
+    const docs = [
+      ...sampleFiles()
+        .filter((n) => !n.includes('MiB'))
+        .map((n) => new TextDecoder().decode(sampleBytes(n))),
+      ...Object.values(CORPUS).map((d) => (typeof d === 'string' ? d : new TextDecoder().decode(d))),
+    ];
+    for (const text of docs) {
+      for (const m of text.matchAll(/https?:\/\/[^\s<>"]+/g)) {
+        const s = m[0];
+        if (s.length < 12 || s.length > 2047 || !NORMAL_URL.test(s)) continue;
+        matched++;
+        expect(toStrictUri(s)).toEqual({ ok: true, url: s });
+      }
+    }
+    expect(matched).toBeGreaterThan(1000);
   });
 });
