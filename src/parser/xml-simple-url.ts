@@ -25,8 +25,9 @@ import { MAX_LIST_LENGTH, type Pos } from './records.js';
 import type { DocumentSink } from './sink.js';
 
 /**
- * `enabled`: whether simple `<url>` elements are read here (the tests turn it off to compare with
- * the general path); `read`: how many were, in this thread (for the tests that show it is taken).
+ * `enabled`: whether simple `<url>` elements are read here, by scanners made from now on (the
+ * tests turn it off to compare with the general path); `read`: how many were, in this thread
+ * (for the tests that show it is taken).
  */
 export const SIMPLE_URLS: { enabled: boolean; read: number } = { enabled: true, read: 0 };
 
@@ -98,10 +99,10 @@ export class SimpleUrlReader {
    * Reads the `<url>` that starts at `at` in `buf` (`buf.startsWith('<url>', at)`; `base` is the
    * absolute offset of `buf[0]`) and hands its entry to the sink as the general path would, at the
    * same position: returns the index just after its `</url>`. Returns -1, having changed nothing
-   * the general path depends on, when the element is not of the simple shape.
+   * the general path depends on, when the element is not of the simple shape or `buf` ends
+   * before its `</url>` (the scanner then reads it tag by tag, as it comes).
    */
   read(buf: string, at: number, base: number): number {
-    if (!SIMPLE_URLS.enabled) return -1;
     if (this.#generation !== this.#ns.generation) this.#names();
     if (!this.#core) return -1;
     // <loc>, required.

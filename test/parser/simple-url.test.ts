@@ -278,6 +278,8 @@ describe('simple <url> elements read whole (issue 16)', () => {
           {},
           { sitemapUrl: 'https://www.example.com/' },
           { maxElementDepth: 3 },
+          { maxBytes: 400 },
+          { maxBytes: 1500 },
           { maxElementDepth: 4 },
         ),
         (xml, chunks, options) => {
@@ -288,6 +290,20 @@ describe('simple <url> elements read whole (issue 16)', () => {
     );
     // The property proves nothing unless the fast path was taken, often.
     expect(read).toBeGreaterThan(600);
+  });
+
+  it('a finding about a value whose line starts before the buffer has its column (the general path, split)', () => {
+    // The value's start is the buffer's first character once the chunk before it is dropped; a
+    // finding reported after a later position was asked for (the stray "<") computed its column
+    // from the buffer's start (1) instead of the line's. Found by the property above.
+    const xml = `<urlset xmlns="${SITEMAP_NS}" xmlns:image="${IMAGE_NS}">\n<url>\n\t<loc>https://www.example.com/</loc>\n\t<changefreq>weekly</changefreq>\n\t<priority>0.5</priority>\n\t<image:image>\n\t<image:loc>https://cdn.example.com/i.jpg</image:loc>\n\t</image:image>\n\t<image:image>\n\t<image:loc>https://cdn.example.com/i.jpg < /image:loc>\n\t</image:image>\n\t</url>\n</urlset>\n`;
+    const whole = run(enc(xml), false);
+    expect(whole.diagnostics.find((d) => d.code === 'value-whitespace')).toMatchObject({
+      line: 10,
+      column: 2,
+    });
+    expect(run(enc(xml), false, [325, 100])).toEqual(whole);
+    expect(run(enc(xml), true, [325, 100])).toEqual(whole);
   });
 
   it('give what the general path gives on a rich document split in two at every byte', () => {
