@@ -84,6 +84,18 @@ export class DateReader {
     }
     return v;
   }
+
+  /**
+   * Whether {@link read} would keep `raw` as it is without a finding; remembered as `read`
+   * remembers it, so that calling this and then `read` leaves the same memory as `read` alone.
+   */
+  isClean(raw: string): boolean {
+    if (this.#clean.has(raw)) return true;
+    if (!isXsdLastmod(raw) || !isW3cDatetime(raw)) return false;
+    if (this.#clean.size >= 4096) this.#clean.clear();
+    this.#clean.add(raw);
+    return true;
+  }
 }
 
 export function changefreqValue(raw: string, rep: DocumentReporter, at: At): Changefreq | undefined {

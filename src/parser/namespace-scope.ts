@@ -48,6 +48,8 @@ export class NamespaceScope {
   #recent: Resolved[] = [];
   /** The root's namespace URI: children in it are core elements even when it is a wrong one. */
   #coreUri = '';
+  /** Changes whenever what a name resolves to may change (a declaration in or out of scope, the root's URI). */
+  generation = 0;
 
   /** `where` turns an offset into a position, only when something is reported. */
   constructor(
@@ -101,7 +103,31 @@ export class NamespaceScope {
     return hit;
   }
 
+  /**
+   * What `qname` resolves to, or undefined when resolving it would report something (an
+   * undeclared prefix, a namespace that is not exact): a lookup without findings, for the reader
+   * of simple `<url>` elements (xml-simple-url.ts), which leaves anything reported to the general path.
+   */
+  quiet(qname: string): Resolved | undefined {
+    const colon = qname.indexOf(':');
+    const uri = this.#lookup(colon === -1 ? '' : qname.slice(0, colon));
+    if (uri === undefined) return undefined;
+    const c = classifyNamespace(uri);
+    if (!c.exact) return undefined;
+    const local = colon === -1 ? qname : qname.slice(colon + 1);
+    const core = c.ns === NS_SITEMAP || c.ns === NS_NONE || (uri === this.#coreUri && this.#coreUri !== '');
+    return {
+      ns: c.ns,
+      local,
+      uri,
+      prefixed: colon !== -1,
+      core,
+      order: core ? (CORE_ORDER[local] ?? -1) : -1,
+    };
+  }
+
   #clear(): void {
+    this.generation++;
     this.#cache.clear();
     this.#recentNames = [];
     this.#recent = [];

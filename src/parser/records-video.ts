@@ -1,7 +1,8 @@
 /** The video extension's records: the setters that turn `<video:…>` elements into entry fields. */
 import type { VideoEntry, VideoTvshow } from '../core/entry.js';
-import { enumValue, numberValue, urlValue, yesNoValue } from './field-values.js';
-import { append, attr, type Draft, type FieldContext, roomIn } from './records.js';
+import { type At, enumValue, numberValue, urlValue, yesNoValue } from './field-values.js';
+import { append, attr, type Draft, type FieldContext, ordered, roomIn, TVSHOW_KEYS } from './records.js';
+import type { DocumentReporter } from './reporter.js';
 
 export function setVideoField(video: Draft<VideoEntry>, name: string, value: string, cx: FieldContext): void {
   const { rep, at, attrs } = cx;
@@ -151,4 +152,18 @@ export function setTvshowField(tv: Draft<VideoTvshow>, name: string, value: stri
     default:
       tv[name as 'show_title' | 'video_type' | 'episode_title'] = value;
   }
+}
+
+/** A `<video:tvshow>` closed: its fields, in their order, on its video (the first one kept), if it has a show title. */
+export function addTvshow(
+  video: Draft<VideoEntry>,
+  tv: Draft<VideoTvshow>,
+  rep: DocumentReporter,
+  at: At,
+): void {
+  if (tv.show_title === undefined) {
+    rep.report('value-invalid', '<video:tvshow> has no <video:show_title>; dropped', at());
+    return;
+  }
+  video.tvshow ??= ordered(tv, TVSHOW_KEYS) as VideoTvshow;
 }

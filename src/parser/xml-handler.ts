@@ -21,7 +21,6 @@ import {
   type FieldContext,
   finishFeedItem,
   type NewsDraft,
-  ordered,
   type PageDraft,
   type Pos,
   positionOf,
@@ -29,9 +28,8 @@ import {
   setImageField,
   setNewsField,
   setPageField,
-  TVSHOW_KEYS,
 } from './records.js';
-import { setTvshowField, setVideoField } from './records-video.js';
+import { addTvshow, setTvshowField, setVideoField } from './records-video.js';
 import type { DocumentReporter, Where } from './reporter.js';
 import type { DocumentSink } from './sink.js';
 import {
@@ -62,6 +60,7 @@ import {
 import { openRoot, reportDeclaration, reportUnknown, reportXmlError } from './xml-document.js';
 import { CR_REFERENCE, parseAttributes, type XmlAttribute, type XmlErrorKind } from './xml-entities.js';
 import type { XmlScanHandler, XmlScanner } from './xml-scanner.js';
+import { SimpleUrlReader } from './xml-simple-url.js';
 
 const NO_ATTRIBUTES: readonly XmlAttribute[] = [];
 
@@ -81,6 +80,7 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext, ElementH
   readonly #ctx: number[] = [];
   readonly #ns: NamespaceScope;
   readonly #refs: IndexReferenceReader;
+  readonly #simple: SimpleUrlReader;
   #sawMarkup = false;
   readonly #refuse = (): void => {
     this.refused = true;
@@ -116,6 +116,7 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext, ElementH
       (offset) => this.pos(offset),
       (kind, message, at) => this.error(kind, message, at),
     );
+    this.#simple = new SimpleUrlReader(this.#ns, this.dates, sink, (offset) => this.pos(offset));
   }
 
   /** Connects the scanner that drives this handler (for positions, `wantText` and `mark`). */
@@ -214,6 +215,12 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext, ElementH
     ctx.push(next);
   }
 
+  /** A `<url>` of urlset read whole (xml-simple-url.ts): the index after it, or -1 for the general path. */
+  simpleUrl(buf: string, at: number, base: number): number {
+    const ctx = this.#ctx;
+    return ctx.length === 1 && ctx[0] === C_URLSET ? this.#simple.read(buf, at, base) : -1;
+  }
+
   closeTag(_name: string, _start: number): void {
     const ctx = this.#ctx;
     switch (ctx.pop()) {
@@ -236,7 +243,8 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext, ElementH
         this.#video = undefined;
         break;
       case C_TVSHOW:
-        this.#endTvshow();
+        addTvshow(this.#video!, this.#tvshow!, this.rep, this.#tvshowWhere);
+        this.#tvshow = undefined;
         break;
       case C_NEWS:
         addNews(this.page!, this.#news, this.rep, this.recordAt(this.#newsAt!, 'news'));
@@ -314,6 +322,8 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext, ElementH
    */
   readonly #imageWhere: At = () => this.#where(this.#imageAt!, `images[${this.page!.images?.length ?? 0}]`);
   readonly #videoWhere: At = () => this.#where(this.#videoAt!, `videos[${this.page!.videos?.length ?? 0}]`);
+  readonly #tvshowWhere: At = () =>
+    this.#where(this.#videoAt!, `videos[${this.page!.videos?.length ?? 0}].tvshow`);
 
   recordAt(at: Pos, field: string): At {
     return () => this.#where(at, field);
@@ -480,19 +490,5 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext, ElementH
       return;
     }
     this.#sink.emit(buildEntry(page), positionOf(page));
-  }
-
-  #endTvshow(): void {
-    const tv = this.#tvshow!;
-    this.#tvshow = undefined;
-    if (tv.show_title === undefined) {
-      this.rep.report(
-        'value-invalid',
-        '<video:tvshow> has no <video:show_title>; dropped',
-        this.#where(this.#videoAt!, `videos[${this.page!.videos?.length ?? 0}].tvshow`),
-      );
-      return;
-    }
-    this.#video!.tvshow ??= ordered(tv, TVSHOW_KEYS) as VideoTvshow;
   }
 }

@@ -15,7 +15,9 @@
  * processed: DTDs. Offsets are UTF-16 positions in the decoded text; `position()` turns them into
  * 1-based lines and columns.
  */
+import { firstQuote, isNameChar, isNameStart, tagEnd } from './xml-chars.js';
 import { CR_REFERENCE, decodeEntities, MAX_REF, type XmlErrorKind } from './xml-entities.js';
+import { SIMPLE_URLS } from './xml-simple-url.js';
 
 /** What the scanner reports. Only `too-deep`, an over-long tag and a declaration stop the scan. */
 export interface XmlScanHandler {
@@ -35,6 +37,12 @@ export interface XmlScanHandler {
    */
   declaration(keyword: string, start: number, preview: string): void;
   error(kind: XmlErrorKind, message: string, start: number): void;
+  /**
+   * Offered each `<url>` start tag written bare at `buf[at]` (`base` is the absolute offset of
+   * `buf[0]`): reads the whole element and returns the index after it, or -1 to have it scanned
+   * tag by tag. Returning -1 must leave nothing changed.
+   */
+  simpleUrl?(buf: string, at: number, base: number): number;
 }
 
 export interface XmlScannerOptions {
@@ -64,6 +72,7 @@ export class XmlScanner {
   readonly #h: XmlScanHandler;
   readonly #maxDepth: number;
   readonly #maxTag: number;
+  readonly #simple: boolean;
   #buf = '';
   #pos = 0;
   /** Absolute offset of `#buf[0]`. */
@@ -78,6 +87,8 @@ export class XmlScanner {
   #nextNewline = -1;
   /** No newline lies between `#lineStart` and this absolute offset. */
   #scannedTo = 0;
+  /** Absolute offset of the start of the line that holds `#buf[0]` (for positions asked backwards). */
+  #bufLineStart = 0;
   #sawRoot = false;
   #strayText = false;
 
@@ -85,11 +96,13 @@ export class XmlScanner {
     this.#h = handler;
     this.#maxDepth = options.maxDepth ?? 64;
     this.#maxTag = options.maxTagLength ?? 65_536;
+    this.#simple = handler.simpleUrl !== undefined && SIMPLE_URLS.enabled;
     if (options.start !== undefined) {
       this.#base = options.start.offset;
       this.#lineAt = options.start.offset;
       this.#line = options.start.line;
       this.#lineStart = options.start.lineStart;
+      this.#bufLineStart = options.start.lineStart;
       this.#scannedTo = options.start.offset;
     }
   }
@@ -115,6 +128,8 @@ export class XmlScanner {
     if (this.mark >= 0 && this.mark - this.#base < keep) keep = Math.max(0, this.mark - this.#base);
     if (keep > 0) {
       this.#advanceLines(this.#base + keep);
+      const nl = this.#buf.lastIndexOf('\n', keep - 1);
+      if (nl !== -1) this.#bufLineStart = this.#base + nl + 1;
       this.#base += keep;
       // join, not +: a flat string, where a rope would cost an indirection on every character read.
       this.#buf = keep >= this.#buf.length ? chunk : [this.#buf.slice(keep), chunk].join('');
@@ -164,7 +179,7 @@ export class XmlScanner {
     for (let i = this.#lineStart - 1 - base; i >= Math.max(offset, base) - base; i--)
       if (buf.charCodeAt(i) === 10) line--;
     const nl = offset > base ? buf.lastIndexOf('\n', offset - base - 1) : -1;
-    const lineStart = nl !== -1 ? base + nl + 1 : base === 0 ? 0 : offset;
+    const lineStart = nl !== -1 ? base + nl + 1 : this.#bufLineStart;
     return { line, column: offset - lineStart + 1 };
   }
 
@@ -331,6 +346,20 @@ export class XmlScanner {
         this.#h.processingInstruction(m?.[1] ?? '', m?.[2] ?? '', this.#base + pos);
         pos = e + 2;
       } else {
+        // A whole `<url>` read in one call when it is of the usual shape (xml-simple-url.ts). Its
+        // deepest child is two levels down: the depth cap must allow what the tags would open.
+        if (
+          c === 117 &&
+          this.#simple &&
+          buf.startsWith('<url>', pos) &&
+          this.#stack.length + 3 <= this.#maxDepth
+        ) {
+          const end = this.#h.simpleUrl!(buf, pos, this.#base);
+          if (end !== -1) {
+            pos = end;
+            continue;
+          }
+        }
         if (!isNameStart(c)) {
           this.#error('not-well-formed', `"<" must start a tag; write it as &lt; in text`, this.#base + pos);
           if (this.wantText) this.#h.text('<', this.#base + pos);
@@ -425,41 +454,4 @@ export class XmlScanner {
       this.#h.closeTag(n, start);
     }
   }
-}
-
-function isNameStart(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 58 || c >= 128;
-}
-
-function isNameChar(c: number): boolean {
-  return (
-    (c >= 97 && c <= 122) ||
-    (c >= 65 && c <= 90) ||
-    (c >= 48 && c <= 58) ||
-    c === 95 ||
-    c === 45 ||
-    c === 46 ||
-    c >= 128
-  );
-}
-
-function firstQuote(s: string, from: number, to: number): number {
-  for (let i = from; i < to; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 34 || c === 39) return i;
-  }
-  return -1;
-}
-
-/** The `>` that ends a tag whose attributes start at `from`, skipping quoted values; -1 if not yet in `s`. */
-function tagEnd(s: string, from: number, len: number): number {
-  let quote = 0;
-  for (let i = from; i < len; i++) {
-    const c = s.charCodeAt(i);
-    if (quote !== 0) {
-      if (c === quote) quote = 0;
-    } else if (c === 34 || c === 39) quote = c;
-    else if (c === 62) return i;
-  }
-  return -1;
 }
