@@ -23,6 +23,7 @@ import {
   openStateDb,
   openStateReader,
   readStateOnDisk,
+  type ShareStep,
   type StateMode,
   type StateOnDisk,
   shareDb,
@@ -74,6 +75,8 @@ export class CrawlState {
   #batch = false;
   /** Read by a second connection (the report's thread) until closed: {@link share}. */
   #shared = false;
+  /** The fault-injection hook {@link share} was given, called by `close` too. */
+  #onShareStep: ((step: ShareStep) => void) | undefined;
   /** One transaction wrapper for every call: better-sqlite3 builds a new one per `transaction()`. */
   readonly #run: (fn: () => unknown) => unknown;
   readonly #links: LinkLog;
@@ -471,11 +474,16 @@ export class CrawlState {
     return r === undefined ? undefined : toRecord(r);
   }
 
-  /** Lets other connections of this process read it until it is closed (`shareDb`). */
-  share(): void {
+  /**
+   * Lets other connections of this process read it until it is closed (`shareDb`), never letting
+   * another crawl in on the way. `onStep` is called between the lock's steps, here and in `close`
+   * (fault-injection tests).
+   */
+  share(onStep?: (step: ShareStep) => void): void {
     this.commit();
     this.#links.merge();
-    shareDb(this.#db);
+    this.#onShareStep = onStep;
+    shareDb(this.#db, onStep);
     this.#shared = true;
   }
 
@@ -490,7 +498,7 @@ export class CrawlState {
     try {
       this.commit();
       this.#links.merge();
-      if (this.#shared) endSharing(this.#db);
+      if (this.#shared) endSharing(this.#db, this.#onShareStep);
       this.#db.pragma('wal_checkpoint(TRUNCATE)');
     } finally {
       this.#db.close();
