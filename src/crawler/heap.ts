@@ -45,9 +45,10 @@ export function collectGarbage(): void {
  * How much V8 lets the old space grow past what survives its last full collection while a crawl
  * runs, in percent. Left to itself it picks up to 300 % (a limit four times the live heap): the
  * loop's heap is mostly short-lived garbage, so at a million pages 25 to 40 MiB of live objects sat
- * in 100 to 110 MiB of old space, most of the crawl's peak RSS.
+ * in 100 to 110 MiB of old space, most of the crawl's peak RSS. At 100 % (twice the live heap) a
+ * 100,000-page crawl took the same CPU time as without (24.5 s); at 50 %, 12 to 23 % more.
  */
-const GROWING_PERCENT = 50;
+const GROWING_PERCENT = 100;
 
 /**
  * The young generation's size (both semi-spaces) past which a crawl stops it growing. V8 grows it
