@@ -73,10 +73,8 @@ export class CrawlState {
   // the start needs no database read.
   readonly #ids = new Map<string, { id: number; depth: number }>();
   #batch = false;
-  /** Read by a second connection (the report's thread) until closed: {@link share}. */
-  #shared = false;
-  /** The fault-injection hook {@link share} was given, called by `close` too. */
-  #onShareStep: ((step: ShareStep) => void) | undefined;
+  /** Read by a second connection (the report's thread) until closed: {@link share}, and its hook. */
+  #shared: { onStep: ((step: ShareStep) => void) | undefined } | undefined;
   /** One transaction wrapper for every call: better-sqlite3 builds a new one per `transaction()`. */
   readonly #run: (fn: () => unknown) => unknown;
   readonly #links: LinkLog;
@@ -474,17 +472,12 @@ export class CrawlState {
     return r === undefined ? undefined : toRecord(r);
   }
 
-  /**
-   * Lets other connections of this process read it until it is closed (`shareDb`), never letting
-   * another crawl in on the way. `onStep` is called between the lock's steps, here and in `close`
-   * (fault-injection tests).
-   */
+  /** Lets other connections read it until closed, no other crawl let in (`shareDb`; `onStep`: tests). */
   share(onStep?: (step: ShareStep) => void): void {
     this.commit();
     this.#links.merge();
-    this.#onShareStep = onStep;
     shareDb(this.#db, onStep);
-    this.#shared = true;
+    this.#shared = { onStep };
   }
 
   /** A read-only state over a second connection to a state {@link share}d by its crawl. */
@@ -498,7 +491,7 @@ export class CrawlState {
     try {
       this.commit();
       this.#links.merge();
-      if (this.#shared) endSharing(this.#db, this.#onShareStep);
+      if (this.#shared !== undefined) endSharing(this.#db, this.#shared.onStep);
       this.#db.pragma('wal_checkpoint(TRUNCATE)');
     } finally {
       this.#db.close();
