@@ -269,7 +269,7 @@ function migrate(db: Db, from: string): boolean {
 }
 
 /** The steps of {@link shareDb} and {@link endSharing} a fault-injection test stops at. */
-export type ShareStep = 'journal' | 'normal' | 'shared' | 'unsharing';
+export type ShareStep = 'journal' | 'normal' | 'committed' | 'shared' | 'unsharing';
 
 /**
  * Lets other connections of this process read the state while this one keeps it from every other
@@ -295,12 +295,14 @@ export function shareDb(db: Db, onStep?: (step: ShareStep) => void): void {
   onStep?.('normal');
   // …down to a shared lock, not to none, as a statement reads across the commit.
   db.exec('BEGIN IMMEDIATE');
-  const reading = db.prepare('SELECT key FROM meta').iterate();
+  // One row whatever the table holds: the statement stays under way until it is returned.
+  const reading = db.prepare('SELECT COUNT(*) FROM meta').iterate();
   reading.next();
   // better-sqlite3 refuses a write statement while a read is under way, which is the point here.
   db.unsafeMode(true);
   try {
     db.exec('COMMIT');
+    onStep?.('committed');
     db.exec('BEGIN');
   } finally {
     db.unsafeMode(false);

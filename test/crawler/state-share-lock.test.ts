@@ -54,6 +54,7 @@ describe('the state shared with the report’s thread', () => {
       'before',
       'journal',
       'normal',
+      'committed',
       'shared',
       'after',
       'unsharing',
