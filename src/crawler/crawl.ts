@@ -24,7 +24,7 @@ import { writeChangeSet } from './change-set-file.js';
 import { crawlShared } from './frontier-postgres-crawl.js';
 import { resolveShared, type SharedCrawlWorker } from './frontier-postgres-options.js';
 import { SqliteFrontier } from './frontier-sqlite.js';
-import { collectGarbage } from './heap.js';
+import { collectGarbage, limitHeapGrowth } from './heap.js';
 import { type CrawlNetwork, openNetwork } from './network.js';
 import { originOf } from './normalize-url.js';
 import { type CrawlOptions, type ResolvedCrawlOptions, resolveCrawlOptions } from './options.js';
@@ -180,9 +180,11 @@ async function run(
   start: StateStart,
 ): Promise<CrawlResult> {
   const net = openNetwork(o, start.fingerprint);
+  const release = limitHeapGrowth();
   try {
     return await crawlWith(o, net, start, store);
   } finally {
+    release();
     await net.close();
   }
 }

@@ -8,6 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import { workerArgv } from '../core/worker-argv.js';
 import { type ErrorData, errorFrom } from '../sources/jsonl-wire.js';
+import { keepHeapLimits } from './heap.js';
 import type { CrawlReportFiles, CrawlReportInput } from './report.js';
 
 // Under the test runner this module is TypeScript; the worker runs the build's JavaScript.
@@ -39,6 +40,8 @@ export function writeCrawlReportInThread(state: string, input: CrawlReportInput)
       execArgv: workerArgv(process.execArgv),
       resourceLimits: { maxYoungGenerationSizeMb: 8 },
     });
+    // Its isolate, once made, has set V8's young generation growth back (heap.ts).
+    worker.once('online', keepHeapLimits);
     let answer: FromReportWorker | undefined;
     worker.on('message', (m: FromReportWorker) => {
       answer = m;

@@ -268,26 +268,47 @@ function migrate(db: Db, from: string): boolean {
   return true;
 }
 
+/** The steps of {@link shareDb} and {@link endSharing} a fault-injection test stops at. */
+export type ShareStep = 'journal' | 'normal' | 'committed' | 'shared' | 'unsharing';
+
 /**
  * Lets other connections of this process read the state while this one keeps it from every other
  * crawl (the crawl's report is written by a second thread beside the sitemaps). The crawl's lock
  * is exclusive and its WAL has no shared-memory index, so no second connection can open it: the
- * WAL is checkpointed into the file and left (rollback journal), the lock becomes a shared one,
- * held by a read transaction this connection keeps open until {@link endSharing}. Another crawl
- * opening the state then fails as it does today ("in use by another crawl"): its exclusive lock
- * needs every shared one gone. Between the exclusive lock's release and the shared one's taking
- * (two statements in a row on this thread) nothing else of this process runs.
+ * WAL is checkpointed into the file and left (rollback journal), and the exclusive lock is turned
+ * into a shared one, held by a read transaction this connection keeps open until
+ * {@link endSharing}. Another crawl opening the state then fails as it does today ("in use by
+ * another crawl"): its exclusive lock needs every shared one gone.
+ *
+ * The lock is never let go on the way. Releasing it and taking a shared one in the next statement
+ * left a window in which another crawl took the state (and this one failed "in use"). A write
+ * transaction's commit in normal locking turns the exclusive lock into a shared one in one step
+ * (one `fcntl` call makes the write lock a read lock), and a statement still reading at that commit
+ * keeps the read transaction open, so the shared lock stays; an explicit transaction then holds it
+ * once that statement is done. `onStep` is called between the steps (fault-injection tests).
  */
-export function shareDb(db: Db): void {
+export function shareDb(db: Db, onStep?: (step: ShareStep) => void): void {
   db.pragma('journal_mode = DELETE');
-  db.pragma('locking_mode = NORMAL');
+  onStep?.('journal');
   // Normal locking lets go of the exclusive lock at the end of the next transaction…
-  db.exec('BEGIN');
-  db.prepare('SELECT COUNT(*) FROM meta').get();
-  db.exec('COMMIT');
-  // …and this one holds a shared lock until endSharing commits it.
-  db.exec('BEGIN');
-  db.prepare('SELECT COUNT(*) FROM meta').get();
+  db.pragma('locking_mode = NORMAL');
+  onStep?.('normal');
+  // …down to a shared lock, not to none, as a statement reads across the commit.
+  db.exec('BEGIN IMMEDIATE');
+  // One row whatever the table holds: the statement stays under way until it is returned.
+  const reading = db.prepare('SELECT COUNT(*) FROM meta').iterate();
+  reading.next();
+  // better-sqlite3 refuses a write statement while a read is under way, which is the point here.
+  db.unsafeMode(true);
+  try {
+    db.exec('COMMIT');
+    onStep?.('committed');
+    db.exec('BEGIN');
+  } finally {
+    db.unsafeMode(false);
+    reading.return?.();
+  }
+  onStep?.('shared');
 }
 
 /**
@@ -297,10 +318,14 @@ export function shareDb(db: Db): void {
  * their shared locks, up to the busy timeout). The file stays in rollback mode until it is
  * opened again (openStateDb turns WAL on).
  */
-export function endSharing(db: Db): void {
+export function endSharing(db: Db, onStep?: (step: ShareStep) => void): void {
   db.pragma('locking_mode = EXCLUSIVE');
+  onStep?.('unsharing');
   db.exec('COMMIT');
 }
+
+/** The page cache of {@link openStateReader}'s connection, in KiB. */
+const READER_CACHE_KIB = 2000;
 
 /**
  * A second connection to a state {@link shareDb} shares, read-only, for another thread of this
@@ -309,7 +334,12 @@ export function endSharing(db: Db): void {
 export async function openStateReader(path: string): Promise<Db> {
   const Database = await loadSqlite();
   try {
-    return new Database(path, { readonly: true, fileMustExist: true, timeout: 200 });
+    const db = new Database(path, { readonly: true, fileMustExist: true, timeout: 200 });
+    // The report reads every URL once, in order, and each one's links (one range of an index, in
+    // the same order): the file's pages are read once each, and a page cache of the crawl's size
+    // (16 MB, better-sqlite3's default) would only add its 16 MiB to the process's peak RSS.
+    db.pragma(`cache_size = -${READER_CACHE_KIB}`);
+    return db;
   } catch (cause) {
     throw new SitemapkitError('ERR_STATE', `cannot read the crawl state: ${(cause as Error).message}`, {
       cause,

@@ -23,6 +23,7 @@ import {
   openStateDb,
   openStateReader,
   readStateOnDisk,
+  type ShareStep,
   type StateMode,
   type StateOnDisk,
   shareDb,
@@ -72,8 +73,8 @@ export class CrawlState {
   // the start needs no database read.
   readonly #ids = new Map<string, { id: number; depth: number }>();
   #batch = false;
-  /** Read by a second connection (the report's thread) until closed: {@link share}. */
-  #shared = false;
+  /** Read by a second connection (the report's thread) until closed: {@link share}, and its hook. */
+  #shared: { onStep: ((step: ShareStep) => void) | undefined } | undefined;
   /** One transaction wrapper for every call: better-sqlite3 builds a new one per `transaction()`. */
   readonly #run: (fn: () => unknown) => unknown;
   readonly #links: LinkLog;
@@ -471,12 +472,12 @@ export class CrawlState {
     return r === undefined ? undefined : toRecord(r);
   }
 
-  /** Lets other connections of this process read it until it is closed (`shareDb`). */
-  share(): void {
+  /** Lets other connections read it until closed, no other crawl let in (`shareDb`; `onStep`: tests). */
+  share(onStep?: (step: ShareStep) => void): void {
     this.commit();
     this.#links.merge();
-    shareDb(this.#db);
-    this.#shared = true;
+    shareDb(this.#db, onStep);
+    this.#shared = { onStep };
   }
 
   /** A read-only state over a second connection to a state {@link share}d by its crawl. */
@@ -490,7 +491,7 @@ export class CrawlState {
     try {
       this.commit();
       this.#links.merge();
-      if (this.#shared) endSharing(this.#db);
+      if (this.#shared !== undefined) endSharing(this.#db, this.#shared.onStep);
       this.#db.pragma('wal_checkpoint(TRUNCATE)');
     } finally {
       this.#db.close();
