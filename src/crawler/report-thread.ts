@@ -5,8 +5,7 @@
  * the last page takes about as long as the longer of the two instead of their sum. The state must
  * be shared first (`CrawlState.share`): the worker opens a read-only connection of its own.
  */
-import { Worker } from 'node:worker_threads';
-import { workerArgv } from '../core/worker-argv.js';
+import { startWorker } from '../core/worker-argv.js';
 import { type ErrorData, errorFrom } from '../sources/jsonl-wire.js';
 import { keepHeapLimits } from './heap.js';
 import type { CrawlReportFiles, CrawlReportInput } from './report.js';
@@ -35,9 +34,8 @@ export function writeCrawlReportInThread(state: string, input: CrawlReportInput)
     const task: ReportTask = { state, input };
     // The report's garbage is short-lived (each URL's line): a small young generation keeps the
     // thread's heap, and the process's peak RSS, small (the main thread's is the crawl's).
-    const worker = new Worker(WORKER, {
+    const worker = startWorker(WORKER, {
       workerData: task,
-      execArgv: workerArgv(process.execArgv),
       resourceLimits: { maxYoungGenerationSizeMb: 8 },
     });
     // Its isolate, once made, has set V8's young generation growth back (heap.ts).

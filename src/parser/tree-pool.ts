@@ -7,9 +7,9 @@
  * worker; the worker's output waits, serialised, until the walk reaches the document.
  */
 import { deserialize } from 'node:v8';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { SitemapkitError } from '../core/errors.js';
-import { workerArgv } from '../core/worker-argv.js';
+import { startWorker } from '../core/worker-argv.js';
 import type { OpenedSource } from './source.js';
 import { decodeItems } from './tree-codec.js';
 import type { CrossSubmits, DocSource } from './tree-record.js';
@@ -131,8 +131,7 @@ export class ParsePool {
   #start(): PoolWorker {
     // A worker's garbage is short-lived (each chunk's entries, once encoded): a small young
     // generation keeps its heap small (a 1,000,000-URL tree: peak RSS 260 MB instead of 327).
-    const worker = new Worker(workerUrl, {
-      execArgv: workerArgv(process.execArgv),
+    const worker = startWorker(workerUrl, {
       resourceLimits: { maxYoungGenerationSizeMb: 8 },
       workerData: { preload: this.#preload },
     });

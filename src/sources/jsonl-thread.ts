@@ -5,9 +5,8 @@
  * once read, to be filled again. Started when iterated; stopped when the
  * iteration ends, however it ends.
  */
-import { Worker } from 'node:worker_threads';
 import { type HashedSetTables, HashedStringSet } from '../core/hash.js';
-import { workerArgv } from '../core/worker-argv.js';
+import { startWorker } from '../core/worker-argv.js';
 import type { CheckedBatch, CheckedStream, CheckRequest } from '../writer/checked.js';
 import { errorFrom, type FromJsonlWorker, type JsonlTask, MORE } from './jsonl-wire.js';
 
@@ -28,9 +27,8 @@ export function checkInThread(
       const task: JsonlTask = { file, encoding, request };
       // The worker's garbage is short-lived (each batch's parsed lines): a small young
       // generation keeps its heap, and the process's peak RSS, small.
-      const worker = new Worker(WORKER, {
+      const worker = startWorker(WORKER, {
         workerData: task,
-        execArgv: workerArgv(process.execArgv),
         resourceLimits: { maxYoungGenerationSizeMb: 8 },
       });
       const queue: FromJsonlWorker[] = [];

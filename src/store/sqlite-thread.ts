@@ -14,9 +14,9 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { SitemapkitError } from '../core/errors.js';
-import { workerArgv } from '../core/worker-argv.js';
+import { startWorker } from '../core/worker-argv.js';
 import type {
   CompareRow,
   FeedRow,
@@ -385,9 +385,8 @@ export async function openSqliteThread(path: string, onStep?: OnStep): Promise<S
   const input: WorkerInput = { path, steps };
   // The worker's garbage is short-lived (each chunk's rows): a small young generation keeps its
   // heap from adding to the build's peak (1,000,000 URLs: 250 MB instead of 270 MB).
-  const worker = new Worker(WORKER, {
+  const worker = startWorker(WORKER, {
     workerData: input,
-    execArgv: workerArgv(process.execArgv),
     resourceLimits: { maxYoungGenerationSizeMb: 8 },
   });
   const b = new ThreadBackend(path, worker, steps === undefined ? undefined : new Int32Array(steps), onStep);
