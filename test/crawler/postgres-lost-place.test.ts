@@ -4,7 +4,8 @@
  * connection instead of its answer (test/support/pg-proxy.ts cuts the connection right there, on
  * purpose). The worker's retry must not take a second place (the host would stall: with a limit
  * of 1 no request could start again), nor give back a place twice (another request's: more
- * requests in flight on the host than the limit allows).
+ * requests in flight on the host than the limit allows). A batch of finished pages whose COMMIT
+ * answer was lost is recorded once, and still counted in the worker's own page count.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -177,5 +178,42 @@ describe('a lost answer to taking or giving back a place on a host', () => {
     expect(site.most()).toBeLessThanOrEqual(2);
     expect([...site.hits.keys()].length).toBe(N + 1);
     expect(await placesLeft('lostgive')).toBe(0);
+  }, 180_000);
+});
+
+describe('a lost answer to a batch of finished pages', () => {
+  it("the retry records nothing again, and the worker's own page count still counts the batch", async () => {
+    const site = await countingSite(50);
+    closing.push(() => site.close());
+    const proxy = await startPgProxy(pg());
+    closing.push(() => proxy.close());
+    // The second batch written in a transaction (the first is the start page alone): durable, its
+    // COMMIT's answer lost.
+    proxy.cutAfterCommit('sk_finish', 2);
+    const dir = tempDir('sk-pg-batch');
+    const w = startWorker({
+      start: site.url,
+      outDir: join(dir, 'out'),
+      state: proxy.url,
+      crawlId: 'lostbatch',
+      workerId: 'w1',
+      concurrency: 2,
+      retryBaseMs: 1,
+      leaseSeconds: 60,
+    });
+    running.push(w);
+    const end = await w.done;
+    expect(end.code, end.lines.filter((l) => !l.startsWith('page')).join('\n') + end.stderr).toBe(0);
+    expect(proxy.cuts).toBe(1);
+    // The lost COMMIT's batch was found recorded by its retry, which recorded nothing again.
+    expect(proxy.answers.filter((a) => a.name === 'sk_finished_mine')).toHaveLength(1);
+    // Every URL the worker finished is an event of its own (`page URL`), and in the database.
+    const events = end.lines.filter((l) => l.startsWith('page ')).length;
+    expect(resultOf(end.lines).worker.pages).toBe(events);
+    const db = await pg().query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "crawl_lostbatch".urls WHERE state = 2 AND finished_by = 'w1'`,
+    );
+    expect(db.rows[0]!.n).toBe(events);
+    expect([...pageHits(site).values()].filter((n) => n > 1)).toEqual([]);
   }, 180_000);
 });
