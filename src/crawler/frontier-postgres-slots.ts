@@ -7,10 +7,17 @@
  * Every claimed slot is logged in `sends` (what `crawl-status` and the tests read). A host with no
  * delay costs no round trip.
  *
- * With a host limit (`hostConcurrency` given), the requests in flight on a host are counted in the
- * `flights` table, per host and worker: a place is taken under the host's advisory lock only while
- * the live workers' places are fewer than the limit, and given back when the answer is in. A dead
- * worker's places stop counting when its heartbeat is older than its lease, as its claims do.
+ * With a host limit (`hostConcurrency` given), each request in flight on a host is a row of the
+ * `places` table, named by a token the worker picks before its first try: a place is taken under
+ * the host's advisory lock only while the live workers' places are fewer than the limit, and
+ * given back (its row deleted) when the answer is in. Both are idempotent, so the retry of a
+ * statement whose answer was lost (it took effect, then the connection dropped) neither takes a
+ * second place (with a limit of 1 the host would stall for every worker) nor gives back another
+ * request's. A dead worker's places stop counting when its heartbeat is older than its lease, as
+ * its claims do; a worker id that starts again clears its old rows.
+ *
+ * A send slot's claim (CLAIM) whose answer was lost is claimed again by the retry: the host's
+ * next slot moves one delay further, which spaces requests more, never less.
  */
 import type { PgDb } from './frontier-postgres-db.js';
 import type { SlotSource } from './scheduler.js';
@@ -34,7 +41,11 @@ export class PostgresSlots implements SlotSource {
   readonly #worker: string;
   readonly #delayMs: number;
   readonly #hostLimit: number | undefined;
-  #flights: Promise<void> | undefined;
+  #places: Promise<void> | undefined;
+  /** The last token picked for a place (unique for this worker id, whose old rows are cleared). */
+  #token = 0;
+  /** The tokens of the places this worker holds, by origin (any of them frees a place on it). */
+  readonly #held = new Map<string, number[]>();
   readonly #sleep: (ms: number) => Promise<void>;
   /** Crawl-delays (ms) this worker applied, by origin. */
   readonly #crawlDelays = new Map<string, number>();
@@ -66,7 +77,13 @@ export class PostgresSlots implements SlotSource {
   }
 
   async claim(origin: string): Promise<void> {
-    if (this.#hostLimit !== undefined) await this.#enter(origin, this.#hostLimit);
+    if (this.#hostLimit !== undefined) {
+      const token = ++this.#token;
+      await this.#enter(origin, this.#hostLimit, token);
+      const held = this.#held.get(origin);
+      if (held === undefined) this.#held.set(origin, [token]);
+      else held.push(token);
+    }
     try {
       await this.#claimSlot(origin);
     } catch (error) {
@@ -82,39 +99,55 @@ export class PostgresSlots implements SlotSource {
 
   /** Gives back the place on the host that `claim` took (the answer is in, or the request failed). */
   async release(origin: string): Promise<void> {
-    if (this.#hostLimit === undefined) return;
-    await this.#db.query(
-      'give back a place on the host',
-      'UPDATE flights SET n = n - 1 WHERE origin = $1 AND worker = $2 AND n > 0',
-      [origin, this.#worker],
+    // The token leaves this worker's list before the first try: a retry deletes the same row.
+    const token = this.#held.get(origin)?.pop();
+    if (token === undefined) return;
+    await this.#db.with('give back a place on the host', (c) =>
+      c.query({
+        name: 'sk_give_back',
+        text: 'DELETE FROM places WHERE worker = $1 AND token = $2',
+        values: [this.#worker, token],
+      }),
     );
   }
 
-  async #enter(origin: string, limit: number): Promise<void> {
-    this.#flights ??= this.#db.transaction('create the host flights table', async (c) => {
+  async #enter(origin: string, limit: number, token: number): Promise<void> {
+    this.#places ??= this.#db.transaction('create the host places table', async (c) => {
       // Workers start together: one creates the table, the others find it.
-      await c.query("SELECT pg_advisory_xact_lock(hashtext(current_schema()), hashtext('flights'))");
+      await c.query("SELECT pg_advisory_xact_lock(hashtext(current_schema()), hashtext('places'))");
       await c.query(
-        'CREATE TABLE IF NOT EXISTS flights (origin text NOT NULL, worker text NOT NULL, n integer NOT NULL, PRIMARY KEY (origin, worker))',
+        'CREATE TABLE IF NOT EXISTS places (worker text NOT NULL, token bigint NOT NULL, origin text NOT NULL, PRIMARY KEY (worker, token))',
       );
-      // A worker id that ran before holds nothing now.
-      await c.query('DELETE FROM flights WHERE worker = $1', [this.#worker]);
+      await c.query('CREATE INDEX IF NOT EXISTS places_origin ON places (origin)');
+      // A worker id that ran before holds nothing now (its tokens start again at 1).
+      await c.query('DELETE FROM places WHERE worker = $1', [this.#worker]);
     });
-    await this.#flights;
+    await this.#places;
     for (let wait: number = FULL_WAIT_MS[0]; ; wait = Math.min(wait * 2, FULL_WAIT_MS[1])) {
+      let tries = 0;
       const entered = await this.#db.transaction('take a place on the host', async (c) => {
         await c.query('SELECT pg_advisory_xact_lock(hashtext(current_schema()), hashtext($1))', [origin]);
+        // A retry: the try before may have committed with its answer lost, and then the place is ours.
+        if (tries++ > 0) {
+          const had = await c.query({
+            name: 'sk_place_held',
+            text: 'SELECT 1 FROM places WHERE worker = $1 AND token = $2',
+            values: [this.#worker, token],
+          });
+          if ((had.rowCount ?? 0) > 0) return true;
+        }
         // A statement after the lock: its snapshot sees every place taken or given back before.
-        const r = await c.query(
-          `INSERT INTO flights (origin, worker, n)
-           SELECT $1, $2, 1 WHERE (
-             SELECT COALESCE(sum(f.n), 0) FROM flights f JOIN workers w ON w.id = f.worker
-             WHERE f.origin = $1 AND w.stopped_at IS NULL
+        const r = await c.query({
+          name: 'sk_take_place',
+          text: `INSERT INTO places (worker, token, origin)
+           SELECT $2, $3, $1 WHERE (
+             SELECT count(*) FROM places p JOIN workers w ON w.id = p.worker
+             WHERE p.origin = $1 AND w.stopped_at IS NULL
                AND w.heartbeat > clock_timestamp() - make_interval(secs => w.lease_seconds)
-           ) < $3
-           ON CONFLICT (origin, worker) DO UPDATE SET n = flights.n + 1`,
-          [origin, this.#worker, limit],
-        );
+           ) < $4
+           ON CONFLICT (worker, token) DO NOTHING`,
+          values: [origin, this.#worker, token, limit],
+        });
         return (r.rowCount ?? 0) > 0;
       });
       if (entered) return;

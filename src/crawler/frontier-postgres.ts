@@ -279,14 +279,30 @@ export class PostgresFrontier implements Frontier {
         finished.map((f) => f.url),
       );
       const links = knownLinks(this.#known, finished.length, found);
+      // A retry after a lost answer records nothing again (the pages are finished): the pages the
+      // lost try recorded are this worker's all the same, counted before the batch runs again.
+      let tries = 0;
+      const again = async (c: PoolClient): Promise<void> => {
+        if (tries++ === 0 || finished.length === 0) return;
+        const r = await c.query({
+          name: 'sk_finished_mine',
+          text: 'SELECT count(*)::int AS n FROM urls WHERE id = ANY($1::bigint[]) AND state = 2 AND finished_by = $2',
+          values: [finished.map((f) => f.id), this.#o.workerId],
+        });
+        recorded = (r.rows[0] as { n: number } | undefined)?.n ?? 0;
+      };
+      let recorded = 0;
       done =
         links === undefined
-          ? await this.#db.transaction('record finished pages', (c: PoolClient) =>
-              writeBatch(c, this.#ctx, finished, found),
-            )
-          : await this.#db.with('record finished pages', (c: PoolClient) =>
-              writeKnown(c, this.#ctx, finished, links),
-            );
+          ? await this.#db.transaction('record finished pages', async (c: PoolClient) => {
+              await again(c);
+              return writeBatch(c, this.#ctx, finished, found);
+            })
+          : await this.#db.with('record finished pages', async (c: PoolClient) => {
+              await again(c);
+              return writeKnown(c, this.#ctx, finished, links);
+            });
+      this.pages += recorded;
     } catch (error) {
       // Not durable: the batch is written by the next commit (a worker that stops returns its claims).
       this.#finished = [...finished, ...this.#finished];

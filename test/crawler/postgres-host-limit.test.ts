@@ -75,9 +75,7 @@ describe('per-host concurrency shared by the workers of a crawl', () => {
     expect(site.most()).toBeLessThanOrEqual(2);
     // Every page fetched: /p/0 is not linked to as `/`, so it is a page of its own.
     expect([...site.hits.keys()].filter((p) => p.startsWith('/p/') || p === '/').length).toBe(PAGES + 1);
-    const left = await pg().query<{ n: number }>(
-      'SELECT COALESCE(sum(n), 0)::int AS n FROM "crawl_hostlimit".flights',
-    );
+    const left = await pg().query<{ n: number }>('SELECT count(*)::int AS n FROM "crawl_hostlimit".places');
     expect(left.rows[0]!.n).toBe(0);
   }, 180_000);
 
@@ -101,9 +99,11 @@ describe('per-host concurrency shared by the workers of a crawl', () => {
        VALUES ('dead', 'gone', 1, 2, now() - interval '1 minute')`,
     );
     await pg().query(
-      'CREATE TABLE "crawl_hostdead".flights (origin text NOT NULL, worker text NOT NULL, n integer NOT NULL, PRIMARY KEY (origin, worker))',
+      'CREATE TABLE "crawl_hostdead".places (worker text NOT NULL, token bigint NOT NULL, origin text NOT NULL, PRIMARY KEY (worker, token))',
     );
-    await pg().query(`INSERT INTO "crawl_hostdead".flights VALUES ($1, 'dead', 2)`, [site.origin]);
+    await pg().query(`INSERT INTO "crawl_hostdead".places VALUES ('dead', 1, $1), ('dead', 2, $1)`, [
+      site.origin,
+    ]);
     const w = await startWorker({
       start: `${site.origin}/`,
       outDir: join(dir, 'out'),
