@@ -76,7 +76,8 @@ function capYoung(): void {
  * `--semi-space-growth-factor`, read each time it grows, set to 1 once it has reached
  * {@link YOUNG_CAP}: the young generation's largest size is fixed when the process starts, so this
  * is the one way to hold it smaller from inside). Both are flags of the whole process: set back to
- * V8's defaults when the last crawl holding them is done.
+ * V8's defaults when the last crawl holding them lets go (a crawl does when its output starts: ten
+ * seconds of short-lived allocations, at a million pages 1.2 s faster without them).
  *
  * Checked after each collection: an observer hears of it at once, and the young generation grows
  * at most once per collection, the next one megabytes of allocation later. Every collection, not

@@ -40,9 +40,12 @@ export class LinkLog {
     return this.#staged >= MERGE_ROWS;
   }
 
-  /** Moves the staged rows into `links` (call inside a transaction, or alone: it is two statements). */
-  merge(): void {
-    if (this.#staged === 0) return;
+  /**
+   * Moves the staged rows into `links` (call inside a transaction, or alone: it is two statements).
+   * `all`: even when none are counted (a state shared with a reader, which cannot merge them).
+   */
+  merge(all = false): void {
+    if (this.#staged === 0 && !all) return;
     this.#merge.run();
     this.#clear.run();
     this.#staged = 0;

@@ -139,10 +139,7 @@ export class CrawlState {
     return readStateOnDisk(path);
   }
 
-  /**
-   * Opens (or creates) the state file. `new` refuses an existing state, `resume` requires one,
-   * `fresh` empties it first. Throws `ERR_STATE` with what to do.
-   */
+  /** Opens (or creates) the state: `new` refuses one, `resume` needs one, `fresh` empties it; `ERR_STATE`. */
   static async open(path: string, mode: StateMode): Promise<CrawlState> {
     const db = await openStateDb(path, mode);
     const state = new CrawlState(path, db);
@@ -475,7 +472,8 @@ export class CrawlState {
   /** Lets other connections read it until closed, no other crawl let in (`shareDb`; `onStep`: tests). */
   share(onStep?: (step: ShareStep) => void): void {
     this.commit();
-    this.#links.merge();
+    // Every row in the log, counted or not: the reader sees only `links`, and must not merge.
+    this.#links.merge(true);
     shareDb(this.#db, onStep);
     this.#shared = { onStep };
   }
@@ -485,10 +483,11 @@ export class CrawlState {
     return new CrawlState(path, await openStateReader(path));
   }
 
-  /** Checkpoints the WAL into the file and closes it (releasing the lock). */
+  /** Checkpoints the WAL into the file and closes it (releasing the lock); a reader only closes. */
   close(): void {
     if (!this.#db.open) return;
     try {
+      if (this.#db.readonly) return;
       this.commit();
       this.#links.merge();
       if (this.#shared !== undefined) endSharing(this.#db, this.#shared.onStep);

@@ -5,6 +5,7 @@
 // when the state is opened again.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Admit, Lease } from '../../src/crawler/frontier.js';
@@ -117,5 +118,37 @@ describe('staged link writes', () => {
     // every one of the 40 pages but themselves.
     for (let k = 0; k < 10; k++) expect(state.inlinkCount(state.find(u(k))!.id), `p${k}`).toBe(39);
     expect(state.referrers(state.find(u(41))!.id, 10).urls).toEqual([u(20)]);
+  });
+});
+
+describe('a reader of the state (the report thread)', () => {
+  it('writes nothing when closed, even with links staged and not merged', async () => {
+    const file = join(tempDir('sk-reader-'), 'state.db');
+    const state = await CrawlState.open(file, 'new');
+    const frontier = new SqliteFrontier(state, { maxDepth: 10 });
+    frontier.add([{ url: u(0), depth: 0, source: 'start' }], queue);
+    await frontier.commit();
+    const [page] = await frontier.lease(1);
+    frontier.finish(
+      page!,
+      { verdict: 'listed', status: 200, attempts: 1 },
+      [{ url: u(1), depth: 1, source: 'link' }],
+      queue,
+    );
+    await frontier.commit();
+    state.close();
+    // A row left in the log (as a run killed before its merge leaves it), the file in the
+    // rollback mode the crawl shares it in for its report's thread.
+    const raw = new Database(file);
+    raw.pragma('journal_mode = DELETE');
+    raw.prepare('INSERT INTO link_log (target, source) VALUES (2, 1)').run();
+    raw.close();
+    const reader = await CrawlState.reader(file);
+    expect(reader.find(u(1))).toBeDefined();
+    // Before: "attempt to write a readonly database" (the reader merged the staged row).
+    expect(() => reader.close()).not.toThrow();
+    const again = new Database(file, { readonly: true });
+    expect(again.prepare('SELECT COUNT(*) AS n FROM link_log').get()).toEqual({ n: 1 });
+    again.close();
   });
 });
