@@ -25,8 +25,11 @@ export class LinkLog {
       'INSERT OR IGNORE INTO links (target, source) SELECT target, source FROM link_log ORDER BY target, source',
     );
     this.#clear = db.prepare('DELETE FROM link_log');
-    // A run killed before its merge left rows: they count as staged until the next merge.
-    this.#staged = (db.prepare('SELECT COUNT(*) AS n FROM link_log').get() as { n: number }).n;
+    // A run killed before its merge left rows: they count as staged until the next merge. A reader
+    // (the report's thread) cannot merge them: the crawl that shared the state merged them all.
+    this.#staged = db.readonly
+      ? 0
+      : (db.prepare('SELECT COUNT(*) AS n FROM link_log').get() as { n: number }).n;
   }
 
   /** Stages a link (inside the page's transaction). */

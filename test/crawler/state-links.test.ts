@@ -122,7 +122,7 @@ describe('staged link writes', () => {
 });
 
 describe('a reader of the state (the report thread)', () => {
-  it('writes nothing when closed, even with links staged and not merged', async () => {
+  it('writes nothing, even with links staged and not merged', async () => {
     const file = join(tempDir('sk-reader-'), 'state.db');
     const state = await CrawlState.open(file, 'new');
     const frontier = new SqliteFrontier(state, { maxDepth: 10 });
@@ -145,6 +145,9 @@ describe('a reader of the state (the report thread)', () => {
     raw.close();
     const reader = await CrawlState.reader(file);
     expect(reader.find(u(1))).toBeDefined();
+    // What the report reads: the merged links only (before, each of these merged and threw).
+    expect([...reader.reportCells()]).toHaveLength(2);
+    expect(reader.referrers(reader.find(u(1))!.id, 10)).toEqual({ urls: [u(0)], total: 1 });
     // Before: "attempt to write a readonly database" (the reader merged the staged row).
     expect(() => reader.close()).not.toThrow();
     const again = new Database(file, { readonly: true });
