@@ -282,6 +282,7 @@ export class PostgresFrontier implements Frontier {
       // A retry after a lost answer records nothing again (the pages are finished): the pages the
       // lost try recorded are this worker's all the same, counted before the batch runs again.
       let tries = 0;
+      let recorded = 0;
       const again = async (c: PoolClient): Promise<void> => {
         if (tries++ === 0 || finished.length === 0) return;
         const r = await c.query({
@@ -291,7 +292,6 @@ export class PostgresFrontier implements Frontier {
         });
         recorded = (r.rows[0] as { n: number } | undefined)?.n ?? 0;
       };
-      let recorded = 0;
       done =
         links === undefined
           ? await this.#db.transaction('record finished pages', async (c: PoolClient) => {
