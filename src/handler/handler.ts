@@ -425,16 +425,25 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
   };
 
   /**
-   * A file of the set: synchronous all the way when the source's `version()`, the layout and the
-   * cache answer synchronously (a warm request then allocates no promise and waits on nothing).
+   * `f` of the source's version and its layout: synchronous all the way when the source's
+   * `version()`, the layout and `f` answer synchronously (a warm request then allocates no promise
+   * and waits on nothing).
    */
-  const serveFile = (request: PlainRequest, r: FileRoute): Maybe<Answer> => {
-    const at = (state: VersionState): Maybe<Answer> =>
-      state.children !== undefined
-        ? serveLaidOut(request, r, state, state.children)
-        : layoutOf(state).then((children) => serveLaidOut(request, r, state, children));
+  const laidOut = <T>(f: (state: VersionState, children: Child[]) => Maybe<T>): Maybe<T> => {
+    const at = (state: VersionState): Maybe<T> =>
+      state.children !== undefined ? f(state, state.children) : layoutOf(state).then((c) => f(state, c));
     const v = o.version();
     return isThenable(v) ? Promise.resolve(v).then((x) => at(versionState(x))) : at(versionState(v));
+  };
+
+  /**
+   * robots.txt with a Sitemap line naming the set's entry file: sitemap.xml, except for a text set
+   * of one file, which has no index and is read as sitemap.txt (its layout tells).
+   */
+  const robotsText = (): Maybe<string> => {
+    const naming = (entry: string): string => updateRobotsText(o.robots!, [`${o.prefix}${entry}`], []);
+    if (o.format === 'xml') return naming('sitemap.xml');
+    return laidOut((_, children) => naming(children.length > 1 ? 'sitemap.xml' : 'sitemap.txt'));
   };
 
   /** The answer to a request that failed: 503 from the cache while the source is busy, else 500. */
@@ -455,18 +464,21 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
       });
     try {
       if (r.kind === 'file') {
-        const a = serveFile(request, r);
+        const a = laidOut((state, children) => serveLaidOut(request, r, state, children));
         return isThenable(a) ? a.catch((error: unknown) => failed(request, r, error)) : a;
       }
-      const text =
-        r.kind === 'xsl' ? BUNDLED_XSL : updateRobotsText(o.robots!, [`${o.prefix}sitemap.xml`], []);
-      const bytes = new TextEncoder().encode(text);
-      const headers = {
-        'content-type': r.kind === 'xsl' ? CONTENT_TYPES['xsl']! : CONTENT_TYPES['txt']!,
-        'content-length': String(bytes.byteLength),
-        'cache-control': o.cacheControl,
+      const plain = (text: string): Answer => {
+        const bytes = new TextEncoder().encode(text);
+        const headers = {
+          'content-type': r.kind === 'xsl' ? CONTENT_TYPES['xsl']! : CONTENT_TYPES['txt']!,
+          'content-length': String(bytes.byteLength),
+          'cache-control': o.cacheControl,
+        };
+        return { status: 200, headers, body: request.method === 'HEAD' ? null : bytes };
       };
-      return { status: 200, headers, body: request.method === 'HEAD' ? null : bytes };
+      if (r.kind === 'xsl') return plain(BUNDLED_XSL);
+      const text = robotsText();
+      return isThenable(text) ? text.then(plain, (error: unknown) => failed(request, r, error)) : plain(text);
     } catch (error) {
       return failed(request, r, error);
     }

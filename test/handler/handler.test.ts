@@ -88,6 +88,29 @@ describe('createSitemapHandler', () => {
     expect((await one(at('sitemap.xml'))).status).toBe(404);
   });
 
+  it("robots.txt names the set's entry file, which the handler serves: sitemap.txt for a text set of one file", async () => {
+    const cases = [
+      { format: 'xml' as const, urls: 1, entry: 'sitemap.xml' },
+      { format: 'xml' as const, urls: 9, entry: 'sitemap.xml' },
+      { format: 'txt' as const, urls: 1, entry: 'sitemap.txt' },
+      { format: 'txt' as const, urls: 9, entry: 'sitemap.xml' },
+    ];
+    for (const c of cases) {
+      const entries = Array.from({ length: c.urls }, (_, i) => entry(i));
+      const handler = createSitemapHandler({
+        baseUrl: BASE,
+        source: () => entries,
+        maxUrlsPerFile: 4,
+        format: c.format,
+        robots: true,
+      });
+      const robots = await (await handler(at('robots.txt'))).text();
+      const named = [...robots.matchAll(/^Sitemap: (.*)$/gm)].map((m) => m[1]);
+      expect([c, named]).toEqual([c, [`${BASE}${c.entry}`]]);
+      expect([c, (await handler(at(c.entry))).status]).toEqual([c, 200]);
+    }
+  });
+
   it('serves a set that fits one file as a urlset at sitemap.xml, its text at sitemap.txt, and no child names', async () => {
     const handler = createSitemapHandler({ baseUrl: BASE, source: () => [entry(1), entry(2)] });
     const xml = await (await handler(at('sitemap.xml'))).text();
