@@ -43,9 +43,13 @@ describe('HashedStringSet', () => {
           for (const group of groups) {
             const h1 = new Uint32Array(group.length);
             const h2 = new Uint32Array(group.length);
-            group.forEach((s, k) => hashInto(s, h1, h2, k));
+            group.forEach((s, k) => {
+              hashInto(s, h1, h2, k);
+            });
             batched.warm(h1, h2, group.length);
-            group.forEach((s, k) => expect(batched.addHashed(h1[k]!, h2[k]!)).toBe(one.add(s)));
+            group.forEach((s, k) => {
+              expect(batched.addHashed(h1[k]!, h2[k]!)).toBe(one.add(s));
+            });
           }
           expect(batched.size).toBe(one.size);
           for (const s of groups.flat()) expect(batched.has(s)).toBe(true);
