@@ -15,7 +15,13 @@ import { tempDir } from '../support/tmp.js';
  * loader hook that logs every URL Node loads, and every script compiled through `vm.Script` with
  * what became of its code cache.
  */
-const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+/** The command as npm installs it: package.json's "bin". */
+const BIN = fileURLToPath(
+  new URL(
+    `../../${(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { bin: { sitemapkit: string } }).bin.sitemapkit}`,
+    import.meta.url,
+  ),
+);
 const DIST_CLI = fileURLToPath(new URL('../../dist/cli/', import.meta.url));
 
 function oneUrlFile(): string {
@@ -59,13 +65,13 @@ interface Loaded {
   stdout: string;
 }
 
-async function loaded(args: string[], bin = BIN): Promise<Loaded> {
+async function loaded(args: string[], bin = BIN, nodeFlags: string[] = []): Promise<Loaded> {
   const dir = tempDir('sk-modules');
   const hook = join(dir, 'hook.mjs');
   const log = join(dir, 'modules.log');
   writeFileSync(hook, HOOK);
   writeFileSync(log, '');
-  const r = await runProcess(process.execPath, ['--import', hook, bin, ...args], {
+  const r = await runProcess(process.execPath, [...nodeFlags, '--import', hook, bin, ...args], {
     env: { SK_MODULE_LOG: log },
   });
   expect(r.stderr).toBe('');
@@ -85,15 +91,36 @@ async function loaded(args: string[], bin = BIN): Promise<Loaded> {
   };
 }
 
+/**
+ * The parts of Node's ES module loader that a run loads to load ES modules (resolving, reading and
+ * linking files), seen with a CommonJS preload: the module hook above is itself an ES module.
+ */
+async function esModuleLoader(args: string[], bin = BIN): Promise<string[]> {
+  const dir = tempDir('sk-esm');
+  const hook = join(dir, 'hook.cjs');
+  const log = join(dir, 'modules.log');
+  writeFileSync(
+    hook,
+    "process.on('exit', () => require('node:fs').writeFileSync(process.env.SK_MODULE_LOG, process.moduleLoadList.join('\\n')));\n",
+  );
+  const r = await runProcess(process.execPath, ['-r', hook, bin, ...args], { env: { SK_MODULE_LOG: log } });
+  expect(r.code).toBe(0);
+  const internal = readFileSync(log, 'utf8').split('\n');
+  expect(internal).toContain('NativeModule fs');
+  return ['module_job', 'translators', 'resolve'].filter((m) =>
+    internal.includes(`NativeModule internal/modules/esm/${m}`),
+  );
+}
+
 describe('start-up loads only what the command needs', () => {
   ensureBuilt();
 
-  it('--version loads bin.js and the version reader, nothing else of the package', async () => {
-    const { files } = await loaded(['--version']);
-    expect(files.map((f) => f.slice(f.indexOf('/dist/') + 1)).sort()).toEqual([
-      'dist/cli/bin.js',
-      'dist/cli/version.js',
-    ]);
+  it('--version loads the CommonJS entry point alone, nothing else of the package, no ES module', async () => {
+    const { files, internal } = await loaded(['--version']);
+    // Before (issue 16): dist/cli/bin.js and version.js, ES modules, with Node's ES module loader.
+    expect(files.map((f) => f.slice(f.indexOf('/dist/') + 1))).toEqual(['dist/cli/bin.cjs']);
+    expect(internal.length).toBeGreaterThan(0);
+    expect(await esModuleLoader(['--version'])).toEqual([]);
   });
 
   it('parse of a local file runs its own script bundle with its code cache, none of the other commands', async () => {
@@ -101,10 +128,8 @@ describe('start-up loads only what the command needs', () => {
     // Before the bundle (issue 16): 57 files of dist/ and commander's, about 440 KB; with the
     // whole CLI's bundle, 23 files (its chunks split by command), 229 KB; with the parse command's
     // ES-module bundle, 8 files, 201 KB, compiled afresh by every run.
-    expect(files.map((f) => f.slice(f.indexOf('/dist/') + 1)).sort()).toEqual([
-      'dist/cli/bin.js',
-      'dist/cli/version.js',
-    ]);
+    expect(files.map((f) => f.slice(f.indexOf('/dist/') + 1))).toEqual(['dist/cli/bin.cjs']);
+    expect(await esModuleLoader(['parse', oneUrlFile(), '--format', 'jsonl'])).toEqual([]);
     expect(scripts.map((s) => s.slice(0, s.indexOf(':') + 1) + s.slice(s.indexOf('/dist/') + 1))).toEqual([
       'accepted:dist/cli/sitemapkit-parse.script.js',
     ]);
@@ -125,8 +150,7 @@ describe('start-up loads only what the command needs', () => {
     // A copy of the files the parse script needs: the shared dist/ is left alone.
     const cli = join(tempDir('sk-cache'), 'dist/cli');
     mkdirSync(cli, { recursive: true });
-    for (const f of ['bin.js', 'version.js', 'sitemapkit-parse.script.js'])
-      copyFileSync(join(DIST_CLI, f), join(cli, f));
+    for (const f of ['bin.cjs', 'sitemapkit-parse.script.js']) copyFileSync(join(DIST_CLI, f), join(cli, f));
     const cache = readFileSync(join(DIST_CLI, 'sitemapkit-parse.code-cache'));
     const hashLine = cache.subarray(0, cache.indexOf(10) + 1);
     const otherScript = new Script('"another script"');
@@ -146,7 +170,7 @@ describe('start-up loads only what the command needs', () => {
       const path = join(cli, 'sitemapkit-parse.code-cache');
       rmSync(path, { force: true });
       if (bytes !== undefined) writeFileSync(path, bytes);
-      const run = await loaded(['parse', file, '--format', 'jsonl'], join(cli, 'bin.js'));
+      const run = await loaded(['parse', file, '--format', 'jsonl'], join(cli, 'bin.cjs'));
       expect({
         why,
         scripts: run.scripts.map((s) => s.slice(0, s.indexOf(':'))),
@@ -157,6 +181,23 @@ describe('start-up loads only what the command needs', () => {
         stdout: expected,
       });
     }
+  });
+
+  it('under a V8 flag that changes its hash, V8 rejects the cache and parse prints the same', async () => {
+    const file = oneUrlFile();
+    const expected = (await loaded(['parse', file, '--format', 'jsonl'])).stdout;
+    const run = await loaded(['parse', file, '--format', 'jsonl'], BIN, ['--max-old-space-size=4096']);
+    expect(run.scripts.map((s) => s.slice(0, s.indexOf(':')))).toEqual(['rejected']);
+    expect(run.stdout).toBe(expected);
+  });
+
+  it('node dist/cli/bin.js is the same command, through the ES module loader', async () => {
+    const esm = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+    expect(await esModuleLoader(['--version'], esm)).toEqual(['module_job', 'translators', 'resolve']);
+    const file = oneUrlFile();
+    const run = await loaded(['parse', file, '--format', 'jsonl'], esm);
+    expect(run.scripts.map((s) => s.slice(0, s.indexOf(':')))).toEqual(['accepted']);
+    expect(run.stdout).toBe((await loaded(['parse', file, '--format', 'jsonl'])).stdout);
   });
 
   it('any other command still runs from the whole CLI bundle', async () => {
