@@ -3,9 +3,10 @@
 // compiled CLI (dist/cli/start.js and every command it imports on demand) with esbuild into
 // dist/cli/sitemapkit.js and chunks beside it (chunk-HASH.js), one chunk graph per command, so
 // that a run loads a handful of files instead of one module per source file (resolving, reading
-// and compiling each costs Node more than the code in it). dist/cli/bin.js runs the bundle when it
-// is at least as new as dist/cli/start.js, else start.js. The library (dist/** other than the
-// CLI) stays as tsc wrote it: the package's `exports` are untouched.
+// and compiling each costs Node more than the code in it). dist/cli/bin.cjs (package.json's bin)
+// runs the bundle when it is at least as new as dist/cli/start.js, else start.js; `parse` runs
+// from a bundle of its own, one classic script with a V8 code cache (the end of this file). The
+// library (dist/** other than the CLI) stays as tsc wrote it: the package's `exports` are untouched.
 //
 // Paths taken from import.meta.url stay right: the chunks sit in dist/cli/, at the same depth as
 // every dist/FOLDER/, so a path up to the package root (assets/, package.json) finds the same file; a file
@@ -77,17 +78,12 @@ const lazyChildProcess = {
 
 // The previous bundle goes first: chunk names change with their content. (sitemapkit-parse.js and
 // its parse-HASH.js chunks are the parse bundle's ES-module form of the third pass, removed from a
-// dist/ built before.)
+// dist/ built before.) The parse script and its cache are replaced in place (written to a
+// temporary file renamed over the old one), so that a parse started meanwhile finds one.
 const PARSE_SCRIPT = 'sitemapkit-parse.script.js';
 const PARSE_CACHE = 'sitemapkit-parse.code-cache';
 for (const f of await readdir(CLI)) {
-  if (
-    f === 'sitemapkit.js' ||
-    f === 'sitemapkit-parse.js' ||
-    f === PARSE_SCRIPT ||
-    f === PARSE_CACHE ||
-    /^(chunk|parse)-[A-Z0-9]+\.js$/.test(f)
-  )
+  if (f === 'sitemapkit.js' || f === 'sitemapkit-parse.js' || /^(chunk|parse)-[A-Z0-9]+\.js$/.test(f))
     await rm(join(CLI, f));
 }
 const common = {
@@ -153,7 +149,7 @@ const parseOnly = {
  *   //sitemapkit-parse HASH
  *   (function (exports, require, module, __filename, __dirname) {"use strict"; …CommonJS… })
  *
- * HASH the SHA-256 of everything after that line. bin.js compiles it with `vm.Script`, passing
+ * HASH the SHA-256 of everything after that line. bin.cjs compiles it with `vm.Script`, passing
  * sitemapkit-parse.code-cache (HASH on its first line, V8's cached data after it) when its HASH is
  * the script's: V8 itself checks only the length of the source, its own version and its flags, so
  * a cache left from another build of the same length would run that build's code. A missing,
@@ -161,7 +157,7 @@ const parseOnly = {
  *
  * What would not survive the change of format is refused here: esbuild reports a top-level await
  * or an `import.meta` other than its url as a warning or an error, and then the parse bundle is
- * left out (bin.js runs `parse` from the whole CLI's bundle: slower, the same results).
+ * left out (bin.cjs runs `parse` from the whole CLI's bundle: slower, the same results).
  * `import()` becomes require() (every module of the path is inlined; npm packages and Node's own
  * are required where the ESM code imported them); `import.meta.url` is the script's file URL.
  */
@@ -188,7 +184,7 @@ const parseScript = await esbuild
     (error) => failed(error.errors ?? [error]),
   );
 
-/** Why the parse script was not built (bin.js then runs parse from sitemapkit.js). */
+/** Why the parse script was not built (bin.cjs then runs parse from sitemapkit.js). */
 function failed(messages) {
   const why = messages.map((m) => m.text ?? String(m)).join('; ');
   console.warn(
@@ -197,19 +193,24 @@ function failed(messages) {
   return undefined;
 }
 
-if (parseScript !== undefined) {
+if (parseScript === undefined) {
+  // No stale script is left to run old code (bin.cjs then runs parse from sitemapkit.js).
+  await rm(join(CLI, PARSE_SCRIPT), { force: true });
+  await rm(join(CLI, PARSE_CACHE), { force: true });
+} else {
   const body = parseScript.outputFiles[0].text;
   const hash = createHash('sha256').update(body).digest('hex').slice(0, 32);
   await writeAtomic(join(CLI, PARSE_SCRIPT), `//sitemapkit-parse ${hash}\n${body}`);
   // The cache is made by a run of the script in a fresh process (scripts/parse-code-cache.mjs),
   // so that it holds the functions a parse compiles too, not only the top level. Without it
-  // (a Node that refuses, a crash), parse runs the same, compiled at every start.
+  // (a Node that refuses, a crash), parse runs the same, compiled at every start. V8 takes a
+  // cache only under the V8 flags it was made with: the process gets none, not even from
+  // NODE_OPTIONS, so that the cache is the one a plain `sitemapkit parse` can use.
+  const { NODE_OPTIONS: _flags, ...env } = process.env;
   const made = spawnSync(
     process.execPath,
     [join(ROOT, 'scripts/parse-code-cache.mjs'), join(CLI, PARSE_SCRIPT)],
-    {
-      stdio: ['ignore', 'inherit', 'inherit'],
-    },
+    { stdio: ['ignore', 'inherit', 'inherit'], env },
   );
   if (made.status !== 0)
     console.warn('bundle-cli: no code cache for the parse script; parse runs without it');
