@@ -2,7 +2,7 @@
 // startCrawlServer), running a contender in its own process with its time and peak RSS (runNode),
 // and printing (table, fmt, median, load).
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -124,7 +124,8 @@ function flagDefault(entry, quick) {
 
 /** The built CLI (dist/cli/bin.js); throws when it is not built. */
 export function requireBuild() {
-  const bin = join(ROOT, 'dist/cli/bin.js');
+  // The command as npm installs it (package.json's "bin", dist/cli/bin.cjs since issue 16).
+  const bin = join(ROOT, JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).bin.sitemapkit);
   if (!existsSync(bin)) throw new Error('build first: npm run build');
   return bin;
 }

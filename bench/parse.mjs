@@ -11,8 +11,9 @@
 // less), URLs/s, MB/s of uncompressed XML, the speed-up over `sitemap`, the time over the floor,
 // peak RSS (worst run) and the load average. Targets (issue 16): the CLI at least 8x `sitemap`,
 // peak RSS under 100 MB.
-// --baseline DIR adds, in the same runs, the CLI of another checkout or copy (DIR/dist/cli/bin.js,
-// built, with its node_modules): before/after figures of one change under the same load.
+// --baseline DIR adds, in the same runs, the CLI of another checkout or copy (DIR/dist/cli/bin.cjs,
+// or bin.js for a build before it; built, with its node_modules): before/after figures of one
+// change under the same load.
 // Usage: node bench/parse.mjs [--urls N] [--files N] [--runs N] [--tree-runs N] [--no-peer]
 //        [--baseline DIR] [--quick]
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -98,8 +99,11 @@ const contenders = [
     : [
         {
           name: 'parse (CLI), --baseline',
+          // The other build's command as npm runs it: its bin.cjs, or bin.js for a build before it.
           args: (s) => [
-            join(flags.baseline, 'dist/cli/bin.js'),
+            existsSync(join(flags.baseline, 'dist/cli/bin.cjs'))
+              ? join(flags.baseline, 'dist/cli/bin.cjs')
+              : join(flags.baseline, 'dist/cli/bin.js'),
             'parse',
             s.local ?? s.url,
             '--format',

@@ -3,9 +3,10 @@
 // compiled CLI (dist/cli/start.js and every command it imports on demand) with esbuild into
 // dist/cli/sitemapkit.js and chunks beside it (chunk-HASH.js), one chunk graph per command, so
 // that a run loads a handful of files instead of one module per source file (resolving, reading
-// and compiling each costs Node more than the code in it). dist/cli/bin.js runs the bundle when it
-// is at least as new as dist/cli/start.js, else start.js. The library (dist/** other than the
-// CLI) stays as tsc wrote it: the package's `exports` are untouched.
+// and compiling each costs Node more than the code in it). dist/cli/bin.cjs (package.json's bin)
+// runs the bundle when it is at least as new as dist/cli/start.js, else start.js; `parse` runs
+// from a bundle of its own, one classic script with a V8 code cache (the end of this file). The
+// library (dist/** other than the CLI) stays as tsc wrote it: the package's `exports` are untouched.
 //
 // Paths taken from import.meta.url stay right: the chunks sit in dist/cli/, at the same depth as
 // every dist/FOLDER/, so a path up to the package root (assets/, package.json) finds the same file; a file
@@ -15,7 +16,9 @@
 //
 // Without esbuild (an install without dev dependencies), the tsc output is left as it is: the CLI
 // works the same, only its start-up is slower.
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -73,7 +76,12 @@ const lazyChildProcess = {
   },
 };
 
-// The previous bundle goes first: chunk names change with their content.
+// The previous bundle goes first: chunk names change with their content. (sitemapkit-parse.js and
+// its parse-HASH.js chunks are the parse bundle's ES-module form of the third pass, removed from a
+// dist/ built before.) The parse script and its cache are replaced in place (written to a
+// temporary file renamed over the old one), so that a parse started meanwhile finds one.
+const PARSE_SCRIPT = 'sitemapkit-parse.script.js';
+const PARSE_CACHE = 'sitemapkit-parse.code-cache';
 for (const f of await readdir(CLI)) {
   if (f === 'sitemapkit.js' || f === 'sitemapkit-parse.js' || /^(chunk|parse)-[A-Z0-9]+\.js$/.test(f))
     await rm(join(CLI, f));
@@ -109,12 +117,10 @@ await esbuild.build({
 });
 
 /**
- * `sitemapkit parse`, the command scripts call most, gets a bundle of its own
- * (sitemapkit-parse.js and parse-HASH.js chunks): the same code as sitemapkit.js with the parse
- * command imported statically and every other command left out, so that a parse run loads a few
- * files instead of the twenty-odd chunks the whole CLI's graph splits into (each resolved, read,
- * compiled and linked on its own). bin.js runs it when the command named is `parse`, the rule
- * main.ts uses to pick the command; main.ts then loads no other command.
+ * `sitemapkit parse`, the command scripts call most, gets a bundle of its own: the same code as
+ * sitemapkit.js with the parse command imported statically and every other command left out.
+ * bin.js runs it when the command named is `parse`, the rule main.ts uses to pick the command;
+ * main.ts then loads no other command.
  */
 const parseOnly = {
   name: 'parse-command-only',
@@ -134,9 +140,85 @@ const parseOnly = {
     });
   },
 };
-await esbuild.build({
-  ...common,
-  entryPoints: { 'sitemapkit-parse': join(CLI, 'start.js') },
-  chunkNames: 'parse-[hash]',
-  plugins: [parseOnly, besideItself, lazyChildProcess],
-});
+
+/**
+ * The parse bundle is one classic script, not ES modules, so that it can be run with a V8 code
+ * cache (Node 20 has no compile cache for modules: every run compiled the bundle's 250 KB afresh,
+ * about half of what a one-URL parse spent over a bare `node -e ''`). The file is
+ *
+ *   //sitemapkit-parse HASH
+ *   (function (exports, require, module, __filename, __dirname) {"use strict"; …CommonJS… })
+ *
+ * HASH the SHA-256 of everything after that line. bin.cjs compiles it with `vm.Script`, passing
+ * sitemapkit-parse.code-cache (HASH on its first line, V8's cached data after it) when its HASH is
+ * the script's: V8 itself checks only the length of the source, its own version and its flags, so
+ * a cache left from another build of the same length would run that build's code. A missing,
+ * foreign or rejected cache only means the script is compiled as usual.
+ *
+ * What would not survive the change of format is refused here: esbuild reports a top-level await
+ * or an `import.meta` other than its url as a warning or an error, and then the parse bundle is
+ * left out (bin.cjs runs `parse` from the whole CLI's bundle: slower, the same results).
+ * `import()` becomes require() (every module of the path is inlined; npm packages and Node's own
+ * are required where the ESM code imported them); `import.meta.url` is the script's file URL.
+ */
+const { outdir: _outdir, ...single } = common;
+const parseScript = await esbuild
+  .build({
+    ...single,
+    splitting: false,
+    format: 'cjs',
+    outfile: join(CLI, PARSE_SCRIPT),
+    write: false,
+    stdin: { contents: "export { runCli } from './main.js';", resolveDir: CLI, sourcefile: 'parse-entry.js' },
+    supported: { 'dynamic-import': false },
+    define: { 'import.meta.url': '__skUrl' },
+    banner: {
+      js: '(function (exports, require, module, __filename, __dirname) {"use strict";const __skUrl=require("node:url").pathToFileURL(__filename).href;',
+    },
+    footer: { js: '})' },
+    logLevel: 'silent',
+    plugins: [parseOnly, besideItself, lazyChildProcess],
+  })
+  .then(
+    (result) => (result.warnings.length === 0 ? result : failed(result.warnings)),
+    (error) => failed(error.errors ?? [error]),
+  );
+
+/** Why the parse script was not built (bin.cjs then runs parse from sitemapkit.js). */
+function failed(messages) {
+  const why = messages.map((m) => m.text ?? String(m)).join('; ');
+  console.warn(
+    `bundle-cli: the parse command's script bundle was not built (${why}); parse runs from sitemapkit.js`,
+  );
+  return undefined;
+}
+
+if (parseScript === undefined) {
+  // No stale script is left to run old code (bin.cjs then runs parse from sitemapkit.js).
+  await rm(join(CLI, PARSE_SCRIPT), { force: true });
+  await rm(join(CLI, PARSE_CACHE), { force: true });
+} else {
+  const body = parseScript.outputFiles[0].text;
+  const hash = createHash('sha256').update(body).digest('hex').slice(0, 32);
+  await writeAtomic(join(CLI, PARSE_SCRIPT), `//sitemapkit-parse ${hash}\n${body}`);
+  // The cache is made by a run of the script in a fresh process (scripts/parse-code-cache.mjs),
+  // so that it holds the functions a parse compiles too, not only the top level. Without it
+  // (a Node that refuses, a crash), parse runs the same, compiled at every start. V8 takes a
+  // cache only under the V8 flags it was made with: the process gets none, not even from
+  // NODE_OPTIONS, so that the cache is the one a plain `sitemapkit parse` can use.
+  const { NODE_OPTIONS: _flags, ...env } = process.env;
+  const made = spawnSync(
+    process.execPath,
+    [join(ROOT, 'scripts/parse-code-cache.mjs'), join(CLI, PARSE_SCRIPT)],
+    { stdio: ['ignore', 'inherit', 'inherit'], env },
+  );
+  if (made.status !== 0)
+    console.warn('bundle-cli: no code cache for the parse script; parse runs without it');
+}
+
+/** Writes `text` to `file` through a temporary file renamed over it: never a half-written file. */
+async function writeAtomic(file, text) {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, text);
+  await rename(tmp, file);
+}

@@ -33,7 +33,7 @@ function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return filesUnder(path);
-    return name.endsWith('.ts') ? [path] : [];
+    return name.endsWith('.ts') || name.endsWith('.cts') ? [path] : [];
   });
 }
 
@@ -47,7 +47,11 @@ function importsOf(file: string): string[] {
   for (const m of text.matchAll(SPECIFIER)) {
     const spec = m[1] ?? m[2] ?? m[3]!;
     if (!spec.startsWith('.')) continue;
-    out.push(resolve(dirname(file), spec).replace(/\.js$/, '.ts'));
+    out.push(
+      resolve(dirname(file), spec)
+        .replace(/\.js$/, '.ts')
+        .replace(/\.cjs$/, '.cts'),
+    );
   }
   return out;
 }
