@@ -180,7 +180,8 @@ async function run(
   start: StateStart,
 ): Promise<CrawlResult> {
   const net = openNetwork(o, start.fingerprint);
-  const release = limitHeapGrowth();
+  // The heap's limits are flags of the whole process: only a caller who owns it asks (the CLI).
+  const release = o.holdHeap ? limitHeapGrowth() : () => undefined;
   try {
     return await crawlWith(o, net, start, store, release);
   } finally {
@@ -382,7 +383,7 @@ async function crawlWith(
     const c = end.counts;
     // A large crawl's dead heap goes before its output's thread starts (heap.ts); a small one's
     // is not worth a pause of the caller's whole process.
-    if (c.total >= REPORT_THREAD_MIN) collectGarbage();
+    if (o.holdHeap && c.total >= REPORT_THREAD_MIN) collectGarbage();
     // The limits are for the loop's garbage: the output's ran 10 s instead of 8.5 at 1M under them.
     releaseHeap();
     const requests = scheduler.requests;
