@@ -58,11 +58,6 @@ export class StateGuard {
     this.#next = Date.now() + POLL_MS;
   }
 
-  /** What became of the file, once found (later looks report the same). */
-  get lost(): StateLoss | undefined {
-    return this.#lost;
-  }
-
   /** {@link check}, at most once a {@link POLL_MS}: for every commit of the crawl loop. */
   poll(): void {
     const now = Date.now();
@@ -86,15 +81,19 @@ export class StateGuard {
     return lost === undefined ? error : stateLostError(this.#path, lost, written, error);
   }
 
-  /** Looks at the path now: what became of the file, or undefined while it is the one opened. */
+  /**
+   * Looks at the path now: what became of the file, or undefined while it is the one opened. What
+   * was found stays found (a file put back under the name is not the crawl's any more to trust).
+   */
   look(): StateLoss | undefined {
     if (this.#lost !== undefined) return this.#lost;
     let s: BigIntStats | undefined;
     try {
       s = statSync(this.#path, { bigint: true, throwIfNoEntry: false });
-    } catch {
-      // Not allowed to look (a folder's permissions changed): no evidence of a loss.
-      return undefined;
+    } catch (error) {
+      // A folder on the path replaced by a file: gone. Not allowed to look: no evidence of a loss.
+      if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') this.#lost = 'deleted';
+      return this.#lost;
     }
     if (s === undefined) this.#lost = 'deleted';
     else if (s.ino !== this.#ino || s.dev !== this.#dev) this.#lost = 'replaced';
