@@ -238,7 +238,7 @@ if (ONLY === undefined || ONLY === 'synthetic') {
     const contenders = [{ name: 'sitemapkit', bin: BIN, runs: [] }];
     if (flags.before !== undefined)
       contenders.push({ name: 'sitemapkit before', bin: join(flags.before, 'cli/bin.js'), runs: [] });
-    const ratios = { speed: [], output: [] };
+    const ratios = { speed: [], output: [], cpu: [] };
     for (let run = 0; run < RUNS; run++) {
       const before = load();
       // Alternate who goes first, so that a drift in the machine's load does not favour one.
@@ -261,13 +261,14 @@ if (ONLY === undefined || ONLY === 'synthetic') {
       const line = contenders
         .map((c) => {
           const x = got.get(c);
-          return `${c.name} ${fmt.n(x.rate)} pages/s, ${fmt.s(x.after)} s after the last page, ${fmt.mb(x.rssMiB)} MiB${phasesText(x.phases)}`;
+          return `${c.name} ${fmt.n(x.rate)} pages/s, ${fmt.s(x.after)} s after the last page, CPU ${fmt.s(x.cpuSecs)} s, ${fmt.mb(x.rssMiB)} MiB${phasesText(x.phases)}`;
         })
         .join('; ');
       if (contenders.length === 2) {
         const [a, b] = contenders.map((c) => got.get(c));
         ratios.speed.push(a.rate / b.rate);
         ratios.output.push(b.after / a.after);
+        ratios.cpu.push(b.cpuSecs / a.cpuSecs);
       }
       console.log(`  run ${run + 1}/${RUNS} (load ${before}): ${line}`);
     }
@@ -294,7 +295,7 @@ if (ONLY === undefined || ONLY === 'synthetic') {
         seconds: `output ${median(ratios.output).toFixed(2)}x faster`,
       });
       notes.push(
-        `synthetic: same-run speed ratios ${ratios.speed.map((r) => `${r.toFixed(2)}x`).join(', ')}; output ${ratios.output.map((r) => `${r.toFixed(2)}x`).join(', ')}. Pages per second: requests over the seconds until the last page (the crawl's own stats.seconds).`,
+        `synthetic: same-run speed ratios ${ratios.speed.map((r) => `${r.toFixed(2)}x`).join(', ')}; output ${ratios.output.map((r) => `${r.toFixed(2)}x`).join(', ')}; whole-process CPU (before ÷ this, all threads) ${ratios.cpu.map((r) => `${r.toFixed(2)}x`).join(', ')}, median ${median(ratios.cpu).toFixed(2)}x. Pages per second: requests over the seconds until the last page (the crawl's own stats.seconds). On a loaded machine CPU seconds move far less than the wall clock.`,
       );
     }
   } finally {

@@ -144,6 +144,9 @@ export function siteCrawlOptions(flags: SiteCrawlFlags): SiteCrawlOptions {
     trapGuards: flags.trapGuards,
     stripTracking: flags.keepTracking !== true,
     headers: parseHeaders(flags.header),
+    // The CLI owns its process: a crawl (crawl, crawl-worker, audit) may hold its heap through
+    // V8's flags of the whole process (docs/crawl.md, "Memory").
+    holdHeap: true,
   };
   if (flags.concurrency !== undefined) o.concurrency = flags.concurrency;
   if (flags.hostConcurrency !== undefined) o.hostConcurrency = flags.hostConcurrency;

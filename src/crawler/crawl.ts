@@ -180,7 +180,8 @@ async function run(
   start: StateStart,
 ): Promise<CrawlResult> {
   const net = openNetwork(o, start.fingerprint);
-  const release = limitHeapGrowth();
+  // The heap's limits are flags of the whole process: only a caller who owns it asks (the CLI).
+  const release = o.holdHeap ? limitHeapGrowth() : () => undefined;
   try {
     return await crawlWith(o, net, start, store, release);
   } finally {
@@ -339,6 +340,8 @@ async function crawlWith(
       await frontier.setMeta('status', 'running');
       await s.run();
     }
+    // Deleted or replaced in the last second of the loop, or while it rewrote nothing: no output.
+    state.checkFile();
     end = state.tallies();
     complete = end.counts.queued === 0;
     await frontier.setMeta('status', complete ? 'complete' : 'partial');
@@ -350,12 +353,20 @@ async function crawlWith(
       });
     }
   } catch (error) {
-    state.close();
-    throw error;
+    // A state lost under the crawl is what the user must hear of, not what it made fail after.
+    const told = state.explain(error, false);
+    try {
+      state.close();
+    } catch {
+      // Closing after a failure may fail in turn (a file in a bad state): the first error stands.
+    }
+    throw told;
   } finally {
     await render?.close();
   }
   let inThread: Promise<CrawlReportFiles> | undefined;
+  // The sitemaps are published: a failure after says so.
+  let written = false;
   try {
     const seconds = (o.now() - recorder.started) / 1000;
     // The loop is over: what only it needed goes before the output allocates (the crawl's peak
@@ -372,7 +383,7 @@ async function crawlWith(
     const c = end.counts;
     // A large crawl's dead heap goes before its output's thread starts (heap.ts); a small one's
     // is not worth a pause of the caller's whole process.
-    if (c.total >= REPORT_THREAD_MIN) collectGarbage();
+    if (o.holdHeap && c.total >= REPORT_THREAD_MIN) collectGarbage();
     // The limits are for the loop's garbage: the output's ran 10 s instead of 8.5 at 1M under them.
     releaseHeap();
     const requests = scheduler.requests;
@@ -413,6 +424,7 @@ async function crawlWith(
         onDiagnostic: (d) => recorder.report(named.name(d)),
         signal: o.signal,
       });
+      written = true;
       await store.target.onStep?.('crawl:store-committed');
       if (inThread !== undefined) report = await inThread;
       state.published();
@@ -428,6 +440,7 @@ async function crawlWith(
       onDiagnostic: (d) => recorder.report(named.name(d)),
       ...(o.signal === undefined ? {} : { signal: o.signal }),
     });
+    written = true;
     // After the sitemaps: a change set names only what was published.
     if (o.changes !== undefined) {
       const from = o.origins[0]!;
@@ -437,6 +450,10 @@ async function crawlWith(
     state.published();
     const counts = { ...recorder.counts };
     return { state: state.path, complete, stats, sitemaps, store: undefined, report, counts };
+  } catch (error) {
+    // The report's thread failing to read a state replaced under it, SQLite refusing a write into
+    // a moved file: the state's loss in words.
+    throw state.explain(error, written);
   } finally {
     // The report's thread reads the state until it exits: the state is closed after it.
     await inThread?.catch(() => undefined);

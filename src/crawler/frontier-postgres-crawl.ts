@@ -396,7 +396,7 @@ async function work(
   await closeNet();
   // And the crawl loop's dead heap, as a crawl of one process collects it at its last page
   // (heap.ts): the finish comes once per crawl, and on a small heap the pause is a few ms.
-  collectGarbage();
+  if (o.holdHeap) collectGarbage();
   const out = await writeSharedOutput(o, db, recorder, { requests, seconds });
   await frontier.setMeta('status', 'complete');
   return {

@@ -17,12 +17,63 @@
  *
  * `--expose-gc` set at run time gives `gc` to the contexts made after it (the running one keeps
  * none): the function of a new context collects the same isolate's heap.
+ *
+ * Every flag here is a flag of the whole process, and a library must leave its caller's process
+ * as it found it: `crawl()` holds the heap only when asked (`holdHeap`, which the CLI passes: it
+ * owns its process), never touches a flag the process was started with (its command line or
+ * `NODE_OPTIONS`: the caller's choice), and sets every flag it touched back to what the process
+ * had, `--expose-gc` included. V8 has no way to read a flag back, so a value set at run time
+ * (`v8.setFlagsFromString`) is not known here: docs/crawl.md says so.
  */
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 let gc: (() => void) | undefined;
+
+/** What the process was started with, of the flags a crawl sets (undefined: V8's default). */
+export interface StartFlags {
+  heapGrowingPercent: string | undefined;
+  semiSpaceGrowthFactor: string | undefined;
+  exposeGc: boolean;
+}
+
+/**
+ * The process's own values of the flags a crawl sets: from `execArgv` (its command line) and
+ * `nodeOptions` (`NODE_OPTIONS`, read first: the command line comes after it; Node lets only
+ * `--expose-gc` of them in), the last one given winning, in V8's spellings (`-` or `_`, `--no-` or
+ * `--no` before a boolean, `=value` after a number: V8 takes no separate value).
+ */
+export function startFlags(
+  execArgv: readonly string[] = process.execArgv,
+  nodeOptions: string | undefined = process.env['NODE_OPTIONS'],
+): StartFlags {
+  const out: StartFlags = {
+    heapGrowingPercent: undefined,
+    semiSpaceGrowthFactor: undefined,
+    exposeGc: false,
+  };
+  const args = [...(nodeOptions?.split(/\s+/) ?? []), ...execArgv].filter((a) => a !== '');
+  for (const arg of args) {
+    const m = /^--(no-?)?([\w-]+?)(?:=(.*))?$/.exec(arg);
+    if (m === null) continue;
+    const name = m[2]!.replace(/_/g, '-');
+    if (name === 'expose-gc') out.exposeGc = m[1] === undefined;
+    // A number's flag: only with its value (V8 refuses it without one).
+    if (m[1] !== undefined || m[3] === undefined) continue;
+    if (name === 'heap-growing-percent') out.heapGrowingPercent = m[3];
+    if (name === 'semi-space-growth-factor') out.semiSpaceGrowthFactor = m[3];
+  }
+  return out;
+}
+
+let started: StartFlags | undefined;
+
+/** {@link startFlags} of this process, read once. */
+function own(): StartFlags {
+  started ??= startFlags();
+  return started;
+}
 
 /** A collection that gives back less than this ends the series. */
 const SHRINK = 1 << 20;
@@ -31,7 +82,12 @@ const SHRINK = 1 << 20;
 export function collectGarbage(): void {
   if (gc === undefined) {
     setFlagsFromString('--expose-gc');
-    gc = runInNewContext('gc') as () => void;
+    try {
+      gc = runInNewContext('gc') as () => void;
+    } finally {
+      // The function stays; the contexts made from now on (the caller's) get none, as before.
+      if (!own().exposeGc) setFlagsFromString('--no-expose-gc');
+    }
   }
   gc();
   for (let i = 0; i < 2; i++) {
@@ -65,9 +121,10 @@ function youngSize(): number {
   return getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
 }
 
-/** Stops the young generation growing once it has reached {@link YOUNG_CAP}. */
+/** Stops the young generation growing once it has reached {@link YOUNG_CAP} (unless the process set its growth). */
 function capYoung(): void {
-  if (youngSize() >= YOUNG_CAP) setFlagsFromString('--semi-space-growth-factor=1');
+  if (own().semiSpaceGrowthFactor === undefined && youngSize() >= YOUNG_CAP)
+    setFlagsFromString('--semi-space-growth-factor=1');
 }
 
 /**
@@ -75,9 +132,10 @@ function capYoung(): void {
  * (V8's `--heap-growing-percent`, read at each full collection) and the young generation (its
  * `--semi-space-growth-factor`, read each time it grows, set to 1 once it has reached
  * {@link YOUNG_CAP}: the young generation's largest size is fixed when the process starts, so this
- * is the one way to hold it smaller from inside). Both are flags of the whole process: set back to
- * V8's defaults when the last crawl holding them lets go (a crawl does when its output starts: ten
- * seconds of short-lived allocations, at a million pages 1.2 s faster without them).
+ * is the one way to hold it smaller from inside). Both are flags of the whole process: a flag the
+ * process was started with is left as it is, and the others are set back to V8's defaults (what
+ * the process had) when the last crawl holding them lets go (a crawl does when its output starts:
+ * ten seconds of short-lived allocations, at a million pages 1.2 s faster without them).
  *
  * Checked after each collection: an observer hears of it at once, and the young generation grows
  * at most once per collection, the next one megabytes of allocation later. Every collection, not
@@ -86,7 +144,8 @@ function capYoung(): void {
  */
 export function limitHeapGrowth(): () => void {
   if (holders++ === 0) {
-    setFlagsFromString(`--heap-growing-percent=${GROWING_PERCENT}`);
+    if (own().heapGrowingPercent === undefined)
+      setFlagsFromString(`--heap-growing-percent=${GROWING_PERCENT}`);
     capYoung();
     watcher = new PerformanceObserver(capYoung);
     watcher.observe({ entryTypes: ['gc'] });
@@ -98,8 +157,8 @@ export function limitHeapGrowth(): () => void {
     if (--holders > 0) return;
     watcher?.disconnect();
     watcher = undefined;
-    setFlagsFromString('--heap-growing-percent=0');
-    setFlagsFromString('--semi-space-growth-factor=2');
+    if (own().heapGrowingPercent === undefined) setFlagsFromString('--heap-growing-percent=0');
+    if (own().semiSpaceGrowthFactor === undefined) setFlagsFromString('--semi-space-growth-factor=2');
   };
 }
 

@@ -87,6 +87,12 @@ export interface CrawlOptions extends RenderCrawlOptions, SharedCrawlOptions {
    * @default none (the CLI: `./sitemapkit-report`)
    */
   report?: string | false;
+  /**
+   * Hold the process's heap close to what lives in it while the crawl runs, through V8 flags of the
+   * whole process (docs/crawl.md, "Memory"; the CLI does), and collect it at a large crawl's last
+   * page. Flags the process was started with are left alone; the others are set back. @default false
+   */
+  holdHeap?: boolean;
   /** Requests in flight at once, over all hosts. @default 4 */
   concurrency?: number;
   /** Requests in flight at once on one host. @default `concurrency` */
@@ -229,6 +235,7 @@ export interface ResolvedCrawlOptions {
   mode: 'new' | 'resume' | 'fresh' | 'recrawl';
   changes: string | undefined;
   report: string | undefined;
+  holdHeap: boolean;
   concurrency: number;
   hostConcurrency: number;
   delayMs: number;
@@ -441,6 +448,7 @@ export function resolveCrawlOptions(o: CrawlOptions, cwd: string = process.cwd()
     mode: o.recrawl === true ? 'recrawl' : o.resume === true ? 'resume' : o.fresh === true ? 'fresh' : 'new',
     changes: o.changes === undefined ? undefined : resolve(cwd, o.changes),
     report,
+    holdHeap: o.holdHeap === true,
     concurrency,
     hostConcurrency,
     delayMs: rate > 0 ? Math.ceil(1000 / rate) : 0,

@@ -3,7 +3,7 @@
  * and a leased URL with what the crawl before recorded of it (for a recrawl).
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Change, Prior, UrlRecord, UrlSource, Verdict } from './records.js';
+import type { Change, Outcome, Prior, UrlRecord, UrlSource, Verdict } from './records.js';
 
 /** A URL the state knows, as a link found again finds it (`CrawlState.lookup`). */
 export interface Known {
@@ -234,3 +234,46 @@ export const FINISH_SQL: string = `UPDATE urls SET state = 2, status = @status, 
 export const KEEP_SQL: string = `UPDATE urls SET state = 2, status = @status, reason = @reason, bytes = @bytes, ms = @ms,
          attempts = @attempts, etag = COALESCE(@etag, etag), last_modified = COALESCE(@lastModified, last_modified),
          ${MERGE_CHANGE} WHERE id = @id`;
+
+/** {@link FINISH_SQL}'s parameters for a URL's outcome. */
+export function finishParams(id: number, o: Outcome): Record<string, unknown> {
+  return {
+    id,
+    status: o.status ?? null,
+    verdict: o.verdict,
+    reason: o.reason ?? null,
+    target: o.target ?? null,
+    contentType: o.contentType ?? null,
+    title: o.title ?? null,
+    canonical: o.canonical ?? null,
+    descriptionLength: o.descriptionLength ?? null,
+    lastmod: o.lastmod ?? null,
+    extra: o.extra ?? null,
+    bytes: o.bytes ?? null,
+    ms: o.ms ?? null,
+    attempts: o.attempts ?? 0,
+    etag: o.etag ?? null,
+    lastModified: o.lastModified ?? null,
+    fingerprint: o.fingerprint ?? null,
+    changedAt: o.changedAt ?? null,
+    change: o.change ?? null,
+    changeAt: o.changeAt ?? null,
+    rendered: o.rendered ?? null,
+  };
+}
+
+/** {@link KEEP_SQL}'s parameters for a URL's outcome (a 304, or a failure of a listed page). */
+export function keepParams(id: number, o: Outcome): Record<string, unknown> {
+  return {
+    id,
+    status: o.status ?? null,
+    reason: o.reason ?? null,
+    bytes: o.bytes ?? null,
+    ms: o.ms ?? null,
+    attempts: o.attempts ?? 0,
+    etag: o.etag ?? null,
+    lastModified: o.lastModified ?? null,
+    change: o.change ?? null,
+    changeAt: o.changeAt ?? null,
+  };
+}

@@ -39,14 +39,17 @@ const ID_CACHE = 50_000;
 type Db = BetterSqlite3.Database;
 type Stmt = BetterSqlite3.Statement;
 
+import { StateGuard } from './state-guard.js';
 import { LinkLog } from './state-links.js';
 import {
   CHANGE_COUNTS_SQL,
   CHANGES_SQL,
   COUNTS_SQL,
   FINISH_SQL,
+  finishParams,
   KEEP_SQL,
   type Known,
+  keepParams,
   LEASE_COLUMNS,
   type LeasedRow,
   type LeaseRaw,
@@ -78,6 +81,8 @@ export class CrawlState {
   /** One transaction wrapper for every call: better-sqlite3 builds a new one per `transaction()`. */
   readonly #run: (fn: () => unknown) => unknown;
   readonly #links: LinkLog;
+  /** The file's identity, watched while a crawl writes it (none for a reader): state-guard.ts. */
+  readonly #guard: StateGuard | undefined;
   readonly #s: {
     find: Stmt;
     insert: Stmt;
@@ -95,9 +100,10 @@ export class CrawlState {
     pattern: Stmt;
   };
 
-  private constructor(path: string, db: Db) {
+  private constructor(path: string, db: Db, guard?: StateGuard) {
     this.path = path;
     this.#db = db;
+    this.#guard = guard;
     this.#run = db.transaction((fn: () => unknown) => fn());
     this.#links = new LinkLog(db);
     this.#s = {
@@ -116,7 +122,6 @@ export class CrawlState {
         `UPDATE urls SET state = 0, depth = ?, verdict = NULL, reason = NULL WHERE id = ? AND verdict = 'too-deep'`,
       ),
       finish: db.prepare(FINISH_SQL),
-      // A 304 (or a failure of a listed page): what the last crawl recorded stays, verdict included.
       keep: db.prepare(KEEP_SQL),
       requeue: db.prepare('UPDATE urls SET state = 0 WHERE state = 1'),
       getMeta: db.prepare('SELECT value FROM meta WHERE key = ?'),
@@ -142,7 +147,7 @@ export class CrawlState {
   /** Opens (or creates) the state: `new` refuses one, `resume` needs one, `fresh` empties it; `ERR_STATE`. */
   static async open(path: string, mode: StateMode): Promise<CrawlState> {
     const db = await openStateDb(path, mode);
-    const state = new CrawlState(path, db);
+    const state = new CrawlState(path, db, StateGuard.watch(path, db));
     if (state.getMeta('format') === undefined) {
       state.setMeta('format', FORMAT);
       state.setMeta('version', VERSION);
@@ -173,12 +178,30 @@ export class CrawlState {
     return this.#run(fn) as T;
   }
 
-  /** Commits the open batch, if any (one commit for every page finished since the last one). */
+  /**
+   * Commits the open batch, if any (one commit for every page finished since the last one). Throws
+   * `ERR_STATE` when the file was deleted or replaced since it was opened (looked at once a second).
+   */
   commit(): void {
+    this.#commitBatch();
+    this.#guard?.poll();
+  }
+
+  #commitBatch(): void {
     if (!this.#batch) return;
     this.#batch = false;
     if (this.#links.full) this.#links.merge();
     this.#db.exec('COMMIT');
+  }
+
+  /** Throws `ERR_STATE` when the file at the state's path is no longer the one this crawl opened. */
+  checkFile(): void {
+    this.#guard?.check();
+  }
+
+  /** `error` in words when the state file was lost ({@link StateGuard.explain}); `written`: the sitemaps were. */
+  explain(error: unknown, written: boolean): unknown {
+    return this.#guard === undefined ? error : this.#guard.explain(error, written);
   }
 
   /** Runs `fn` in one transaction (committed when it returns, or with the open batch). */
@@ -291,44 +314,9 @@ export class CrawlState {
 
   /** Records the outcome of a URL (call inside the page's transaction). */
   finish(id: number, o: Outcome): void {
-    if (o.keep === true) {
-      this.#s.keep.run({
-        id,
-        status: o.status ?? null,
-        reason: o.reason ?? null,
-        bytes: o.bytes ?? null,
-        ms: o.ms ?? null,
-        attempts: o.attempts ?? 0,
-        etag: o.etag ?? null,
-        lastModified: o.lastModified ?? null,
-        change: o.change ?? null,
-        changeAt: o.changeAt ?? null,
-      });
-      return;
-    }
-    this.#s.finish.run({
-      id,
-      status: o.status ?? null,
-      verdict: o.verdict,
-      reason: o.reason ?? null,
-      target: o.target ?? null,
-      contentType: o.contentType ?? null,
-      title: o.title ?? null,
-      canonical: o.canonical ?? null,
-      descriptionLength: o.descriptionLength ?? null,
-      lastmod: o.lastmod ?? null,
-      extra: o.extra ?? null,
-      bytes: o.bytes ?? null,
-      ms: o.ms ?? null,
-      attempts: o.attempts ?? 0,
-      etag: o.etag ?? null,
-      lastModified: o.lastModified ?? null,
-      fingerprint: o.fingerprint ?? null,
-      changedAt: o.changedAt ?? null,
-      change: o.change ?? null,
-      changeAt: o.changeAt ?? null,
-      rendered: o.rendered ?? null,
-    });
+    // A 304 (or a failure of a listed page): what the last crawl recorded stays, verdict included.
+    if (o.keep === true) this.#s.keep.run(keepParams(id, o));
+    else this.#s.finish.run(finishParams(id, o));
   }
 
   /**
@@ -380,6 +368,7 @@ export class CrawlState {
 
   /** Records that this crawl's output (sitemaps, change set) is written: its changes are published. */
   published(): void {
+    this.#guard?.check();
     this.setMeta('published', this.getMeta('recrawls') ?? '0');
   }
 
@@ -471,7 +460,9 @@ export class CrawlState {
 
   /** Lets other connections read it until closed, no other crawl let in (`shareDb`; `onStep`: tests). */
   share(onStep?: (step: ShareStep) => void): void {
-    this.commit();
+    // The hand-over opens the journal files by name: those of whoever replaced this file, if so.
+    this.#guard?.check();
+    this.#commitBatch();
     // Every row in the log, counted or not: the reader sees only `links`, and must not merge.
     this.#links.merge(true);
     shareDb(this.#db, onStep);
@@ -487,8 +478,10 @@ export class CrawlState {
   close(): void {
     if (!this.#db.open) return;
     try {
-      if (this.#db.readonly) return;
-      this.commit();
+      // A file deleted or replaced under its crawl gets nothing more: SQLite would write the
+      // journal files at its path, which are another crawl's if it was replaced.
+      if (this.#db.readonly || this.#guard?.look() !== undefined) return;
+      this.#commitBatch();
       this.#links.merge();
       if (this.#shared !== undefined) endSharing(this.#db, this.#shared.onStep);
       this.#db.pragma('wal_checkpoint(TRUNCATE)');
