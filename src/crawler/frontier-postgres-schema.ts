@@ -84,7 +84,8 @@ CREATE TABLE hosts (
   delay_ms integer NOT NULL,
   crawl_delay_ms integer
 );
-CREATE TABLE sends (origin text NOT NULL, at timestamptz NOT NULL, worker text NOT NULL);
+CREATE TABLE sends (origin text NOT NULL, at timestamptz NOT NULL, worker text NOT NULL, token uuid);
+CREATE UNIQUE INDEX sends_token ON sends (token);
 CREATE TABLE robots (
   origin text PRIMARY KEY,
   fetched_at timestamptz NOT NULL,
@@ -105,9 +106,16 @@ CREATE TABLE robots (
  * source)`; version 2 keeps a page's links in one row of `page_links` (a page is recorded finished
  * once, its links with it): about 30 rows and index entries fewer a page on a site with a menu.
  * A migrated crawl keeps its `links` rows, read with the new ones (frontier-postgres-read.ts).
+ * Version 3 names each send slot's claim by a token (frontier-postgres-slots.ts), so that the retry
+ * of a claim whose answer was lost finds it; the slots claimed before keep no token.
  */
 const MIGRATIONS: ReadonlyArray<{ from: string; sql: string }> = [
   { from: '1', sql: 'CREATE TABLE page_links (source bigint PRIMARY KEY, targets bigint[] NOT NULL)' },
+  {
+    from: '2',
+    sql: `ALTER TABLE sends ADD COLUMN IF NOT EXISTS token uuid;
+      CREATE UNIQUE INDEX IF NOT EXISTS sends_token ON sends (token)`,
+  },
 ];
 
 /** Whether the crawl's schema exists (and holds a crawl). */
