@@ -120,16 +120,12 @@ export class PostgresSlots implements SlotSource {
   }
 
   async #enter(origin: string, limit: number, token: number): Promise<void> {
-    this.#places ??= this.#db.transaction('create the host places table', async (c) => {
-      // Workers start together: one creates the table, the others find it.
-      await c.query("SELECT pg_advisory_xact_lock(hashtext(current_schema()), hashtext('places'))");
-      await c.query(
-        'CREATE TABLE IF NOT EXISTS places (worker text NOT NULL, token bigint NOT NULL, origin text NOT NULL, PRIMARY KEY (worker, token))',
-      );
-      await c.query('CREATE INDEX IF NOT EXISTS places_origin ON places (origin)');
-      // A worker id that ran before holds nothing now (its tokens start again at 1).
-      await c.query('DELETE FROM places WHERE worker = $1', [this.#worker]);
-    });
+    // A worker id that ran before holds nothing now (its tokens start again at 1).
+    this.#places ??= this.#db
+      .query('clear the host places of this worker id', 'DELETE FROM places WHERE worker = $1', [
+        this.#worker,
+      ])
+      .then(() => undefined);
     await this.#places;
     for (let wait: number = FULL_WAIT_MS[0]; ; wait = Math.min(wait * 2, FULL_WAIT_MS[1])) {
       let tries = 0;
