@@ -19,13 +19,15 @@ import type { CliContext } from './context.js';
 import { saveCrawlCommand, withDatabase } from './crawl-commands.js';
 import { superviseWorkers, WORKER_IPC_ENV, type WorkerMessage } from './crawl-workers.js';
 import { EXIT_OK, UsageError } from './exit.js';
-import { defaultCrawlId, dropSharedCrawl, sharedCrawlPhase } from './shared-crawl.js';
+import { defaultCrawlId, dropSharedCrawl, firstConnect, sharedCrawlPhase } from './shared-crawl.js';
 
 /** The flags of `crawl` that the shared start reads (the rest are recorded as they are). */
 export interface SharedStartFlags {
   state?: string;
   crawlId?: string;
   workers?: number;
+  /** Milliseconds. */
+  connectTimeout?: number;
   resume?: boolean;
   fresh?: boolean;
   recrawl?: boolean;
@@ -59,7 +61,16 @@ export async function startSharedCrawl<F extends SharedStartFlags>(
   const id = flags.crawlId ?? defaultCrawlId(urls[0] ?? '');
   check({ ...flags, crawlId: id });
   const json = flags.json === true || flags.format === 'json';
-  const phase = await sharedCrawlPhase(state, id);
+  // The first connection: a crawl started beside its database (a compose file) waits for it.
+  const phase = await sharedCrawlPhase(
+    state,
+    id,
+    firstConnect(ctx, {
+      quiet: flags.quiet === true,
+      json,
+      connectTimeout: flags.connectTimeout,
+    }),
+  );
   const shown = redactDatabaseUrl(state);
   // Worded as the SQLite state's refusals are (state-open.ts): the crawl could not run, exit 2.
   if (flags.resume === true && phase === 'none') {

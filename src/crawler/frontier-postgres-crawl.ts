@@ -60,6 +60,8 @@ export async function crawlShared(o: ResolvedCrawlOptions, s: ResolvedShared): P
     retryMs: s.retryMs,
     sleep: o.sleep,
     name: `sitemapkit crawl ${s.workerId}`,
+    // A worker started before its database is up (a compose file, a server restarting) waits for it.
+    firstConnect: { waitMs: s.connectMs, onWait: o.onDiagnostic, sleep: o.sleep },
   });
   let heartbeat: Heartbeat | undefined;
   let ended = 'failed';
