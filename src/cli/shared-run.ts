@@ -142,6 +142,17 @@ export function leftShared(state: string, crawlId: string): string {
   return `interrupted: this worker's pages went back to the crawl "${crawlId}", which the other workers go on with; to join it again:\n  sitemapkit crawl-worker --state ${shellWord(redactDatabaseUrl(state))} --crawl-id ${crawlId}`;
 }
 
+/**
+ * A worker's own share of a shared crawl, for its summary: the pages it fetched, and apart the URLs
+ * it finished without a fetch (refused by robots.txt or the address policy).
+ */
+export function workerShare(result: CrawlResult): string {
+  const w = result.worker;
+  if (w === undefined) return '';
+  const n = (v: number, word: string): string => `${v.toLocaleString('en-US')} ${word}${v === 1 ? '' : 's'}`;
+  return `${n(w.pages, 'page')} fetched, ${n(w.withoutFetch, 'URL')} finished without a fetch`;
+}
+
 /** The summary of a worker that ended with the frontier empty while another worker wrote the outputs. */
 export function otherWorkerWrote(
   result: CrawlResult,
@@ -151,10 +162,12 @@ export function otherWorkerWrote(
 ): number {
   const s = result.stats;
   if (json) {
-    ctx.stdout.write(`${JSON.stringify({ ok: true, crawlId, wroteOutputs: false, stats: s }, null, 2)}\n`);
+    ctx.stdout.write(
+      `${JSON.stringify({ ok: true, crawlId, wroteOutputs: false, worker: result.worker, stats: s }, null, 2)}\n`,
+    );
   } else {
     ctx.stdout.write(
-      `Crawl "${crawlId}" is done: this worker made ${s.requests.toLocaleString('en-US')} requests in ${s.seconds.toFixed(1)} s; another worker wrote the sitemaps, the HTML site map and the report\n`,
+      `Crawl "${crawlId}" is done: this worker made ${s.requests.toLocaleString('en-US')} requests in ${s.seconds.toFixed(1)} s (${workerShare(result)}); another worker wrote the sitemaps, the HTML site map and the report\n`,
     );
   }
   return EXIT_OK;

@@ -365,6 +365,7 @@ async function work(
     workerId: s.workerId,
     wroteOutput,
     pages: frontier.pages,
+    withoutFetch: frontier.withoutFetch,
   });
   const seconds = (o.now() - recorder.started) / 1000;
   if (!complete || finishedAlready || !(await claimFinish(db, s.workerId, rewrite))) {

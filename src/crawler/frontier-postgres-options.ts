@@ -66,8 +66,13 @@ export interface SharedCrawlWorker {
   workerId: string;
   /** This worker wrote the sitemaps, the HTML site map and the report (the first to claim the finish). */
   wroteOutput: boolean;
-  /** Pages this worker recorded finished. */
+  /** Pages this worker fetched (one or more requests) and recorded finished. */
   pages: number;
+  /**
+   * URLs this worker recorded finished without fetching them: refused by robots.txt or by the
+   * address policy (in `pages` before, which counted every URL the worker finished).
+   */
+  withoutFetch: number;
 }
 
 /** Seconds a lost connection, or a first one to a server not up yet, is retried by default. */

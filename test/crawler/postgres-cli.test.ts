@@ -97,7 +97,7 @@ describe('crawl --state postgres://… (a shared crawl)', () => {
     // The whole crawl's counts, with this worker's own requests said as such.
     expect(r.stdout).toMatch(
       new RegExp(
-        `^Crawl "three" finished \\(this worker: [\\d,]+ requests? in [\\d.]+ s, and wrote the outputs\\): ${PAGES + 10} pages in the sitemap`,
+        `^Crawl "three" finished \\(this worker: [\\d,]+ pages? fetched, [\\d,]+ URLs? finished without a fetch, [\\d,]+ requests? in [\\d.]+ s, and wrote the outputs\\): ${PAGES + 10} pages in the sitemap`,
       ),
     );
     expect(entries(join(dir, 'pg', 'out'))).toEqual(entries(join(dir, 'lite', 'out')));

@@ -25,7 +25,8 @@ afterEach(async () => {
 const queue: Admit = () => ({ kind: 'queued' });
 const link = (url: string, depth: number): Found => ({ url, depth, source: 'link' });
 const u = (path: string): string => `https://example.com${path}`;
-const page = { verdict: 'listed', status: 200 } as const;
+// A fetched page's outcome (one request): what the worker counts as a page it fetched.
+const page = { verdict: 'listed', status: 200, attempts: 1 } as const;
 
 let crawls = 0;
 async function frontier(db?: PgDb, knownCap?: number): Promise<{ db: PgDb; frontier: PostgresFrontier }> {

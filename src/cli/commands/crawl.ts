@@ -33,6 +33,7 @@ import {
   otherWorkerWrote,
   sendToSupervisor,
   startSharedCrawl,
+  workerShare,
 } from '../shared-run.js';
 import { type SiteCrawlFlags, siteCrawlFlags, siteCrawlOptions } from '../site-crawl-flags.js';
 import { maxDropArg, storeName } from '../store-build.js';
@@ -434,7 +435,7 @@ export async function runCrawl(
   const broken = (s.verdicts['broken'] ?? 0) + (s.verdicts['error'] ?? 0);
   const lines = [
     // A shared crawl's counts are the whole crawl's; its requests and time this worker's own.
-    `${shared ? `Crawl "${crawlId}" finished (this worker: ${plural(s.requests, 'request')} in ${s.seconds.toFixed(1)} s, and wrote the outputs)` : `Crawled ${plural(s.requests, 'request')} in ${s.seconds.toFixed(1)} s (${s.pagesPerSecond.toFixed(0)}/s)`}: ${plural(s.listed, 'page')} in the sitemap, ${plural(s.found - s.listed, 'URL')} left out${broken > 0 ? `, ${broken} broken or failing` : ''}${result.complete ? '' : ` (stopped at --max-pages; ${s.queued.toLocaleString('en-US')} queued: --resume with a larger --max-pages to go on)`}`,
+    `${shared ? `Crawl "${crawlId}" finished (this worker: ${workerShare(result)}, ${plural(s.requests, 'request')} in ${s.seconds.toFixed(1)} s, and wrote the outputs)` : `Crawled ${plural(s.requests, 'request')} in ${s.seconds.toFixed(1)} s (${s.pagesPerSecond.toFixed(0)}/s)`}: ${plural(s.listed, 'page')} in the sitemap, ${plural(s.found - s.listed, 'URL')} left out${broken > 0 ? `, ${broken} broken or failing` : ''}${result.complete ? '' : ` (stopped at --max-pages; ${s.queued.toLocaleString('en-US')} queued: --resume with a larger --max-pages to go on)`}`,
     ...(result.sitemaps === undefined
       ? storeLines(result.store!, storeName(flags.store!, shortPath), shortPath(flags.out))
       : [
