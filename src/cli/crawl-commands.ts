@@ -7,6 +7,7 @@
  */
 import type { Client } from 'pg';
 import { SitemapkitError } from '../core/errors.js';
+import { connectPatiently, type FirstConnect } from '../crawler/frontier-postgres-db.js';
 import { redactDatabaseUrl } from '../sources/sql-db.js';
 import { connectError, libpqUrl, shownOf } from '../sources/sql-postgres.js';
 
@@ -27,16 +28,25 @@ CREATE TABLE IF NOT EXISTS sitemapkit_cli.crawl_commands (
 // Any key works: two processes creating the table at once would otherwise race on the catalog.
 const SETUP_LOCK = 7_346_112_017;
 
-/** Runs `use` with a connection to `url` (the `--state` URL), worded for the CLI when it fails. */
-export async function withDatabase<T>(url: string, use: (client: Client) => Promise<T>): Promise<T> {
+/**
+ * Runs `use` with a connection to `url` (the `--state` URL), worded for the CLI when it fails.
+ * With `wait`, a server that is not up yet is waited for (a worker's first connection).
+ */
+export async function withDatabase<T>(
+  url: string,
+  use: (client: Client) => Promise<T>,
+  wait?: FirstConnect,
+): Promise<T> {
   const pg = (await import('pg')).default;
-  let client: Client;
-  try {
-    client = new pg.Client({
+  const make = (): Client =>
+    new pg.Client({
       connectionString: libpqUrl(url),
       application_name: 'sitemapkit crawl',
       connectionTimeoutMillis: 30_000,
     });
+  let client: Client;
+  try {
+    client = make();
   } catch (cause) {
     // pg reads sslrootcert, sslcert and sslkey here, before connecting.
     if ((cause as { syscall?: unknown }).syscall === 'open') {
@@ -52,7 +62,27 @@ export async function withDatabase<T>(url: string, use: (client: Client) => Prom
   // A dropped connection is reported by the next query; without a listener it would end the process.
   client.on('error', () => undefined);
   try {
-    await client.connect();
+    if (wait === undefined) await client.connect();
+    else {
+      // A client connects once: each try after the first is a new one.
+      let first: Client | undefined = client;
+      client = await connectPatiently(
+        async () => {
+          const c = first ?? make();
+          first = undefined;
+          c.on('error', () => undefined);
+          try {
+            await c.connect();
+          } catch (e) {
+            await c.end().catch(() => undefined);
+            throw e;
+          }
+          return c;
+        },
+        redactDatabaseUrl(url),
+        wait,
+      );
+    }
   } catch (cause) {
     const e = connectError(cause, shownOf(client), '--state');
     throw new SitemapkitError('ERR_STATE', e.message, { where: e.where ?? '', hint: e.hint ?? '', cause });

@@ -5,10 +5,14 @@
  * crawl goes through here.
  */
 import type { CrawlResult } from '../crawler/crawl.js';
+import type { FirstConnect } from '../crawler/frontier-postgres-db.js';
+import { RETRY_SECONDS } from '../crawler/frontier-postgres-options.js';
 import { readCrawlPhase } from '../crawler/frontier-postgres-queue.js';
 import { openPostgresCrawl, type PostgresCrawl } from '../crawler/frontier-postgres-read.js';
 import type { CrawlOptions } from '../crawler/options.js';
+import type { CliContext } from './context.js';
 import { deleteCrawlCommand, withDatabase } from './crawl-commands.js';
+import { diagnosticLine } from './crawl-lines.js';
 import { UsageError } from './exit.js';
 
 /** `--state postgres://…` (or postgresql://): the crawl lives in PostgreSQL and is shared. */
@@ -41,9 +45,15 @@ export function defaultCrawlId(url: string): string {
 }
 
 /** The options that make `crawl()` one worker of the shared crawl `crawlId` in `options.state`. */
-export function workerOptions(options: CrawlOptions, crawlId: string, leaseMs?: number): CrawlOptions {
+export function workerOptions(
+  options: CrawlOptions,
+  crawlId: string,
+  leaseMs?: number,
+  connectMs?: number,
+): CrawlOptions {
   const lease = leaseMs === undefined ? {} : { leaseSeconds: Math.ceil(leaseMs / 1000) };
-  return { ...options, crawlId, ...lease } as CrawlOptions;
+  const connect = connectMs === undefined ? {} : { connectSeconds: connectMs / 1000 };
+  return { ...options, crawlId, ...lease, ...connect } as CrawlOptions;
 }
 
 /** Whether this process wrote the crawl's outputs (exactly one worker of a shared crawl does). */
@@ -121,9 +131,30 @@ export async function sharedCrawlStatus(url: string, id: string): Promise<Shared
   };
 }
 
+/**
+ * How a worker's first connection waits for a server that is not up yet: `--connect-timeout`, or
+ * as long as a lost connection is retried, saying so on stderr (as the crawl's diagnostics are) unless `--quiet` or `--json`.
+ */
+export function firstConnect(
+  ctx: CliContext,
+  flags: { quiet?: boolean; json?: boolean; connectTimeout?: number | undefined },
+): FirstConnect {
+  return {
+    waitMs: flags.connectTimeout ?? RETRY_SECONDS * 1000,
+    onWait: (d) => {
+      if (flags.quiet !== true && flags.json !== true) ctx.stderr.write(`${diagnosticLine(d)}\n`);
+    },
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+  };
+}
+
 /** Whether the crawl exists, and whether it finished (without counting its URLs). */
-export async function sharedCrawlPhase(url: string, id: string): Promise<'none' | 'unfinished' | 'finished'> {
-  return readCrawlPhase(url, id);
+export async function sharedCrawlPhase(
+  url: string,
+  id: string,
+  wait?: FirstConnect,
+): Promise<'none' | 'unfinished' | 'finished'> {
+  return readCrawlPhase(url, id, wait);
 }
 
 /** Drops the crawl's schema and the command recorded for it. */

@@ -19,13 +19,15 @@ import type { CliContext } from './context.js';
 import { saveCrawlCommand, withDatabase } from './crawl-commands.js';
 import { superviseWorkers, WORKER_IPC_ENV, type WorkerMessage } from './crawl-workers.js';
 import { EXIT_OK, UsageError } from './exit.js';
-import { defaultCrawlId, dropSharedCrawl, sharedCrawlPhase } from './shared-crawl.js';
+import { defaultCrawlId, dropSharedCrawl, firstConnect, sharedCrawlPhase } from './shared-crawl.js';
 
 /** The flags of `crawl` that the shared start reads (the rest are recorded as they are). */
 export interface SharedStartFlags {
   state?: string;
   crawlId?: string;
   workers?: number;
+  /** Milliseconds. */
+  connectTimeout?: number;
   resume?: boolean;
   fresh?: boolean;
   recrawl?: boolean;
@@ -59,7 +61,16 @@ export async function startSharedCrawl<F extends SharedStartFlags>(
   const id = flags.crawlId ?? defaultCrawlId(urls[0] ?? '');
   check({ ...flags, crawlId: id });
   const json = flags.json === true || flags.format === 'json';
-  const phase = await sharedCrawlPhase(state, id);
+  // The first connection: a crawl started beside its database (a compose file) waits for it.
+  const phase = await sharedCrawlPhase(
+    state,
+    id,
+    firstConnect(ctx, {
+      quiet: flags.quiet === true,
+      json,
+      connectTimeout: flags.connectTimeout,
+    }),
+  );
   const shown = redactDatabaseUrl(state);
   // Worded as the SQLite state's refusals are (state-open.ts): the crawl could not run, exit 2.
   if (flags.resume === true && phase === 'none') {
@@ -131,6 +142,17 @@ export function leftShared(state: string, crawlId: string): string {
   return `interrupted: this worker's pages went back to the crawl "${crawlId}", which the other workers go on with; to join it again:\n  sitemapkit crawl-worker --state ${shellWord(redactDatabaseUrl(state))} --crawl-id ${crawlId}`;
 }
 
+/**
+ * A worker's own share of a shared crawl, for its summary: the pages it fetched, and apart the URLs
+ * it finished without a fetch (refused by robots.txt or the address policy).
+ */
+export function workerShare(result: CrawlResult): string {
+  const w = result.worker;
+  if (w === undefined) return '';
+  const n = (v: number, word: string): string => `${v.toLocaleString('en-US')} ${word}${v === 1 ? '' : 's'}`;
+  return `${n(w.pages, 'page')} fetched, ${n(w.withoutFetch, 'URL')} finished without a fetch`;
+}
+
 /** The summary of a worker that ended with the frontier empty while another worker wrote the outputs. */
 export function otherWorkerWrote(
   result: CrawlResult,
@@ -140,10 +162,12 @@ export function otherWorkerWrote(
 ): number {
   const s = result.stats;
   if (json) {
-    ctx.stdout.write(`${JSON.stringify({ ok: true, crawlId, wroteOutputs: false, stats: s }, null, 2)}\n`);
+    ctx.stdout.write(
+      `${JSON.stringify({ ok: true, crawlId, wroteOutputs: false, worker: result.worker, stats: s }, null, 2)}\n`,
+    );
   } else {
     ctx.stdout.write(
-      `Crawl "${crawlId}" is done: this worker made ${s.requests.toLocaleString('en-US')} requests in ${s.seconds.toFixed(1)} s; another worker wrote the sitemaps, the HTML site map and the report\n`,
+      `Crawl "${crawlId}" is done: this worker made ${s.requests.toLocaleString('en-US')} requests in ${s.seconds.toFixed(1)} s (${workerShare(result)}); another worker wrote the sitemaps, the HTML site map and the report\n`,
     );
   }
   return EXIT_OK;

@@ -60,6 +60,8 @@ export async function crawlShared(o: ResolvedCrawlOptions, s: ResolvedShared): P
     retryMs: s.retryMs,
     sleep: o.sleep,
     name: `sitemapkit crawl ${s.workerId}`,
+    // A worker started before its database is up (a compose file, a server restarting) waits for it.
+    firstConnect: { waitMs: s.connectMs, onWait: o.onDiagnostic, sleep: o.sleep },
   });
   let heartbeat: Heartbeat | undefined;
   let ended = 'failed';
@@ -363,6 +365,7 @@ async function work(
     workerId: s.workerId,
     wroteOutput,
     pages: frontier.pages,
+    withoutFetch: frontier.withoutFetch,
   });
   const seconds = (o.now() - recorder.started) / 1000;
   if (!complete || finishedAlready || !(await claimFinish(db, s.workerId, rewrite))) {

@@ -7,13 +7,14 @@
  * transaction commits, so running it again is safe).
  */
 import type { Pool, PoolClient, PoolConfig } from 'pg';
+import type { Diagnostic } from '../core/diagnostics.js';
 import { SitemapkitError } from '../core/errors.js';
 import { redactDatabaseUrl } from '../sources/sql-db.js';
 import { connectError, libpqUrl } from '../sources/sql-postgres.js';
 
 /** The format of a crawl's schema, and its version (migrations below, as the SQLite state has). */
 export const PG_FORMAT = 'sitemapkit-crawl-postgres';
-export const PG_VERSION = '2';
+export const PG_VERSION = '3';
 
 /** A crawl id: letters, digits, `_` and `-`, as a schema name reads it in psql and in messages. */
 const CRAWL_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,55}$/;
@@ -207,13 +208,67 @@ export class PgDb {
   }
 }
 
+/** How a first connection waits for a server that is not up yet: for how long, and whom it tells. */
+export interface FirstConnect {
+  /** ms; the same budget as a lost connection's retries (`retrySeconds`). */
+  waitMs: number;
+  /** Told once, at the first failed try, that the worker waits (`crawl-database-waiting`). */
+  onWait: ((d: Diagnostic) => void) | undefined;
+  sleep: (ms: number) => Promise<void>;
+}
+
+/** A failed try's cause in a few words, for the waiting line. */
+function why(e: unknown): string {
+  const code = (e as { code?: unknown })?.code;
+  if (code === 'ECONNREFUSED') return 'the connection was refused';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name is not known';
+  if (code === '57P03') return 'the server is starting up or shutting down';
+  return String((e as Error)?.message ?? e);
+}
+
+/**
+ * Runs `connect` until it succeeds, again after a failure a retry may cure (the server not up yet,
+ * restarting, a name not resolved yet: a worker started beside its database, as in a compose
+ * file) for `wait.waitMs`, saying once that it waits; a refused login, a missing database or a
+ * missing right fails at the first try. The last failure is thrown as it came.
+ */
+export async function connectPatiently<T>(
+  connect: () => Promise<T>,
+  shown: string,
+  wait: FirstConnect,
+): Promise<T> {
+  const until = Date.now() + wait.waitMs;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await connect();
+    } catch (e) {
+      if (!transient(e) || Date.now() >= until) throw e;
+      if (attempt === 0) {
+        wait.onWait?.({
+          code: 'crawl-database-waiting',
+          severity: 'info',
+          message: `${shown}: the database cannot be reached yet (${why(e)}): waiting up to ${Math.ceil(wait.waitMs / 1000)} s for it`,
+        });
+      }
+      await wait.sleep(Math.min(1000, 50 * 2 ** Math.min(attempt, 5)));
+    }
+  }
+}
+
 /**
  * Opens a pool of `size` connections on the crawl's database, every session in the crawl's schema.
- * The first connection is made here, so an unreachable server or a refused login fails at once.
+ * The first connection is made here: an unreachable server fails at once, or, with `firstConnect`,
+ * once it was not up for that long; a refused login fails at once.
  */
 export async function openPgDb(
   target: PgTarget,
-  o: { size: number; retryMs: number; sleep: (ms: number) => Promise<void>; name: string },
+  o: {
+    size: number;
+    retryMs: number;
+    sleep: (ms: number) => Promise<void>;
+    name: string;
+    firstConnect?: FirstConnect;
+  },
 ): Promise<PgDb> {
   const pg = await loadPg();
   const config: PoolConfig = {
@@ -236,7 +291,10 @@ export async function openPgDb(
   pool.on('error', () => undefined);
   let c: PoolClient;
   try {
-    c = await pool.connect();
+    c =
+      o.firstConnect === undefined
+        ? await pool.connect()
+        : await connectPatiently(() => pool.connect(), target.shown, o.firstConnect);
   } catch (cause) {
     await pool.end().catch(() => undefined);
     const e = connectError(cause, target.shown, '--state');

@@ -29,9 +29,16 @@ export interface SharedCrawlOptions {
   leaseSeconds?: number;
   /**
    * Seconds a lost database connection is retried before the worker gives up with `ERR_STATE`
-   * (what it finished is committed; its claims return when they expire). @default 60
+   * (what it finished is committed; its claims return when they expire), and that a worker
+   * started before its server is up waits for it (saying so once, `crawl-database-waiting`; a
+   * refused login or a missing database fails at once). @default 60
    */
   retrySeconds?: number;
+  /**
+   * Seconds a worker started before its database is up waits for it at its first connection (0:
+   * it fails at once). @default retrySeconds
+   */
+  connectSeconds?: number;
   /**
    * Called at each step a fault-injection test may stop the worker at: a claim made, a request
    * sent (its answer not read yet), before and after a batch is committed; `urls` are the URLs
@@ -46,6 +53,8 @@ export interface ResolvedShared {
   workerId: string;
   leaseSeconds: number;
   retryMs: number;
+  /** How long the first connection waits for a server that is not up yet (ms). */
+  connectMs: number;
   /** `hostConcurrency` when given: the requests in flight on one host, all workers together. */
   hostLimit: number | undefined;
   onStep: ((step: PgStep, urls: readonly string[]) => void | Promise<void>) | undefined;
@@ -57,9 +66,17 @@ export interface SharedCrawlWorker {
   workerId: string;
   /** This worker wrote the sitemaps, the HTML site map and the report (the first to claim the finish). */
   wroteOutput: boolean;
-  /** Pages this worker recorded finished. */
+  /** Pages this worker fetched (one or more requests) and recorded finished. */
   pages: number;
+  /**
+   * URLs this worker recorded finished without fetching them: refused by robots.txt or by the
+   * address policy (in `pages` before, which counted every URL the worker finished).
+   */
+  withoutFetch: number;
 }
+
+/** Seconds a lost connection, or a first one to a server not up yet, is retried by default. */
+export const RETRY_SECONDS = 60;
 
 function bad(message: string, hint?: string): SitemapkitError {
   return new SitemapkitError('ERR_OPTIONS', message, hint === undefined ? {} : { hint });
@@ -77,7 +94,7 @@ export function resolveShared(
   o: SharedCrawlOptions & { state?: string; recrawl?: boolean; store?: unknown; hostConcurrency?: number },
 ): ResolvedShared | undefined {
   if (!isPostgresState(o.state)) {
-    for (const k of ['crawlId', 'workerId', 'leaseSeconds', 'retrySeconds'] as const) {
+    for (const k of ['crawlId', 'workerId', 'leaseSeconds', 'retrySeconds', 'connectSeconds'] as const) {
       if (o[k] !== undefined) throw bad(`${k} needs state: a postgres:// URL (a crawl shared by workers)`);
     }
     return undefined;
@@ -102,12 +119,19 @@ export function resolveShared(
       `workerId must be 1 to 100 printable characters without spaces, got ${JSON.stringify(workerId)}`,
     );
   if (o.onStep !== undefined && typeof o.onStep !== 'function') throw bad('onStep must be a function');
+  const retryMs = seconds('retrySeconds', o.retrySeconds, RETRY_SECONDS, 86_400) * 1000;
+  // 0 is a choice here (fail at once), as it is not for the other durations.
+  const c = o.connectSeconds;
+  if (c !== undefined && (typeof c !== 'number' || !Number.isFinite(c) || c < 0 || c > 86_400))
+    throw bad(`connectSeconds must be 0 or more and at most 86400 seconds, got ${String(c)}`);
+  const connectMs = c === undefined ? retryMs : c * 1000;
   return {
     url: o.state,
     crawlId,
     workerId,
     leaseSeconds: seconds('leaseSeconds', o.leaseSeconds, 60, 86_400),
-    retryMs: seconds('retrySeconds', o.retrySeconds, 60, 86_400) * 1000,
+    retryMs,
+    connectMs,
     // Checked with the other crawl options; given, it is a limit every worker shares.
     hostLimit: typeof o.hostConcurrency === 'number' ? o.hostConcurrency : undefined,
     onStep: o.onStep,

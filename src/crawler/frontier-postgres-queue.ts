@@ -6,7 +6,7 @@
  * planner's estimate of the queue index's entries (kept by autovacuum), labelled as an estimate.
  * And the crawl's phase, which `crawl --state postgres://…` reads at its start, without a count.
  */
-import { openPgDb, type PgDb, pgTarget } from './frontier-postgres-db.js';
+import { type FirstConnect, openPgDb, type PgDb, pgTarget } from './frontier-postgres-db.js';
 import { crawlExists } from './frontier-postgres-schema.js';
 
 /** Up to this many queued URLs the size is counted exactly. */
@@ -49,12 +49,14 @@ async function readSize(db: PgDb, bound: number): Promise<SharedQueueSize> {
 export async function readCrawlPhase(
   url: string,
   crawlId: string,
+  firstConnect?: FirstConnect,
 ): Promise<'none' | 'unfinished' | 'finished'> {
   const db = await openPgDb(pgTarget(url, crawlId), {
     size: 1,
     retryMs: 0,
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     name: 'sitemapkit crawl',
+    ...(firstConnect === undefined ? {} : { firstConnect }),
   });
   try {
     if (!(await crawlExists(db))) return 'none';

@@ -50,7 +50,7 @@ const COLUMNS = [
 ] as const;
 
 /** Meta keys that are the shared crawl's own, not the state's. */
-const SHARED_META = new Set(['format', 'version', 'finisher', 'seeding']);
+const SHARED_META = new Set(['format', 'version', 'made_by', 'finisher', 'seeding']);
 
 /**
  * Copies the crawl into a new SQLite state file at `path` (which must not exist). The links (31 a

@@ -5,6 +5,7 @@
  * crawl is copied into a local state and written by the same code; the rest is what workers share:
  * leases, the seen-set's 128-bit hash, hosts' send slots, robots.txt, workers and their heartbeats.
  */
+import { readFileSync } from 'node:fs';
 import type { PoolClient } from 'pg';
 import { SitemapkitError } from '../core/errors.js';
 import { PG_FORMAT, PG_VERSION, type PgDb, quoteIdent } from './frontier-postgres-db.js';
@@ -84,7 +85,10 @@ CREATE TABLE hosts (
   delay_ms integer NOT NULL,
   crawl_delay_ms integer
 );
-CREATE TABLE sends (origin text NOT NULL, at timestamptz NOT NULL, worker text NOT NULL);
+CREATE TABLE sends (origin text NOT NULL, at timestamptz NOT NULL, worker text NOT NULL, token uuid);
+CREATE UNIQUE INDEX sends_token ON sends (token);
+CREATE TABLE places (worker text NOT NULL, token bigint NOT NULL, origin text NOT NULL, PRIMARY KEY (worker, token));
+CREATE INDEX places_origin ON places (origin);
 CREATE TABLE robots (
   origin text PRIMARY KEY,
   fetched_at timestamptz NOT NULL,
@@ -105,10 +109,72 @@ CREATE TABLE robots (
  * source)`; version 2 keeps a page's links in one row of `page_links` (a page is recorded finished
  * once, its links with it): about 30 rows and index entries fewer a page on a site with a menu.
  * A migrated crawl keeps its `links` rows, read with the new ones (frontier-postgres-read.ts).
+ * Version 3 names each send slot's claim by a token (frontier-postgres-slots.ts), so that the retry
+ * of a claim whose answer was lost finds it (the slots claimed before keep no token), and creates
+ * the `places` of the host limit with the schema; a version-2 crawl may have them already (a
+ * worker created them on first use), or the `flights` of the release before, which no version-3
+ * worker reads: they are dropped. A crawl is migrated only while no worker of its older version is
+ * alive (see {@link ensureCrawlSchema}).
  */
 const MIGRATIONS: ReadonlyArray<{ from: string; sql: string }> = [
   { from: '1', sql: 'CREATE TABLE page_links (source bigint PRIMARY KEY, targets bigint[] NOT NULL)' },
+  {
+    from: '2',
+    sql: `ALTER TABLE sends ADD COLUMN IF NOT EXISTS token uuid;
+      CREATE UNIQUE INDEX IF NOT EXISTS sends_token ON sends (token);
+      CREATE TABLE IF NOT EXISTS places (worker text NOT NULL, token bigint NOT NULL, origin text NOT NULL, PRIMARY KEY (worker, token));
+      CREATE INDEX IF NOT EXISTS places_origin ON places (origin);
+      DROP TABLE IF EXISTS flights`,
+  },
 ];
+
+/** This release, as the crawl's meta names the one that made it (`made_by`). */
+function release(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version?: unknown;
+    };
+    return `sitemapkit ${typeof pkg.version === 'string' ? pkg.version : 'of unknown version'}`;
+  } catch {
+    return 'sitemapkit of unknown version';
+  }
+}
+
+/** The live workers of a crawl (signed off or without a heartbeat within their lease: dead). */
+const LIVE = `SELECT id, host, pid, lease_seconds FROM workers WHERE stopped_at IS NULL
+  AND heartbeat > clock_timestamp() - make_interval(secs => lease_seconds) ORDER BY id`;
+
+/** A crawl made by another version of the schema, which this worker cannot join: why, and what to do. */
+function otherVersion(
+  db: PgDb,
+  version: string | undefined,
+  madeBy: string | undefined,
+  live: ReadonlyArray<{ id: string; host: string; pid: number; lease_seconds: number }>,
+): SitemapkitError {
+  const { crawlId, shown } = db.target;
+  const by = `${madeBy ?? 'a sitemapkit that did not record its version'} (crawl schema version ${version ?? 'unknown'})`;
+  const me = `this is ${release()} (crawl schema version ${PG_VERSION})`;
+  if (live.length > 0) {
+    const names = live.map((w) => `${w.id} on ${w.host}, pid ${w.pid}`);
+    const lease = Math.max(...live.map((w) => w.lease_seconds));
+    return new SitemapkitError(
+      'ERR_STATE',
+      `the crawl "${crawlId}" was made by ${by} and ${live.length === 1 ? 'one of its workers still runs' : `${live.length} of its workers still run`} (${names.slice(0, 3).join('; ')}${names.length > 3 ? '; …' : ''}); ${me}, and workers of two versions would not share the hosts' limits`,
+      {
+        where: shown,
+        hint: `stop those workers or let them finish, then start this one again (it then upgrades the crawl); a worker that died stops counting ${lease} s after its last heartbeat`,
+      },
+    );
+  }
+  return new SitemapkitError(
+    'ERR_STATE',
+    `the crawl "${crawlId}" was made by ${by}; ${me}, which cannot join it`,
+    {
+      where: shown,
+      hint: `run every worker of the crawl with the release that made it, or drop it (crawl-status --drop, or crawl --fresh) and crawl again with this one`,
+    },
+  );
+}
 
 /** Whether the crawl's schema exists (and holds a crawl). */
 export async function crawlExists(db: PgDb): Promise<boolean> {
@@ -151,35 +217,46 @@ export async function ensureCrawlSchema(db: PgDb): Promise<boolean> {
       await c.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
       await c.query(`SET LOCAL search_path = ${quoteIdent(schema)}`);
       await c.query(TABLES);
-      await c.query('INSERT INTO meta (key, value) VALUES ($1, $2), ($3, $4)', [
+      await c.query('INSERT INTO meta (key, value) VALUES ($1, $2), ($3, $4), ($5, $6)', [
         'format',
         PG_FORMAT,
         'version',
         PG_VERSION,
+        'made_by',
+        release(),
       ]);
       return true;
     }
     const m = new Map(
-      (await c.query("SELECT key, value FROM meta WHERE key IN ('format', 'version')")).rows.map(
+      (await c.query("SELECT key, value FROM meta WHERE key IN ('format', 'version', 'made_by')")).rows.map(
         (r: { key: string; value: string }) => [r.key, r.value],
       ),
     );
-    let version = m.get('version');
-    if (m.get('format') === PG_FORMAT && version !== PG_VERSION) {
-      const start = MIGRATIONS.findIndex((x) => x.from === version);
-      if (start >= 0) {
-        for (const x of MIGRATIONS.slice(start)) await c.query(x.sql);
-        await c.query("UPDATE meta SET value = $1 WHERE key = 'version'", [PG_VERSION]);
-        version = PG_VERSION;
-      }
+    if (m.get('format') !== PG_FORMAT) {
+      throw new SitemapkitError('ERR_STATE', `the schema "${schema}" does not hold a sitemapkit crawl`, {
+        where: shown,
+        hint: 'drop it (crawl-status --drop, or fresh) or give another crawl id',
+      });
     }
-    if (m.get('format') !== PG_FORMAT || version !== PG_VERSION) {
-      throw new SitemapkitError(
-        'ERR_STATE',
-        `the schema "${schema}" does not hold a sitemapkit crawl of a version this release reads`,
-        { where: shown, hint: 'drop it (crawl-status --drop, or fresh) or give another crawl id' },
-      );
-    }
+    const version = m.get('version');
+    if (version === PG_VERSION) return false;
+    const start = MIGRATIONS.findIndex((x) => x.from === version);
+    if (start < 0) throw otherVersion(db, version, m.get('made_by'), []);
+    // Under the schema's lock, so a worker of this version that starts meanwhile waits and finds
+    // the crawl migrated; a worker of the older one still alive keeps its layout: refused.
+    const live = (await c.query(LIVE)).rows as Array<{
+      id: string;
+      host: string;
+      pid: number;
+      lease_seconds: number;
+    }>;
+    if (live.length > 0) throw otherVersion(db, version, m.get('made_by'), live);
+    for (const x of MIGRATIONS.slice(start)) await c.query(x.sql);
+    await c.query(
+      `INSERT INTO meta (key, value) VALUES ('version', $1), ('made_by', $2)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+      [PG_VERSION, release()],
+    );
     return false;
   });
 }

@@ -16,13 +16,17 @@
  * request's. A dead worker's places stop counting when its heartbeat is older than its lease, as
  * its claims do; a worker id that starts again clears its old rows.
  *
- * A send slot's claim (CLAIM) whose answer was lost is claimed again by the retry: the host's
- * next slot moves one delay further, which spaces requests more, never less.
+ * A send slot's claim is named by a token (a uuid) the worker picks before its first try, stored
+ * with the slot in `sends`: when the answer to a claim is lost (it committed, then the connection
+ * dropped), the retry finds its token's row and waits for that slot rather than claiming another
+ * (a second claim would move the host's next slot one delay further: the host would wait twice
+ * the configured delay).
  */
+import { randomUUID } from 'node:crypto';
 import type { PgDb } from './frontier-postgres-db.js';
 import type { SlotSource } from './scheduler.js';
 
-/** The claimed slot, logged, and how long until it (ms; negative when it is already due). */
+/** The claimed slot, logged with its token, and how long until it (ms; negative when it is already due). */
 const CLAIM = `
 WITH u AS (
   UPDATE hosts SET next_at = GREATEST(next_at, clock_timestamp())
@@ -30,8 +34,12 @@ WITH u AS (
   WHERE origin = $1
   RETURNING origin, next_at - make_interval(secs => GREATEST(delay_ms, COALESCE(crawl_delay_ms, 0)) / 1000.0) AS slot
 )
-INSERT INTO sends (origin, at, worker) SELECT origin, slot, $2 FROM u
+INSERT INTO sends (origin, at, worker, token) SELECT origin, slot, $2, $3 FROM u
 RETURNING (extract(epoch FROM at - clock_timestamp()) * 1000)::float8 AS wait_ms`;
+
+/** A claim's slot when its token's row exists (the try whose answer was lost committed it). */
+const HELD = `SELECT (extract(epoch FROM at - clock_timestamp()) * 1000)::float8 AS wait_ms
+FROM sends WHERE token = $1`;
 
 /** How long a worker waits before it asks again for a place on a full host (ms, first and last). */
 const FULL_WAIT_MS = [10, 200] as const;
@@ -112,16 +120,12 @@ export class PostgresSlots implements SlotSource {
   }
 
   async #enter(origin: string, limit: number, token: number): Promise<void> {
-    this.#places ??= this.#db.transaction('create the host places table', async (c) => {
-      // Workers start together: one creates the table, the others find it.
-      await c.query("SELECT pg_advisory_xact_lock(hashtext(current_schema()), hashtext('places'))");
-      await c.query(
-        'CREATE TABLE IF NOT EXISTS places (worker text NOT NULL, token bigint NOT NULL, origin text NOT NULL, PRIMARY KEY (worker, token))',
-      );
-      await c.query('CREATE INDEX IF NOT EXISTS places_origin ON places (origin)');
-      // A worker id that ran before holds nothing now (its tokens start again at 1).
-      await c.query('DELETE FROM places WHERE worker = $1', [this.#worker]);
-    });
+    // A worker id that ran before holds nothing now (its tokens start again at 1).
+    this.#places ??= this.#db
+      .query('clear the host places of this worker id', 'DELETE FROM places WHERE worker = $1', [
+        this.#worker,
+      ])
+      .then(() => undefined);
     await this.#places;
     for (let wait: number = FULL_WAIT_MS[0]; ; wait = Math.min(wait * 2, FULL_WAIT_MS[1])) {
       let tries = 0;
@@ -166,17 +170,32 @@ export class PostgresSlots implements SlotSource {
     await known;
     const delay = Math.max(this.#delayMs, this.#crawlDelays.get(origin) ?? 0);
     for (;;) {
-      const rows = await this.#db.query<{ wait_ms: number }>('claim a send slot', CLAIM, [
-        origin,
-        this.#worker,
-      ]);
-      const wait = rows[0]?.wait_ms ?? 0;
+      const wait = await this.#claimOnce(origin);
       const due = performance.now() + wait;
       if (wait > 0) await this.#sleep(Math.ceil(wait));
       // A process that woke up late (a loaded machine) would send into the next worker's slot:
       // its slot is let go and a new one claimed, so that sends keep the spacing, not just claims.
       if (performance.now() - due <= delay / 2) return;
     }
+  }
+
+  /** One slot, claimed exactly once however often the statement is tried; ms until it. */
+  async #claimOnce(origin: string): Promise<number> {
+    // Picked before the first try: every retry names the same claim.
+    const token = randomUUID();
+    let tries = 0;
+    return this.#db.with('claim a send slot', async (c) => {
+      if (tries++ > 0) {
+        const had = await c.query<{ wait_ms: number }>({ name: 'sk_send_held', text: HELD, values: [token] });
+        if (had.rows[0] !== undefined) return had.rows[0].wait_ms;
+      }
+      const r = await c.query<{ wait_ms: number }>({
+        name: 'sk_claim_send',
+        text: CLAIM,
+        values: [origin, this.#worker, token],
+      });
+      return r.rows[0]?.wait_ms ?? 0;
+    });
   }
 
   async #ensure(origin: string): Promise<void> {

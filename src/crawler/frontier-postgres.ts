@@ -105,8 +105,10 @@ export class PostgresFrontier implements Frontier {
   /** URLs this worker added: in all when it last had the table analysed, and since. */
   #addedAtAnalyze = 0;
   #added = 0;
-  /** Pages this worker recorded finished (its own share of the crawl). */
+  /** Pages this worker fetched and recorded finished (its own share of the crawl). */
   pages = 0;
+  /** URLs this worker recorded finished without fetching them (robots.txt or the address policy refused them). */
+  withoutFetch = 0;
 
   constructor(db: PgDb, o: PgFrontierOptions) {
     this.where = db.target.shown;
@@ -282,15 +284,16 @@ export class PostgresFrontier implements Frontier {
       // A retry after a lost answer records nothing again (the pages are finished): the pages the
       // lost try recorded are this worker's all the same, counted before the batch runs again.
       let tries = 0;
-      let recorded = 0;
+      let recorded = { n: 0, fetched: 0 };
       const again = async (c: PoolClient): Promise<void> => {
         if (tries++ === 0 || finished.length === 0) return;
         const r = await c.query({
           name: 'sk_finished_mine',
-          text: 'SELECT count(*)::int AS n FROM urls WHERE id = ANY($1::bigint[]) AND state = 2 AND finished_by = $2',
+          text: `SELECT count(*)::int AS n, count(*) FILTER (WHERE attempts > 0)::int AS fetched
+            FROM urls WHERE id = ANY($1::bigint[]) AND state = 2 AND finished_by = $2`,
           values: [finished.map((f) => f.id), this.#o.workerId],
         });
-        recorded = (r.rows[0] as { n: number } | undefined)?.n ?? 0;
+        recorded = (r.rows[0] as { n: number; fetched: number } | undefined) ?? { n: 0, fetched: 0 };
       };
       done =
         links === undefined
@@ -302,14 +305,20 @@ export class PostgresFrontier implements Frontier {
               await again(c);
               return writeKnown(c, this.#ctx, finished, links);
             });
-      this.pages += recorded;
+      this.pages += recorded.fetched;
+      this.withoutFetch += recorded.n - recorded.fetched;
     } catch (error) {
       // Not durable: the batch is written by the next commit (a worker that stops returns its claims).
       this.#finished = [...finished, ...this.#finished];
       this.#found = [...found, ...this.#found];
       throw error;
     }
-    this.pages += done.applied.size;
+    // A fetch is what the state counts as one (attempts > 0): a URL refused before it was asked is not.
+    for (const f of finished) {
+      if (!done.applied.has(f.id)) continue;
+      if ((f.outcome.attempts ?? 0) > 0) this.pages++;
+      else this.withoutFetch++;
+    }
     // Only what a committed transaction read or wrote: a rolled-back insert's ids never existed.
     for (const x of done.learned) this.#known.learn(x.url, x.id, x.depth);
     await this.#analyze(done.committed.queued + done.committed.finished);

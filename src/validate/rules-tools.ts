@@ -190,6 +190,14 @@ export const TOOL_RULES: ReadonlyArray<[string, Rule]> = [
     'Nothing to do; pass --resume instead to write a finished crawl’s output again without fetching.',
   ),
   own(
+    'crawl-database-waiting',
+    'info',
+    'crawler',
+    'crawler',
+    'A worker of a shared crawl found its PostgreSQL server not up yet (refused, starting, or its host name not known yet) and waits for it, as long as it retries a lost connection (a minute by default); a refused login or a missing database is not waited for.',
+    'Nothing to do when the server is starting; otherwise check the host and port in --state and that the server runs.',
+  ),
+  own(
     'crawl-recrawl-continued',
     'info',
     'crawler',

@@ -97,7 +97,7 @@ describe('crawl --state postgres://… (a shared crawl)', () => {
     // The whole crawl's counts, with this worker's own requests said as such.
     expect(r.stdout).toMatch(
       new RegExp(
-        `^Crawl "three" finished \\(this worker: [\\d,]+ requests? in [\\d.]+ s, and wrote the outputs\\): ${PAGES + 10} pages in the sitemap`,
+        `^Crawl "three" finished \\(this worker: [\\d,]+ pages? fetched, [\\d,]+ URLs? finished without a fetch, [\\d,]+ requests? in [\\d.]+ s, and wrote the outputs\\): ${PAGES + 10} pages in the sitemap`,
       ),
     );
     expect(entries(join(dir, 'pg', 'out'))).toEqual(entries(join(dir, 'lite', 'out')));
@@ -349,7 +349,7 @@ describe('crawl --state postgres://… (a shared crawl)', () => {
     expect(fresh.stdout).toContain(`${PAGES + 10} pages in the sitemap`);
   }, 120_000);
 
-  it('an unreachable database: exit 2 and one sentence naming the host and what to check', async () => {
+  it('an unreachable database: exit 2 and one sentence naming the host and what to check, once --connect-timeout passed', async () => {
     const dir = tempDir('sk-pg-down');
     const r = await runBin([
       'crawl',
@@ -357,8 +357,17 @@ describe('crawl --state postgres://… (a shared crawl)', () => {
       ...common(dir),
       '--state',
       'postgres://sk:secret@127.0.0.1:1/crawls',
+      '--connect-timeout',
+      '1s',
     ]);
     expect(r.code).toBe(2);
+    // It waited (the server may be starting), then said why it gave up.
+    expect(r.stderr).toContain(
+      'info crawl-database-waiting: postgres://sk:***@127.0.0.1:1/crawls (schema crawl_127_0_0_1_',
+    );
+    expect(r.stderr).toContain(
+      'the database cannot be reached yet (the connection was refused): waiting up to 1 s for it',
+    );
     expect(r.stderr).toContain('127.0.0.1:1');
     expect(r.stderr).toContain('cannot connect to the database: the connection was refused');
     expect(r.stderr).toMatch(/Check that the server runs/);
@@ -370,15 +379,26 @@ describe('crawl --state postgres://… (a shared crawl)', () => {
       'postgres://sk@127.0.0.1:1/crawls',
       '--crawl-id',
       'x',
+      '--connect-timeout',
+      '0',
     ]);
     expect(w.code).toBe(2);
     expect(w.stderr).toContain('cannot connect to the database');
+    expect(w.stderr).not.toContain('crawl-database-waiting');
   });
 
   it('usage errors exit 2 with the flag named', async () => {
     const dir = tempDir('sk-pg-usage');
     const cases: Array<[string[], string]> = [
       [['crawl', site.url, ...common(dir), '--workers', '3'], '--workers needs --state postgres://'],
+      [
+        ['crawl', site.url, ...common(dir), '--connect-timeout', '5s'],
+        '--connect-timeout needs --state postgres://',
+      ],
+      [
+        ['crawl-worker', '--state', server().url, '--crawl-id', 'x', '--connect-timeout', 'soon'],
+        '--connect-timeout',
+      ],
       [['crawl', site.url, ...common(dir), '--state', server().url, '--workers', '0'], '--workers'],
       [
         ['crawl', site.url, ...common(dir), '--state', server().url, '--crawl-id', 'no way'],

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Admit, Found, Lease } from '../../src/crawler/frontier.js';
 import { PostgresFrontier } from '../../src/crawler/frontier-postgres.js';
-import { openPgDb, type PgDb, pgTarget } from '../../src/crawler/frontier-postgres-db.js';
+import { openPgDb, PG_VERSION, type PgDb, pgTarget } from '../../src/crawler/frontier-postgres-db.js';
 import { copyToSqlite } from '../../src/crawler/frontier-postgres-read.js';
 import { ensureCrawlSchema } from '../../src/crawler/frontier-postgres-schema.js';
 import { usePostgres } from '../support/postgres.js';
@@ -25,7 +25,8 @@ afterEach(async () => {
 const queue: Admit = () => ({ kind: 'queued' });
 const link = (url: string, depth: number): Found => ({ url, depth, source: 'link' });
 const u = (path: string): string => `https://example.com${path}`;
-const page = { verdict: 'listed', status: 200 } as const;
+// A fetched page's outcome (one request): what the worker counts as a page it fetched.
+const page = { verdict: 'listed', status: 200, attempts: 1 } as const;
 
 let crawls = 0;
 async function frontier(db?: PgDb, knownCap?: number): Promise<{ db: PgDb; frontier: PostgresFrontier }> {
@@ -195,7 +196,7 @@ describe('PostgresFrontier and its memo of known URLs', () => {
     });
     expect(await ensureCrawlSchema(db)).toBe(false);
     const version = await db.query<{ value: string }>('read', "SELECT value FROM meta WHERE key = 'version'");
-    expect(version[0]!.value).toBe('2');
+    expect(version[0]!.value).toBe(PG_VERSION);
     const { frontier: two } = await frontier(db);
     const leases = await leaseAll(two);
     two.finish(leases.get(u('/a'))!, page, [link(u('/'), 2), link(u('/b'), 2)], queue);

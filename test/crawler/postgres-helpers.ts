@@ -98,7 +98,7 @@ export function startWorker(options: Record<string, unknown>, env: Record<string
 /** The `result` line of a worker, parsed. */
 export function resultOf(lines: readonly string[]): {
   complete: boolean;
-  worker: { wroteOutput: boolean; pages: number };
+  worker: { wroteOutput: boolean; pages: number; withoutFetch: number };
 } {
   const line = lines.find((l) => l.startsWith('result '));
   if (line === undefined)

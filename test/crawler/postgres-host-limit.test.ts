@@ -98,9 +98,6 @@ describe('per-host concurrency shared by the workers of a crawl', () => {
       `INSERT INTO "crawl_hostdead".workers (id, host, pid, lease_seconds, heartbeat)
        VALUES ('dead', 'gone', 1, 2, now() - interval '1 minute')`,
     );
-    await pg().query(
-      'CREATE TABLE "crawl_hostdead".places (worker text NOT NULL, token bigint NOT NULL, origin text NOT NULL, PRIMARY KEY (worker, token))',
-    );
     await pg().query(`INSERT INTO "crawl_hostdead".places VALUES ('dead', 1, $1), ('dead', 2, $1)`, [
       site.origin,
     ]);

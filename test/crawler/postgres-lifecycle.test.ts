@@ -110,8 +110,8 @@ async function reference(n: number, dir: string): Promise<string[]> {
 describe('a shared crawl when its database goes away', () => {
   it('retries through a server restart and continues; no page is recorded finished twice', async () => {
     // The restart lands at the same point of the crawl on every run, whatever the load: both
-    // workers started (a worker's first connection fails at once by design, so a restart while one
-    // is still connecting is another case), 12 pages answered, the others held until the server is
+    // workers started (a worker's first connection waits for a server that is not up, so a restart
+    // while one is still connecting is another case: postgres-first-connect.test.ts), 12 pages answered, the others held until the server is
     // back: fetches in flight, batches to commit and claims to make on connections that are gone.
     const site = heldSite(50, 12);
     const server = await startServer(site.routes);
@@ -287,9 +287,12 @@ describe('a shared crawl and its workers', () => {
     const closed = await startServer({});
     const port = closed.port;
     await closed.close();
-    const unreachable = await crawl({ ...base, state: `postgres://u:p@127.0.0.1:${port}/db` }).catch(
-      (e: unknown) => e,
-    );
+    // A server that is not up is waited for (a second here), then the same sentence.
+    const unreachable = await crawl({
+      ...base,
+      state: `postgres://u:p@127.0.0.1:${port}/db`,
+      connectSeconds: 1,
+    }).catch((e: unknown) => e);
     expect(unreachable).toMatchObject({
       code: 'ERR_STATE',
       message: expect.stringMatching(/cannot connect to the database: the connection was refused/),
@@ -328,6 +331,14 @@ describe('a shared crawl and its workers', () => {
     expect(await refused({ state, crawlId: 'x', leaseSeconds: 0 })).toMatchObject({
       code: 'ERR_OPTIONS',
       message: expect.stringMatching(/^leaseSeconds must be/),
+    });
+    expect(await refused({ state, crawlId: 'x', connectSeconds: -1 })).toMatchObject({
+      code: 'ERR_OPTIONS',
+      message: expect.stringMatching(/^connectSeconds must be 0 or more/),
+    });
+    expect(await refused({ connectSeconds: 5 })).toMatchObject({
+      code: 'ERR_OPTIONS',
+      message: expect.stringMatching(/connectSeconds needs state: a postgres:\/\/ URL/),
     });
     expect(await refused({ state, crawlId: 'x', recrawl: true })).toMatchObject({
       code: 'ERR_OPTIONS',

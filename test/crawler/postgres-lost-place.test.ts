@@ -207,9 +207,16 @@ describe('a lost answer to a batch of finished pages', () => {
     expect(proxy.cuts).toBe(1);
     // The lost COMMIT's batch was found recorded by its retry, which recorded nothing again.
     expect(proxy.answers.filter((a) => a.name === 'sk_finished_mine')).toHaveLength(1);
-    // Every URL the worker finished is an event of its own (`page URL`), and in the database.
+    // Every URL the worker finished is an event of its own (`page URL`), and in the database: the
+    // pages it fetched (each a request the site saw), and apart the one robots.txt refused.
     const events = end.lines.filter((l) => l.startsWith('page ')).length;
-    expect(resultOf(end.lines).worker.pages).toBe(events);
+    const { worker } = resultOf(end.lines);
+    expect(worker.pages).toBe(pageHits(site).size);
+    expect(worker.withoutFetch).toBe(
+      end.lines.filter((l) => l.startsWith('page ') && l.includes('/private/')).length,
+    );
+    expect(worker.withoutFetch).toBeGreaterThan(0);
+    expect(worker.pages + worker.withoutFetch).toBe(events);
     const db = await pg().query<{ n: number }>(
       `SELECT count(*)::int AS n FROM "crawl_lostbatch".urls WHERE state = 2 AND finished_by = 'w1'`,
     );

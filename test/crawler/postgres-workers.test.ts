@@ -59,8 +59,10 @@ describe('a crawl shared by four workers through PostgreSQL', () => {
       twice,
       JSON.stringify(who) + JSON.stringify(site.requests.filter((r) => twice.includes(r.path))),
     ).toEqual([]);
-    // Each page recorded once over the workers: the fetched ones and /private/x, which robots.txt refuses.
-    expect(results.reduce((a, r) => a + r.worker.pages, 0)).toBe(hits.size + 1);
+    // Each page recorded once over the workers: the fetched ones as pages, and apart /private/x,
+    // which robots.txt refuses (finished without a fetch).
+    expect(results.reduce((a, r) => a + r.worker.pages, 0)).toBe(hits.size);
+    expect(results.reduce((a, r) => a + r.worker.withoutFetch, 0)).toBe(1);
 
     const single = await countingSite(120);
     servers.push(single);

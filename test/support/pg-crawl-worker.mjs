@@ -3,7 +3,7 @@
  * `crawl()` (from dist/, as the CLI tests do) with the options given as JSON in argv[2], and prints
  * one line per event on standard output: `step NAME URLS` at each fault-injection point (the URLs
  * claimed, being fetched, in the batch, or recorded by it, as JSON), `page URL` for
- * each finished URL, and at the end `result JSON` (or `error CODE MESSAGE`). With
+ * each finished URL, `diag CODE MESSAGE` for each diagnostic, and at the end `result JSON` (or `error CODE MESSAGE`). With
  * `PAUSE_AT=STEP:N` in its environment it stops at the Nth time it reaches STEP (`pg:claimed`,
  * `pg:mid-fetch`, `pg:before-commit`, `pg:after-commit`): it prints `paused STEP:N` and blocks
  * its only thread, so nothing more of the crawl runs (no other fetch, no commit), until the test
@@ -37,6 +37,7 @@ try {
       }
     },
     onPage: (e) => out(`page ${e.url}`),
+    onDiagnostic: (d) => out(`diag ${d.code} ${d.message}`),
   });
   out(`result ${JSON.stringify({ complete: result.complete, worker: result.worker, stats: result.stats })}`);
 } catch (e) {

@@ -3,14 +3,16 @@ import { SitemapkitError } from '../../core/errors.js';
 import { redactDatabaseUrl } from '../../sources/sql-db.js';
 import type { CliContext } from '../context.js';
 import { loadCrawlCommand, withDatabase } from '../crawl-commands.js';
-import { wholeNumberArg } from '../flags.js';
-import { crawlIdArg, isSharedState } from '../shared-crawl.js';
+import { durationArg, wholeNumberArg } from '../flags.js';
+import { crawlIdArg, firstConnect, isSharedState } from '../shared-crawl.js';
 import { type CrawlFlags, runCrawl } from './crawl.js';
 
 interface WorkerFlags {
   state: string;
   crawlId: string;
   concurrency?: number;
+  /** Milliseconds. */
+  connectTimeout?: number;
   json?: boolean;
   quiet?: boolean;
   verbose?: boolean;
@@ -28,6 +30,11 @@ export function registerCrawlWorker(program: Command, ctx: CliContext): void {
       '--concurrency <n>',
       "requests in flight at once in this worker (default: the crawl's --concurrency)",
       wholeNumberArg('--concurrency', 1),
+    )
+    .option(
+      '--connect-timeout <duration>',
+      'how long to wait for the database when it is not up yet (default 60s; 0: not at all)',
+      durationArg('--connect-timeout', 's'),
     )
     .option('--json', 'the summary as JSON')
     .option('--quiet', 'no progress and no diagnostics, only the summary')
@@ -60,7 +67,16 @@ async function runWorker(flags: WorkerFlags, ctx: CliContext, argv: readonly str
       hint: 'a worker joins a crawl kept in PostgreSQL: --state postgres://USER@HOST/DATABASE',
     });
   }
-  const command = await withDatabase(flags.state, (c) => loadCrawlCommand(c, flags.crawlId));
+  // The first connection: a worker started before its database is up (a compose file) waits for it.
+  const command = await withDatabase(
+    flags.state,
+    (c) => loadCrawlCommand(c, flags.crawlId),
+    firstConnect(ctx, {
+      quiet: flags.quiet === true,
+      json: flags.json === true,
+      connectTimeout: flags.connectTimeout,
+    }),
+  );
   if (command === undefined) {
     throw new SitemapkitError('ERR_STATE', `there is no crawl "${flags.crawlId}" to join`, {
       where: redactDatabaseUrl(flags.state),
@@ -70,6 +86,7 @@ async function runWorker(flags: WorkerFlags, ctx: CliContext, argv: readonly str
   // The recorded command, with this process's own choices on top.
   const own: Record<string, unknown> = { state: flags.state, crawlId: flags.crawlId, format: 'text' };
   if (flags.concurrency !== undefined) own['concurrency'] = flags.concurrency;
+  if (flags.connectTimeout !== undefined) own['connectTimeout'] = flags.connectTimeout;
   if (flags.json === true) own['json'] = true;
   if (flags.quiet === true) own['quiet'] = true;
   if (flags.verbose === true) own['verbose'] = true;

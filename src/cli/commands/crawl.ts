@@ -33,6 +33,7 @@ import {
   otherWorkerWrote,
   sendToSupervisor,
   startSharedCrawl,
+  workerShare,
 } from '../shared-run.js';
 import { type SiteCrawlFlags, siteCrawlFlags, siteCrawlOptions } from '../site-crawl-flags.js';
 import { maxDropArg, storeName } from '../store-build.js';
@@ -53,6 +54,8 @@ export interface CrawlFlags
   workers?: number;
   /** Milliseconds. */
   lease?: number;
+  /** Milliseconds. */
+  connectTimeout?: number;
   resume?: boolean;
   fresh?: boolean;
   recrawl?: boolean;
@@ -116,6 +119,11 @@ export function registerCrawl(program: Command, ctx: CliContext): void {
         '--lease <duration>',
         "with --state postgres://…: how long a worker's claim on a page lasts; a worker that dies loses its pages to the others after it (default 60s)",
         durationArg('--lease', 's', 5000),
+      )
+      .option(
+        '--connect-timeout <duration>',
+        'with --state postgres://…: how long a worker started before its database is up waits for it (default 60s; 0: not at all)',
+        durationArg('--connect-timeout', 's'),
       )
       .option(
         '--resume',
@@ -224,7 +232,9 @@ the command that resumes).`,
 function checkOptions(urls: string[]): (flags: CrawlFlags) => void {
   return (flags) => {
     try {
-      resolveCrawlOptions(workerOptions(toOptions(urls, flags), flags.crawlId!, flags.lease));
+      resolveCrawlOptions(
+        workerOptions(toOptions(urls, flags), flags.crawlId!, flags.lease, flags.connectTimeout),
+      );
     } catch (error) {
       if (!isSitemapkitError(error, 'ERR_OPTIONS')) throw error;
       throw new UsageError(cliNames(`${error.message}${error.hint ? ` (${error.hint})` : ''}`));
@@ -283,7 +293,12 @@ export async function runCrawl(
   argv: readonly string[],
 ): Promise<number> {
   const shared = isSharedState(flags.state);
-  const sharedOnly = [flags.crawlId && '--crawl-id', flags.workers && '--workers', flags.lease && '--lease'];
+  const sharedOnly = [
+    flags.crawlId && '--crawl-id',
+    flags.workers && '--workers',
+    flags.lease && '--lease',
+    flags.connectTimeout !== undefined && '--connect-timeout',
+  ];
   if (!shared && sharedOnly.some(Boolean))
     throw new UsageError(
       `${sharedOnly.find(Boolean)} needs --state postgres://… (workers share a crawl through PostgreSQL)`,
@@ -336,7 +351,7 @@ export async function runCrawl(
   };
   const crawlId = flags.crawlId ?? defaultCrawlId(urls[0] ?? '');
   const options = shared
-    ? workerOptions(toOptions(urls, flags), crawlId, flags.lease)
+    ? workerOptions(toOptions(urls, flags), crawlId, flags.lease, flags.connectTimeout)
     : toOptions(urls, flags);
   options.onDiagnostic = onDiagnostic;
   options.onProgress = ipcWorker() ? ipcProgress() : onProgress;
@@ -420,7 +435,7 @@ export async function runCrawl(
   const broken = (s.verdicts['broken'] ?? 0) + (s.verdicts['error'] ?? 0);
   const lines = [
     // A shared crawl's counts are the whole crawl's; its requests and time this worker's own.
-    `${shared ? `Crawl "${crawlId}" finished (this worker: ${plural(s.requests, 'request')} in ${s.seconds.toFixed(1)} s, and wrote the outputs)` : `Crawled ${plural(s.requests, 'request')} in ${s.seconds.toFixed(1)} s (${s.pagesPerSecond.toFixed(0)}/s)`}: ${plural(s.listed, 'page')} in the sitemap, ${plural(s.found - s.listed, 'URL')} left out${broken > 0 ? `, ${broken} broken or failing` : ''}${result.complete ? '' : ` (stopped at --max-pages; ${s.queued.toLocaleString('en-US')} queued: --resume with a larger --max-pages to go on)`}`,
+    `${shared ? `Crawl "${crawlId}" finished (this worker: ${workerShare(result)}, ${plural(s.requests, 'request')} in ${s.seconds.toFixed(1)} s, and wrote the outputs)` : `Crawled ${plural(s.requests, 'request')} in ${s.seconds.toFixed(1)} s (${s.pagesPerSecond.toFixed(0)}/s)`}: ${plural(s.listed, 'page')} in the sitemap, ${plural(s.found - s.listed, 'URL')} left out${broken > 0 ? `, ${broken} broken or failing` : ''}${result.complete ? '' : ` (stopped at --max-pages; ${s.queued.toLocaleString('en-US')} queued: --resume with a larger --max-pages to go on)`}`,
     ...(result.sitemaps === undefined
       ? storeLines(result.store!, storeName(flags.store!, shortPath), shortPath(flags.out))
       : [
