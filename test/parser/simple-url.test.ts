@@ -1,10 +1,12 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
+import { isW3cDatetime, isXsdLastmod } from '../../src/core/lastmod.js';
 import { toStrictUri } from '../../src/core/url.js';
 import { SitemapParser } from '../../src/parser/core.js';
 import type { ItemPosition, SitemapItem, SitemapParserOptions } from '../../src/parser/types.js';
-import { NORMAL_URL, SIMPLE_URLS } from '../../src/parser/xml-simple-url.js';
+import { CLEAN_DATE, NORMAL_URL, SIMPLE_URLS } from '../../src/parser/xml-simple-url.js';
 import { CORPUS } from './corpus.js';
 import { sampleBytes, sampleFiles } from './helpers.js';
 
@@ -440,5 +442,95 @@ describe('URLs kept as written without the URL rule (NORMAL_URL)', () => {
       }
     }
     expect(matched).toBeGreaterThan(1000);
+  });
+});
+
+describe('lastmods kept as written without the date grammars (CLEAN_DATE)', () => {
+  const two = (min: number, max: number): fc.Arbitrary<string> =>
+    fc.integer({ min, max }).map((n) => String(n).padStart(2, '0'));
+  /** Dates and date-times around every edge: month 0 and 13, day 0 to 32, 24 o'clock, zones past ±14:00, year 0000. */
+  const candidate = fc
+    .tuple(
+      fc.oneof(
+        fc.constantFrom('0000', '0001', '1900', '2000', '2023', '2024', '9999'),
+        fc.stringMatching(/^\d{4}$/),
+      ),
+      two(0, 13),
+      two(0, 32),
+      fc.option(
+        fc.tuple(
+          two(0, 25),
+          two(0, 61),
+          two(0, 61),
+          fc.constantFrom('', '.5', '.123456', '.'),
+          fc.oneof(
+            fc.constantFrom(
+              'Z',
+              '',
+              'z',
+              '+00:00',
+              '-00:00',
+              '+14:00',
+              '-14:00',
+              '+14:01',
+              '+13:59',
+              '+15:00',
+            ),
+            fc.tuple(fc.constantFrom('+', '-'), two(0, 16), two(0, 61)).map(([s, h, m]) => `${s}${h}:${m}`),
+          ),
+        ),
+        { nil: undefined },
+      ),
+      fc.constantFrom('', '', '', ' ', 'T', ':00'),
+    )
+    .map(
+      ([y, mo, d, t, tail]) =>
+        `${y}-${mo}-${d}${t === undefined ? '' : `T${t[0]}:${t[1]}:${t[2]}${t[3]}${t[4]}`}${tail}`,
+    );
+
+  it('matches only values both date grammars accept (property)', () => {
+    let matched = 0;
+    fc.assert(
+      fc.property(candidate, (s) => {
+        if (!CLEAN_DATE.test(s)) return;
+        matched++;
+        expect([isXsdLastmod(s), isW3cDatetime(s)]).toEqual([true, true]);
+      }),
+      { numRuns: 20_000 },
+    );
+    expect(matched).toBeGreaterThan(2000);
+  });
+
+  it('matches only values both grammars accept, on every date of the samples, corpus and spec cases, and the usual forms', () => {
+    let matched = 0;
+    const docs = [
+      ...sampleFiles()
+        .filter((n) => !n.includes('MiB'))
+        .map((n) => new TextDecoder().decode(sampleBytes(n))),
+      ...Object.values(CORPUS).map((d) => (typeof d === 'string' ? d : new TextDecoder().decode(d))),
+    ];
+    for (const text of docs) {
+      for (const m of text.matchAll(/\d{4}-[^<\s"]*/g)) {
+        if (!CLEAN_DATE.test(m[0])) continue;
+        matched++;
+        expect([m[0], isXsdLastmod(m[0]), isW3cDatetime(m[0])]).toEqual([m[0], true, true]);
+      }
+    }
+    expect(matched).toBeGreaterThan(10);
+    // The spec's cases, with what xmllint and the W3C note say of each.
+    const { cases } = JSON.parse(
+      readFileSync(new URL('../fixtures/spec/data/lastmod-cases.json', import.meta.url), 'utf8'),
+    ) as { cases: Array<{ value: string; w3c_datetime_note: boolean; sitemap_xsd: boolean }> };
+    for (const c of cases) {
+      if (!CLEAN_DATE.test(c.value)) continue;
+      matched++;
+      expect([c.value, c.w3c_datetime_note, c.sitemap_xsd]).toEqual([c.value, true, true]);
+      expect([isXsdLastmod(c.value), isW3cDatetime(c.value)]).toEqual([true, true]);
+    }
+    expect(matched).toBeGreaterThan(15);
+    for (const usual of ['2024-08-15', '2024-08-31T09:12:00+00:00', '2024-12-30T23:59:59.5Z', '2024-04-30'])
+      expect(CLEAN_DATE.test(usual)).toBe(true);
+    for (const left of ['2024-02-29', '2024-02-30', '2024-04-31', '2024-08-15T24:00:00Z', '0000-01-01'])
+      expect(CLEAN_DATE.test(left)).toBe(false);
   });
 });
