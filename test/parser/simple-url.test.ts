@@ -24,13 +24,19 @@ interface Outcome {
   entries: number;
 }
 
+/**
+ * `simple`: with simple `<url>`s read whole and chunks cut after their last `</url>` (carry.ts),
+ * or neither. `failAt`: the input fails (a broken download) before that chunk instead of ending.
+ */
 function run(
   bytes: Uint8Array,
   simple: boolean,
   chunks: readonly number[] = [],
   options: Options = {},
+  failAt = -1,
 ): Outcome {
   SIMPLE_URLS.enabled = simple;
+  SIMPLE_URLS.carry = simple;
   const items: string[] = [];
   const diagnostics: Diagnostic[] = [];
   const p = new SitemapParser({
@@ -44,20 +50,22 @@ function run(
   else {
     let at = 0;
     for (let k = 0; at < bytes.length && !p.done; k++) {
+      if (k === failAt) break;
       const n = chunks[k % chunks.length]!;
       p.write(bytes.subarray(at, at + n));
       at += n;
     }
   }
+  if (failAt >= 0) p.fail('fetch-failed', 'the response broke off');
   p.end();
   return { items, diagnostics, format: p.format, entries: p.entries };
 }
 
 /** The outcome with simple `<url>`s read whole, checked against the general path's; how many were read whole. */
-function same(bytes: Uint8Array, chunks: readonly number[] = [], options: Options = {}): number {
-  const general = run(bytes, false, chunks, options);
+function same(bytes: Uint8Array, chunks: readonly number[] = [], options: Options = {}, failAt = -1): number {
+  const general = run(bytes, false, chunks, options, failAt);
   const before = SIMPLE_URLS.read;
-  const fast = run(bytes, true, chunks, options);
+  const fast = run(bytes, true, chunks, options, failAt);
   expect(fast).toEqual(general);
   return SIMPLE_URLS.read - before;
 }
@@ -66,6 +74,7 @@ const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 
 afterEach(() => {
   SIMPLE_URLS.enabled = true;
+  SIMPLE_URLS.carry = true;
 });
 
 const SITEMAP_NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
@@ -284,8 +293,20 @@ describe('simple <url> elements read whole (issue 16)', () => {
           { maxBytes: 1500 },
           { maxElementDepth: 4 },
         ),
-        (xml, chunks, options) => {
-          read += same(enc(xml), chunks, options);
+        fc.oneof(
+          { weight: 4, arbitrary: fc.constant(-1) },
+          { weight: 1, arbitrary: fc.integer({ min: 0, max: 6 }) },
+        ),
+        fc.oneof({ weight: 4, arbitrary: fc.constant(-1) }, { weight: 1, arbitrary: fc.nat() }),
+        (xml, chunks, options, failAt, badByte) => {
+          // Sometimes a byte that is not UTF-8 somewhere (the decoder's finding must not move),
+          // sometimes a download that breaks off before a chunk (what was held back is read first).
+          let bytes = enc(xml);
+          if (badByte >= 0) {
+            const at = badByte % bytes.length;
+            bytes = new Uint8Array([...bytes.subarray(0, at), 0xff, ...bytes.subarray(at)]);
+          }
+          read += same(bytes, chunks, options, chunks.length === 0 ? -1 : failAt);
         },
       ),
       { numRuns: 3000 },
@@ -356,6 +377,26 @@ describe('simple <url> elements read whole (issue 16)', () => {
     expect(same(enc(big))).toBe(0);
     const thousand = big.replace(many[1000]!, '');
     expect(same(enc(thousand))).toBe(1);
+  });
+
+  it('read every <url> whole when reads cut elements in two: the bytes after the last </url> wait for the next chunk', () => {
+    const urls = Array.from(
+      { length: 2000 },
+      (_, i) =>
+        `  <url>\n    <loc>https://www.example.com/p/${i}.html</loc>\n    <lastmod>2024-08-${String((i % 28) + 1).padStart(2, '0')}</lastmod>\n    <image:image>\n      <image:loc>https://cdn.example.com/${i}.jpg</image:loc>\n    </image:image>\n  </url>`,
+    );
+    const xml = enc(
+      `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="${SITEMAP_NS}" xmlns:image="${IMAGE_NS}">\n${urls.join('\n')}\n</urlset>\n`,
+    );
+    expect(xml.length).toBeGreaterThan(5 * 65_536);
+    // Reads of a file (64 KiB), of a network or gzip stream (odd sizes).
+    for (const chunks of [[65_536], [16_384], [8192, 5000, 3001]]) {
+      expect(same(xml, chunks)).toBe(2000);
+      // A download that breaks off: the entries read before it are the same, and all read whole.
+      expect(same(xml, chunks, {}, 5)).toBe(run(xml, false, chunks, {}, 5).entries);
+    }
+    // A chunk with no </url> in it is scanned as it comes, with what was held back.
+    expect(same(xml, [1, 2, 3, 4096])).toBeGreaterThan(1900);
   });
 
   it('give what the general path gives on every sample and corpus document', () => {
