@@ -91,6 +91,10 @@ export class SitemapParser implements DocumentSink {
   get sitemaps(): number {
     return this.#sitemaps;
   }
+  /** Page entries delivered so far whose strings need no escaping in JSON (xml-simple-url.ts). */
+  get plainEntries(): number {
+    return this.#xml?.plainEntries ?? 0;
+  }
   /** Bytes accepted so far (never more than `maxBytes`). */
   get bytes(): number {
     return this.#bytes;

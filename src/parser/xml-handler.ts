@@ -215,6 +215,11 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext, ElementH
     ctx.push(next);
   }
 
+  /** Entries read whole whose strings need no escaping in JSON (xml-simple-url.ts). */
+  get plainEntries(): number {
+    return this.#simple.plain;
+  }
+
   /** A `<url>` of urlset read whole (xml-simple-url.ts): the index after it, or -1 for the general path. */
   simpleUrl(buf: string, at: number, base: number): number {
     const ctx = this.#ctx;

@@ -105,6 +105,13 @@ export class SimpleUrlReader {
   #images = false;
   /** The URL read last by {@link #url} as written, when that is not its normal form. */
   #written: string | undefined;
+  /** Whether every URL of the element being read matched {@link NORMAL_URL}. */
+  #normal = true;
+  /**
+   * Entries read here whose strings all need no escaping in JSON (their URLs normal, their date
+   * clean): `sitemapkit parse` writes their lines without looking (document.ts, run.ts).
+   */
+  plain = 0;
 
   /** `pos`: the line and column of an absolute offset (the scanner's, asked in document order). */
   constructor(ns: NamespaceScope, dates: DateReader, sink: DocumentSink, pos: (offset: number) => Pos) {
@@ -137,8 +144,10 @@ export class SimpleUrlReader {
 
   /** {@link #url} of a value matched as a normal URL (`normal`) or as other text. */
   #value(normal: string | undefined, other: string | undefined): string | undefined {
-    if (normal === undefined) return this.#url(other!);
-    if (normal.length < MIN_LOC_LENGTH || normal.length > MAX_LOC_LENGTH) return this.#url(normal);
+    if (normal === undefined || normal.length < MIN_LOC_LENGTH || normal.length > MAX_LOC_LENGTH) {
+      this.#normal = false;
+      return this.#url(normal ?? other!);
+    }
     this.#written = undefined;
     return normal;
   }
@@ -161,6 +170,7 @@ export class SimpleUrlReader {
     const m = re.exec(buf);
     if (m === null) return -1;
     let lt = re.lastIndex;
+    this.#normal = true;
     const loc = this.#value(m[1], m[2]);
     if (loc === undefined) return -1;
     const written = this.#written;
@@ -210,6 +220,8 @@ export class SimpleUrlReader {
     if (priority !== undefined) e.priority = priority;
     if (images !== undefined) e.images = images;
     SIMPLE_URLS.read++;
+    // NORMAL_URL and the date grammars admit no `"`, `\\`, control character or surrogate.
+    if (this.#normal) this.plain++;
     const where = this.#pos(base + at);
     this.#sink.emit(e, written === undefined ? where : { ...where, written });
     return lt + 6;

@@ -1,10 +1,14 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { entryLine } from '../../src/cli/json-line.js';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
+import type { SitemapEntry } from '../../src/core/entry.js';
 import { isW3cDatetime, isXsdLastmod } from '../../src/core/lastmod.js';
 import { toStrictUri } from '../../src/core/url.js';
 import { SitemapParser } from '../../src/parser/core.js';
+import { parseSitemap } from '../../src/parser/parse-sitemap.js';
+import { isPlainBatch, itemBatches } from '../../src/parser/run.js';
 import type { ItemPosition, SitemapItem, SitemapParserOptions } from '../../src/parser/types.js';
 import { CLEAN_DATE, NORMAL_URL, SIMPLE_URLS } from '../../src/parser/xml-simple-url.js';
 import { CORPUS } from './corpus.js';
@@ -377,6 +381,45 @@ describe('simple <url> elements read whole (issue 16)', () => {
     expect(same(enc(big))).toBe(0);
     const thousand = big.replace(many[1000]!, '');
     expect(same(enc(thousand))).toBe(1);
+  });
+
+  it('vouch for batches whose JSON lines need no escaping only when they need none (property)', async () => {
+    let plain = 0;
+    let other = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        doc,
+        fc.array(fc.integer({ min: 1, max: 400 }), { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        async (xml, sizes, rawUrls) => {
+          const bytes = enc(xml);
+          async function* chunks(): AsyncGenerator<Uint8Array> {
+            for (let at = 0, k = 0; at < bytes.length; k++) {
+              const n = sizes[k % sizes.length]!;
+              yield bytes.subarray(at, at + n);
+              at += n;
+            }
+          }
+          const result = parseSitemap(chunks(), { rawUrls });
+          for await (const batch of itemBatches(result)) {
+            if (!isPlainBatch(batch)) {
+              other++;
+              continue;
+            }
+            plain++;
+            for (const item of batch) {
+              // The line written without looking is JSON.stringify's, "sitemap" last.
+              expect(entryLine(item as SitemapEntry, '"doc.xml"', true)).toBe(
+                `${JSON.stringify({ ...item, sitemap: 'doc.xml' })}\n`,
+              );
+            }
+          }
+        },
+      ),
+      { numRuns: 1500 },
+    );
+    expect(plain).toBeGreaterThan(100);
+    expect(other).toBeGreaterThan(300);
   });
 
   it('read every <url> whole when reads cut elements in two: the bytes after the last </url> wait for the next chunk', () => {
