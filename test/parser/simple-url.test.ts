@@ -442,6 +442,23 @@ describe('simple <url> elements read whole (issue 16)', () => {
     expect(same(xml, [1, 2, 3, 4096])).toBeGreaterThan(1900);
   });
 
+  it('hold back bytes after a </url> the same way in documents that are not urlsets', () => {
+    const docs = [
+      // A text sitemap, junk before the XML, an index, a feed: "</url>" where it means nothing.
+      'https://www.example.com/a</url>\nhttps://www.example.com/b\n\nhttps://www.example.com/c</url>  \n',
+      `junk</url> before <urlset xmlns="${SITEMAP_NS}"><url><loc>https://www.example.com/</loc></url></urlset>`,
+      `<sitemapindex xmlns="${SITEMAP_NS}"><!-- </url> --><sitemap><loc>https://www.example.com/s.xml</loc></sitemap></url><sitemap><loc>https://www.example.com/t.xml</loc></sitemap></sitemapindex>`,
+      '<rss version="2.0"><channel><item><link>https://www.example.com/i</link></item></url><item><link>https://www.example.com/j</link></item></channel></rss>',
+    ];
+    for (const text of docs) {
+      const bytes = enc(text);
+      for (let k = 1; k < bytes.length; k++) {
+        same(bytes, [k, bytes.length]);
+        same(bytes, [k]);
+      }
+    }
+  });
+
   it('give what the general path gives on every sample and corpus document', () => {
     let read = 0;
     for (const name of sampleFiles()) {
