@@ -153,6 +153,25 @@ export class SimpleUrlReader {
   }
 
   /**
+   * {@link read}, then the `<url>`s that follow as long as they are simple: read here, not after
+   * another turn of the scanner's loop. In the urlset the scanner skips the text between elements
+   * without a look (no one wants it), and nothing it checks before offering a `<url>` changes
+   * with one read whole, unless an `onItem` ended the document (`scanner.done`). Returns the
+   * index after the last one read, or -1 when the first is not simple.
+   */
+  readRun(buf: string, at: number, base: number, scanner: { readonly done: boolean }): number {
+    let end = this.read(buf, at, base);
+    if (end === -1) return -1;
+    for (;;) {
+      const next = buf.indexOf('<', end);
+      if (next === -1 || !buf.startsWith('<url>', next) || scanner.done) return end;
+      const after = this.read(buf, next, base);
+      if (after === -1) return end;
+      end = after;
+    }
+  }
+
+  /**
    * Reads the `<url>` that starts at `at` in `buf` (`buf.startsWith('<url>', at)`; `base` is the
    * absolute offset of `buf[0]`) and hands its entry to the sink as the general path would, at the
    * same position: returns the index just after its `</url>`. Returns -1, having changed nothing
