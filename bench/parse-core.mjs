@@ -71,9 +71,15 @@ for (let r = 0; r < Math.max(3, flags.runs); r++) {
     onItem: (item) => queue.push(item),
     onDiagnostic: () => {},
   });
+  let plainBefore = 0;
   for (const chunk of chunks) {
     parser.write(chunk);
-    for (const item of queue) out += formatRow(item, file, 'jsonl');
+    // As document.ts and the CLI do: a chunk's entries, all plain, written without escape tests
+    // (builds before plainEntries: never).
+    const plainNow = parser.plainEntries ?? 0;
+    const plain = plainNow - plainBefore === queue.length;
+    plainBefore = plainNow;
+    for (const item of queue) out += formatRow(item, file, 'jsonl', plain);
     queue.length = 0;
     if (out.length >= 65_536) {
       bytesOut += Buffer.byteLength(out);

@@ -95,10 +95,13 @@ export function jsonLine(row: object, sitemapJson: string): string {
  * without walking its keys. The parser's `buildEntry` sets the entry model's fields in this
  * order, and only those, so the members are written one by one in that order; an image with
  * only a `loc` (nearly all of them) is written inline, anything rarer by {@link jsonValue}.
- * Not for objects from elsewhere: a key the parser never sets would be left out.
- * `test/cli/json-line.test.ts` proves it equal to `jsonLine` on generated and fixture sitemaps.
+ * `plain`: the parser vouches that no string of the entry needs escaping (`isPlainBatch` of
+ * parser/run.ts), so none is looked at. Not for objects from elsewhere: a key the parser never
+ * sets would be left out. `test/cli/json-line.test.ts` proves it equal to `jsonLine` on generated
+ * and fixture sitemaps, and test/parser/simple-url.test.ts on the entries vouched for.
  */
-export function entryLine(e: SitemapEntry, sitemapJson: string): string {
+export function entryLine(e: SitemapEntry, sitemapJson: string, plain = false): string {
+  if (plain) return plainLine(e, sitemapJson);
   // Quotes written around the value in the same concatenation as its key (one string fewer per
   // field than through jsonString), unless the value needs escapes.
   const loc = e.loc;
@@ -132,5 +135,24 @@ export function entryLine(e: SitemapEntry, sitemapJson: string): string {
   if (e.alternates !== undefined) s += `,"alternates":${jsonValue(e.alternates)}`;
   if (e.links !== undefined) s += `,"links":${jsonValue(e.links)}`;
   if (e.mobile !== undefined) s += ',"mobile":true';
+  return `${s},"sitemap":${sitemapJson}}\n`;
+}
+
+/**
+ * {@link entryLine} of an entry read whole by the parser with plain strings: only the fields of
+ * a simple `<url>` (xml-simple-url.ts: loc, lastmod, changefreq, priority, images with a loc
+ * each), every string quoted as it is.
+ */
+function plainLine(e: SitemapEntry, sitemapJson: string): string {
+  let s = `{"loc":"${e.loc}"`;
+  if (e.lastmod !== undefined) s += `,"lastmod":"${e.lastmod}"`;
+  if (e.changefreq !== undefined) s += `,"changefreq":"${e.changefreq}"`;
+  if (e.priority !== undefined) s += `,"priority":${jsonValue(e.priority)}`;
+  const images = e.images;
+  if (images !== undefined) {
+    s += `,"images":[{"loc":"${images[0]!.loc}"}`;
+    for (let i = 1; i < images.length; i++) s += `,{"loc":"${images[i]!.loc}"}`;
+    s += ']';
+  }
   return `${s},"sitemap":${sitemapJson}}\n`;
 }

@@ -10,6 +10,7 @@
 import type { Diagnostic } from '../core/diagnostics.js';
 import { MAX_BYTES, MAX_URLS } from '../core/limits.js';
 import { checkUrl, inScope, type LocationScope, locationPrefix } from '../core/url.js';
+import { UrlCarry } from './carry.js';
 import { clip } from './field-values.js';
 import { DocumentReporter, makeDiagnostic, type Where } from './reporter.js';
 import type { ParserRuleCode } from './rules.js';
@@ -18,6 +19,7 @@ import { TextSitemapHandler } from './text-handler.js';
 import type { ItemPosition, SitemapFormat, SitemapItem, SitemapParserOptions } from './types.js';
 import { XmlSitemapHandler } from './xml-handler.js';
 import { XmlScanner } from './xml-scanner.js';
+import { SIMPLE_URLS } from './xml-simple-url.js';
 
 // The global TextDecoder (WHATWG), not node:util's: the core stays free of Node APIs.
 type Decoder = InstanceType<typeof TextDecoder>;
@@ -54,6 +56,8 @@ export class SitemapParser implements DocumentSink {
   #capped = false;
   #failed = false;
   #replaced = false;
+  /** The bytes after a chunk's last `</url>`, held back for the next (carry.ts); undefined: never. */
+  readonly #carry = SIMPLE_URLS.carry ? new UrlCarry() : undefined;
   /** Characters skipped before the content (blanks, junk) and where their last line started. */
   #skipped = 0;
   #skipLine = 1;
@@ -87,6 +91,10 @@ export class SitemapParser implements DocumentSink {
   get sitemaps(): number {
     return this.#sitemaps;
   }
+  /** Page entries delivered so far whose strings need no escaping in JSON (xml-simple-url.ts). */
+  get plainEntries(): number {
+    return this.#xml?.plainEntries ?? 0;
+  }
   /** Bytes accepted so far (never more than `maxBytes`). */
   get bytes(): number {
     return this.#bytes;
@@ -111,6 +119,8 @@ export class SitemapParser implements DocumentSink {
     this.#bytes += bytes.length;
     if (bytes.length > 0) this.#feedBytes(bytes, false);
     if (this.#capped) {
+      // Everything accepted is scanned before the cap is reported, as when it came in one piece.
+      this.#flushCarry();
       this.rep.report(
         'sitemap-too-large',
         `the document is larger than ${this.#maxBytes.toLocaleString('en-US')} bytes${this.#maxBytes === MAX_BYTES ? ' (50 MiB, the protocol limit)' : ''}; reading stopped there`,
@@ -130,6 +140,7 @@ export class SitemapParser implements DocumentSink {
    */
   fail(code: ParserRuleCode, message: string): void {
     if (this.#stage === DONE) return;
+    this.#flushCarry();
     this.rep.report(code, message);
     this.#failed = true;
     this.#finish(false);
@@ -189,21 +200,57 @@ export class SitemapParser implements DocumentSink {
       if (decided === undefined) return;
       this.#head = [];
       this.#stage = DETECT;
-      this.#feedText(this.#decode(decided, final), final);
+      const carry = this.#carry;
+      const first =
+        carry !== undefined && !final && this.#wholeUtf8(this.#decoder!) ? carry.cut(decided) : decided;
+      this.#feedText(this.#decode(first, final), final);
       return;
     }
     if (this.#stage === DONE) return;
+    const carry = this.#carry;
+    if (this.#stage === XML && carry !== undefined && !final && this.#wholeUtf8(this.#decoder!)) {
+      const held = carry.held;
+      let text = this.#decodeQuietly(carry.cut(bytes), false);
+      if (held > 0 && !this.#replaced && text.includes('\uFFFD')) {
+        // The text held back (ASCII: one character a byte) would have been scanned before this
+        // chunk was decoded, and so before the decoder's finding.
+        this.#feedText(text.slice(0, held), false);
+        text = text.slice(held);
+      }
+      this.#feedText(this.#checked(text), false);
+      return;
+    }
+    // Held back from the first chunk, when the document turned out not to be XML.
+    this.#flushCarry();
     this.#feedText(this.#decode(bytes, final), final);
   }
 
+  /**
+   * Scans the bytes held back, if any: before any finding of the core or the end, so that what
+   * is reported, and in what order, is what it was with the bytes scanned as they came.
+   */
+  #flushCarry(): void {
+    const held = this.#carry?.take();
+    if (held === undefined) return;
+    this.#feedText(this.#decode(held, false), false);
+  }
+
   #decode(bytes: Uint8Array, final: boolean): string {
+    return this.#checked(this.#decodeQuietly(bytes, final));
+  }
+
+  #decodeQuietly(bytes: Uint8Array, final: boolean): string {
     const decoder = this.#decoder!;
     // A UTF-8 chunk that ends with an ASCII byte ends on a whole character: decoded as the end of
     // a stream (what the decoder holds from the chunk before included), it gives the same text,
     // and Node decodes a whole input about three times as fast as a streamed one (issue 16).
     const stream =
       !final && (bytes.length === 0 || bytes[bytes.length - 1]! >= 0x80 || !this.#wholeUtf8(decoder));
-    const s = decoder.decode(bytes, { stream });
+    return decoder.decode(bytes, { stream });
+  }
+
+  /** `s`, decoded; reports (once) that bytes were replaced. */
+  #checked(s: string): string {
     if (!this.#replaced && s.includes('\uFFFD')) {
       this.#replaced = true;
       this.rep.report(
@@ -363,6 +410,7 @@ export class SitemapParser implements DocumentSink {
   }
 
   #finish(complete: boolean): void {
+    this.#flushCarry();
     if (this.#stage === SNIFF && complete) {
       this.#feedBytes(new Uint8Array(0), true);
     } else if (this.#stage !== SNIFF && this.#stage !== DONE && this.#decoder !== undefined && complete) {

@@ -8,7 +8,7 @@ import { SitemapParser } from './core.js';
 import { type DecodeStats, decodeBody } from './decode.js';
 import { FetchFailure } from './http.js';
 import type { ResolvedParseOptions } from './options.js';
-import { checkAborted, type ParseRun } from './run.js';
+import { checkAborted, markPlain, type ParseRun } from './run.js';
 import type { OpenedSource } from './source.js';
 import type { ItemPosition, SitemapInfo, SitemapItem } from './types.js';
 
@@ -77,9 +77,14 @@ export async function* readDocument(
   });
   const stats: DecodeStats = { gzip: false, downloadedBytes: 0, inflatedBytes: 0 };
 
+  let plainBefore = 0;
   /** The items read so far, once the cross-submit checks they wait for are settled. */
   async function take(): Promise<SitemapItem[]> {
     const items = queue.splice(0, queue.length);
+    // Every item read since the last batch is in this one: when all were plain, so is the batch.
+    const plain = parser.plainEntries;
+    if (plain - plainBefore === items.length) markPlain(items);
+    plainBefore = plain;
     if (deferred.size > 0) {
       for (const item of items) {
         const d = deferred.get(item);

@@ -119,6 +119,23 @@ export function itemBatches<T>(result: SitemapParse<T>): AsyncIterable<T[]> {
   return { [Symbol.asyncIterator]: start };
 }
 
+/** Batches of page entries read whole whose strings all need no escaping in JSON. */
+const PLAIN_BATCHES = new WeakSet<object>();
+
+/** Marks a batch of {@link itemBatches} as made only of plain entries (document.ts). */
+export function markPlain(batch: readonly unknown[]): void {
+  PLAIN_BATCHES.add(batch);
+}
+
+/**
+ * Whether every item of a batch of {@link itemBatches} is a page entry, as the parser made it,
+ * whose strings need no escaping in JSON (no `"`, `\\`, control character or surrogate), so
+ * that its JSON line can be written without looking (`sitemapkit parse`). False when unknown.
+ */
+export function isPlainBatch(batch: readonly unknown[]): boolean {
+  return PLAIN_BATCHES.has(batch);
+}
+
 /** Items of a batch source, one `next()` at a time; only an empty buffer waits for the source. */
 class BatchIterator<T> implements AsyncIterator<T> {
   readonly #source: AsyncGenerator<T[]>;

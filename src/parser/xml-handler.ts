@@ -215,10 +215,15 @@ export class XmlSitemapHandler implements XmlScanHandler, FieldContext, ElementH
     ctx.push(next);
   }
 
+  /** Entries read whole whose strings need no escaping in JSON (xml-simple-url.ts). */
+  get plainEntries(): number {
+    return this.#simple.plain;
+  }
+
   /** A `<url>` of urlset read whole (xml-simple-url.ts): the index after it, or -1 for the general path. */
   simpleUrl(buf: string, at: number, base: number): number {
     const ctx = this.#ctx;
-    return ctx.length === 1 && ctx[0] === C_URLSET ? this.#simple.read(buf, at, base) : -1;
+    return ctx.length === 1 && ctx[0] === C_URLSET ? this.#simple.readRun(buf, at, base, this.#scanner) : -1;
   }
 
   closeTag(_name: string, _start: number): void {

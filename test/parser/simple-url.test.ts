@@ -1,10 +1,16 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { entryLine } from '../../src/cli/json-line.js';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
+import type { SitemapEntry } from '../../src/core/entry.js';
+import { isW3cDatetime, isXsdLastmod } from '../../src/core/lastmod.js';
 import { toStrictUri } from '../../src/core/url.js';
 import { SitemapParser } from '../../src/parser/core.js';
+import { parseSitemap } from '../../src/parser/parse-sitemap.js';
+import { isPlainBatch, itemBatches } from '../../src/parser/run.js';
 import type { ItemPosition, SitemapItem, SitemapParserOptions } from '../../src/parser/types.js';
-import { NORMAL_URL, SIMPLE_URLS } from '../../src/parser/xml-simple-url.js';
+import { CLEAN_DATE, NORMAL_URL, SIMPLE_URLS } from '../../src/parser/xml-simple-url.js';
 import { CORPUS } from './corpus.js';
 import { sampleBytes, sampleFiles } from './helpers.js';
 
@@ -22,13 +28,19 @@ interface Outcome {
   entries: number;
 }
 
+/**
+ * `simple`: with simple `<url>`s read whole and chunks cut after their last `</url>` (carry.ts),
+ * or neither. `failAt`: the input fails (a broken download) before that chunk instead of ending.
+ */
 function run(
   bytes: Uint8Array,
   simple: boolean,
   chunks: readonly number[] = [],
   options: Options = {},
+  failAt = -1,
 ): Outcome {
   SIMPLE_URLS.enabled = simple;
+  SIMPLE_URLS.carry = simple;
   const items: string[] = [];
   const diagnostics: Diagnostic[] = [];
   const p = new SitemapParser({
@@ -42,20 +54,22 @@ function run(
   else {
     let at = 0;
     for (let k = 0; at < bytes.length && !p.done; k++) {
+      if (k === failAt) break;
       const n = chunks[k % chunks.length]!;
       p.write(bytes.subarray(at, at + n));
       at += n;
     }
   }
+  if (failAt >= 0) p.fail('fetch-failed', 'the response broke off');
   p.end();
   return { items, diagnostics, format: p.format, entries: p.entries };
 }
 
 /** The outcome with simple `<url>`s read whole, checked against the general path's; how many were read whole. */
-function same(bytes: Uint8Array, chunks: readonly number[] = [], options: Options = {}): number {
-  const general = run(bytes, false, chunks, options);
+function same(bytes: Uint8Array, chunks: readonly number[] = [], options: Options = {}, failAt = -1): number {
+  const general = run(bytes, false, chunks, options, failAt);
   const before = SIMPLE_URLS.read;
-  const fast = run(bytes, true, chunks, options);
+  const fast = run(bytes, true, chunks, options, failAt);
   expect(fast).toEqual(general);
   return SIMPLE_URLS.read - before;
 }
@@ -64,6 +78,7 @@ const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 
 afterEach(() => {
   SIMPLE_URLS.enabled = true;
+  SIMPLE_URLS.carry = true;
 });
 
 const SITEMAP_NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
@@ -282,8 +297,20 @@ describe('simple <url> elements read whole (issue 16)', () => {
           { maxBytes: 1500 },
           { maxElementDepth: 4 },
         ),
-        (xml, chunks, options) => {
-          read += same(enc(xml), chunks, options);
+        fc.oneof(
+          { weight: 4, arbitrary: fc.constant(-1) },
+          { weight: 1, arbitrary: fc.integer({ min: 0, max: 6 }) },
+        ),
+        fc.oneof({ weight: 4, arbitrary: fc.constant(-1) }, { weight: 1, arbitrary: fc.nat() }),
+        (xml, chunks, options, failAt, badByte) => {
+          // Sometimes a byte that is not UTF-8 somewhere (the decoder's finding must not move),
+          // sometimes a download that breaks off before a chunk (what was held back is read first).
+          let bytes = enc(xml);
+          if (badByte >= 0) {
+            const at = badByte % bytes.length;
+            bytes = new Uint8Array([...bytes.subarray(0, at), 0xff, ...bytes.subarray(at)]);
+          }
+          read += same(bytes, chunks, options, chunks.length === 0 ? -1 : failAt);
         },
       ),
       { numRuns: 3000 },
@@ -354,6 +381,82 @@ describe('simple <url> elements read whole (issue 16)', () => {
     expect(same(enc(big))).toBe(0);
     const thousand = big.replace(many[1000]!, '');
     expect(same(enc(thousand))).toBe(1);
+  });
+
+  it('vouch for batches whose JSON lines need no escaping only when they need none (property)', async () => {
+    let plain = 0;
+    let other = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        doc,
+        fc.array(fc.integer({ min: 1, max: 400 }), { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        async (xml, sizes, rawUrls) => {
+          const bytes = enc(xml);
+          async function* chunks(): AsyncGenerator<Uint8Array> {
+            for (let at = 0, k = 0; at < bytes.length; k++) {
+              const n = sizes[k % sizes.length]!;
+              yield bytes.subarray(at, at + n);
+              at += n;
+            }
+          }
+          const result = parseSitemap(chunks(), { rawUrls });
+          for await (const batch of itemBatches(result)) {
+            if (!isPlainBatch(batch)) {
+              other++;
+              continue;
+            }
+            plain++;
+            for (const item of batch) {
+              // The line written without looking is JSON.stringify's, "sitemap" last.
+              expect(entryLine(item as SitemapEntry, '"doc.xml"', true)).toBe(
+                `${JSON.stringify({ ...item, sitemap: 'doc.xml' })}\n`,
+              );
+            }
+          }
+        },
+      ),
+      { numRuns: 1500 },
+    );
+    expect(plain).toBeGreaterThan(100);
+    expect(other).toBeGreaterThan(300);
+  });
+
+  it('read every <url> whole when reads cut elements in two: the bytes after the last </url> wait for the next chunk', () => {
+    const urls = Array.from(
+      { length: 2000 },
+      (_, i) =>
+        `  <url>\n    <loc>https://www.example.com/p/${i}.html</loc>\n    <lastmod>2024-08-${String((i % 28) + 1).padStart(2, '0')}</lastmod>\n    <image:image>\n      <image:loc>https://cdn.example.com/${i}.jpg</image:loc>\n    </image:image>\n  </url>`,
+    );
+    const xml = enc(
+      `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="${SITEMAP_NS}" xmlns:image="${IMAGE_NS}">\n${urls.join('\n')}\n</urlset>\n`,
+    );
+    expect(xml.length).toBeGreaterThan(5 * 65_536);
+    // Reads of a file (64 KiB), of a network or gzip stream (odd sizes).
+    for (const chunks of [[65_536], [16_384], [8192, 5000, 3001]]) {
+      expect(same(xml, chunks)).toBe(2000);
+      // A download that breaks off: the entries read before it are the same, and all read whole.
+      expect(same(xml, chunks, {}, 5)).toBe(run(xml, false, chunks, {}, 5).entries);
+    }
+    // A chunk with no </url> in it is scanned as it comes, with what was held back.
+    expect(same(xml, [1, 2, 3, 4096])).toBeGreaterThan(1900);
+  });
+
+  it('hold back bytes after a </url> the same way in documents that are not urlsets', () => {
+    const docs = [
+      // A text sitemap, junk before the XML, an index, a feed: "</url>" where it means nothing.
+      'https://www.example.com/a</url>\nhttps://www.example.com/b\n\nhttps://www.example.com/c</url>  \n',
+      `junk</url> before <urlset xmlns="${SITEMAP_NS}"><url><loc>https://www.example.com/</loc></url></urlset>`,
+      `<sitemapindex xmlns="${SITEMAP_NS}"><!-- </url> --><sitemap><loc>https://www.example.com/s.xml</loc></sitemap></url><sitemap><loc>https://www.example.com/t.xml</loc></sitemap></sitemapindex>`,
+      '<rss version="2.0"><channel><item><link>https://www.example.com/i</link></item></url><item><link>https://www.example.com/j</link></item></channel></rss>',
+    ];
+    for (const text of docs) {
+      const bytes = enc(text);
+      for (let k = 1; k < bytes.length; k++) {
+        same(bytes, [k, bytes.length]);
+        same(bytes, [k]);
+      }
+    }
   });
 
   it('give what the general path gives on every sample and corpus document', () => {
@@ -440,5 +543,95 @@ describe('URLs kept as written without the URL rule (NORMAL_URL)', () => {
       }
     }
     expect(matched).toBeGreaterThan(1000);
+  });
+});
+
+describe('lastmods kept as written without the date grammars (CLEAN_DATE)', () => {
+  const two = (min: number, max: number): fc.Arbitrary<string> =>
+    fc.integer({ min, max }).map((n) => String(n).padStart(2, '0'));
+  /** Dates and date-times around every edge: month 0 and 13, day 0 to 32, 24 o'clock, zones past ±14:00, year 0000. */
+  const candidate = fc
+    .tuple(
+      fc.oneof(
+        fc.constantFrom('0000', '0001', '1900', '2000', '2023', '2024', '9999'),
+        fc.stringMatching(/^\d{4}$/),
+      ),
+      two(0, 13),
+      two(0, 32),
+      fc.option(
+        fc.tuple(
+          two(0, 25),
+          two(0, 61),
+          two(0, 61),
+          fc.constantFrom('', '.5', '.123456', '.'),
+          fc.oneof(
+            fc.constantFrom(
+              'Z',
+              '',
+              'z',
+              '+00:00',
+              '-00:00',
+              '+14:00',
+              '-14:00',
+              '+14:01',
+              '+13:59',
+              '+15:00',
+            ),
+            fc.tuple(fc.constantFrom('+', '-'), two(0, 16), two(0, 61)).map(([s, h, m]) => `${s}${h}:${m}`),
+          ),
+        ),
+        { nil: undefined },
+      ),
+      fc.constantFrom('', '', '', ' ', 'T', ':00'),
+    )
+    .map(
+      ([y, mo, d, t, tail]) =>
+        `${y}-${mo}-${d}${t === undefined ? '' : `T${t[0]}:${t[1]}:${t[2]}${t[3]}${t[4]}`}${tail}`,
+    );
+
+  it('matches only values both date grammars accept (property)', () => {
+    let matched = 0;
+    fc.assert(
+      fc.property(candidate, (s) => {
+        if (!CLEAN_DATE.test(s)) return;
+        matched++;
+        expect([isXsdLastmod(s), isW3cDatetime(s)]).toEqual([true, true]);
+      }),
+      { numRuns: 20_000 },
+    );
+    expect(matched).toBeGreaterThan(2000);
+  });
+
+  it('matches only values both grammars accept, on every date of the samples, corpus and spec cases, and the usual forms', () => {
+    let matched = 0;
+    const docs = [
+      ...sampleFiles()
+        .filter((n) => !n.includes('MiB'))
+        .map((n) => new TextDecoder().decode(sampleBytes(n))),
+      ...Object.values(CORPUS).map((d) => (typeof d === 'string' ? d : new TextDecoder().decode(d))),
+    ];
+    for (const text of docs) {
+      for (const m of text.matchAll(/\d{4}-[^<\s"]*/g)) {
+        if (!CLEAN_DATE.test(m[0])) continue;
+        matched++;
+        expect([m[0], isXsdLastmod(m[0]), isW3cDatetime(m[0])]).toEqual([m[0], true, true]);
+      }
+    }
+    expect(matched).toBeGreaterThan(10);
+    // The spec's cases, with what xmllint and the W3C note say of each.
+    const { cases } = JSON.parse(
+      readFileSync(new URL('../fixtures/spec/data/lastmod-cases.json', import.meta.url), 'utf8'),
+    ) as { cases: Array<{ value: string; w3c_datetime_note: boolean; sitemap_xsd: boolean }> };
+    for (const c of cases) {
+      if (!CLEAN_DATE.test(c.value)) continue;
+      matched++;
+      expect([c.value, c.w3c_datetime_note, c.sitemap_xsd]).toEqual([c.value, true, true]);
+      expect([isXsdLastmod(c.value), isW3cDatetime(c.value)]).toEqual([true, true]);
+    }
+    expect(matched).toBeGreaterThan(15);
+    for (const usual of ['2024-08-15', '2024-08-31T09:12:00+00:00', '2024-12-30T23:59:59.5Z', '2024-04-30'])
+      expect(CLEAN_DATE.test(usual)).toBe(true);
+    for (const left of ['2024-02-29', '2024-02-30', '2024-04-31', '2024-08-15T24:00:00Z', '0000-01-01'])
+      expect(CLEAN_DATE.test(left)).toBe(false);
   });
 });

@@ -4,7 +4,7 @@ import { isSitemapkitError } from '../../core/errors.js';
 import { fsError } from '../../core/fs-errors.js';
 import { SITEMAP_TIMEOUT_MS } from '../../parser/options.js';
 import { parseSitemap } from '../../parser/parse-sitemap.js';
-import { itemBatches } from '../../parser/run.js';
+import { isPlainBatch, itemBatches } from '../../parser/run.js';
 import { isHttpUrl } from '../../parser/source.js';
 import type {
   ParseOptions,
@@ -84,15 +84,18 @@ function quoted(name: string): string {
   return lastQuoted;
 }
 
-/** One output line for `row` in `format` (with its newline); `sitemap` names its source unless the row does. */
-export function formatRow(row: Row, sitemap: string, format: Format): string {
+/**
+ * One output line for `row` in `format` (with its newline); `sitemap` names its source unless the
+ * row does. `plain`: the row is in a batch of plain page entries (`isPlainBatch`).
+ */
+export function formatRow(row: Row, sitemap: string, format: Format, plain = false): string {
   if (format === 'txt') return `${row.loc}\n`;
   const from = row.sitemap ?? sitemap;
   // The entry model plus "sitemap" as the last key, without copying the entry; a page entry of
   // one sitemap (the parser's own shape) without walking its keys.
   if (format === 'jsonl')
     return row.sitemap === undefined && !('kind' in row)
-      ? entryLine(row, quoted(from))
+      ? entryLine(row, quoted(from), plain)
       : jsonLine(row, quoted(from));
   if ('kind' in row)
     return `${[csvField(row.loc), csvField(row.lastmod), '', '', '', '', '', '', '', 'sitemap', csvField(from)].join(',')}\n`;
@@ -313,9 +316,10 @@ read is still printed); 2 usage error, or SOURCE could not be opened or fetched 
       const drain = async (result: SitemapParse<Row>, name: string): Promise<void> => {
         // The parser's batches (a chunk's items each), so that an item costs no await of its own.
         for await (const batch of itemBatches(result)) {
+          const plain = isPlainBatch(batch);
           for (const item of batch) {
             if (stats !== undefined) stats.add(item);
-            else out += formatRow(item, name, format);
+            else out += formatRow(item, name, format, plain);
           }
           count += batch.length;
           progress.update(count);
