@@ -223,6 +223,7 @@ async function work(
     delayMs: o.delayMs,
     hostLimit: s.hostLimit,
     sleep: o.sleep,
+    onStep: s.onStep,
   });
   let requests = 0;
   let scheduler: Scheduler | undefined;

@@ -40,9 +40,10 @@ export interface SharedCrawlOptions {
    */
   connectSeconds?: number;
   /**
-   * Called at each step a fault-injection test may stop the worker at: a claim made, a request
-   * sent (its answer not read yet), before and after a batch is committed; `urls` are the URLs
-   * claimed, being fetched, in the batch, or recorded finished by it. @default none
+   * Called at each step a fault-injection test may stop the worker at: a claim made, a host's send
+   * slot due (the request goes out next), a request sent (its answer not read yet), before and
+   * after a batch is committed; `urls` are the URLs claimed, the host's origin, the URL being
+   * fetched, in the batch, or recorded finished by it. @default none
    */
   onStep?: (step: PgStep, urls: readonly string[]) => void | Promise<void>;
 }

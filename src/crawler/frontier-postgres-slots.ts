@@ -23,6 +23,7 @@
  * the configured delay).
  */
 import { randomUUID } from 'node:crypto';
+import type { PgStep } from './frontier-postgres.js';
 import type { PgDb } from './frontier-postgres-db.js';
 import type { SlotSource } from './scheduler.js';
 
@@ -55,6 +56,7 @@ export class PostgresSlots implements SlotSource {
   /** The tokens of the places this worker holds, by origin (any of them frees a place on it). */
   readonly #held = new Map<string, number[]>();
   readonly #sleep: (ms: number) => Promise<void>;
+  readonly #onStep: ((step: PgStep, urls: readonly string[]) => void | Promise<void>) | undefined;
   /** Crawl-delays (ms) this worker applied, by origin. */
   readonly #crawlDelays = new Map<string, number>();
   /** Origins whose row exists (with this worker's delays written into it). */
@@ -68,6 +70,8 @@ export class PostgresSlots implements SlotSource {
       /** Requests in flight on one host, all workers together; undefined: each worker's own limit only. */
       hostLimit?: number | undefined;
       sleep: (ms: number) => Promise<void>;
+      /** Fault injection and tests: called when a slot is due and its request goes out next. */
+      onStep?: ((step: PgStep, urls: readonly string[]) => void | Promise<void>) | undefined;
     },
   ) {
     this.#db = db;
@@ -75,6 +79,7 @@ export class PostgresSlots implements SlotSource {
     this.#delayMs = o.delayMs;
     this.#hostLimit = o.hostLimit;
     this.#sleep = o.sleep;
+    this.#onStep = o.onStep;
   }
 
   /** A robots.txt Crawl-delay for the host (every worker reads the same robots.txt, and the longest delay wins). */
@@ -175,7 +180,10 @@ export class PostgresSlots implements SlotSource {
       if (wait > 0) await this.#sleep(Math.ceil(wait));
       // A process that woke up late (a loaded machine) would send into the next worker's slot:
       // its slot is let go and a new one claimed, so that sends keep the spacing, not just claims.
-      if (performance.now() - due <= delay / 2) return;
+      if (performance.now() - due <= delay / 2) {
+        await this.#onStep?.('pg:slot-due', [origin]);
+        return;
+      }
     }
   }
 

@@ -46,7 +46,7 @@ import type { Outcome } from './records.js';
 import { type LeaseRaw, leased } from './state-rows.js';
 
 /** Where a fault-injection test may kill a worker (`onStep`). */
-export type PgStep = 'pg:claimed' | 'pg:mid-fetch' | 'pg:before-commit' | 'pg:after-commit';
+export type PgStep = 'pg:claimed' | 'pg:slot-due' | 'pg:mid-fetch' | 'pg:before-commit' | 'pg:after-commit';
 
 export interface PgFrontierOptions {
   workerId: string;

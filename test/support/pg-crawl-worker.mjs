@@ -2,7 +2,8 @@
  * One worker of a crawl shared through PostgreSQL, for the tests of issue 17: runs the library's
  * `crawl()` (from dist/, as the CLI tests do) with the options given as JSON in argv[2], and prints
  * one line per event on standard output: `step NAME URLS` at each fault-injection point (the URLs
- * claimed, being fetched, in the batch, or recorded by it, as JSON), `page URL` for
+ * claimed, being fetched, in the batch, or recorded by it, as JSON; after `step pg:slot-due` a line
+ * `due MS ORIGIN`, the realtime clock when the host's send slot was found due), `page URL` for
  * each finished URL, `diag CODE MESSAGE` for each diagnostic, and at the end `result JSON` (or `error CODE MESSAGE`). With
  * `PAUSE_AT=STEP:N` in its environment it stops at the Nth time it reaches STEP (`pg:claimed`,
  * `pg:mid-fetch`, `pg:before-commit`, `pg:after-commit`): it prints `paused STEP:N` and blocks
@@ -28,6 +29,9 @@ try {
       seen.set(step, n);
       // Pipes are written synchronously on Linux: a line printed here is read even after SIGKILL.
       out(`step ${step} ${JSON.stringify(urls)}`);
+      // When a host's slot was found due: the moment the worker let its request go (the realtime
+      // clock, as the database's slots are), for the politeness test.
+      if (step === 'pg:slot-due') out(`due ${performance.timeOrigin + performance.now()} ${urls[0]}`);
       if (pauseAt === `${step}:${n}`) {
         out(`paused ${pauseAt}`);
         // Blocks the event loop itself (a pending promise would let the other fetches and commits
