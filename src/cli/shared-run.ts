@@ -104,6 +104,9 @@ export async function startSharedCrawl<F extends SharedStartFlags>(
   if (flags.quiet === true) args.push('--quiet');
   if (json) args.push('--json');
   if (flags.verbose === true) args.push('--verbose');
+  // A child connects before it reads the recorded command, so its first connection waits as this
+  // one did only when told on its command line (the recorded value serves its crawl's connections).
+  if (flags.connectTimeout !== undefined) args.push('--connect-timeout', `${flags.connectTimeout}ms`);
   // One connection for the progress line's queue, opened at its first poll, kept to the end.
   let queue: Promise<PostgresQueue> | undefined;
   const queued = async (): Promise<SharedQueueSize> => {

@@ -6,6 +6,7 @@
  * the server is started again only once the worker said it waits (its first try failed).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, runBin } from '../support/cli.js';
@@ -177,5 +178,69 @@ describe('a worker started before its database is up', () => {
     expect(end.code).toBe(2);
     expect(end.lines.some((l) => l.startsWith('diag crawl-database-waiting'))).toBe(false);
     expect(end.lines.find((l) => l.startsWith('error '))).toContain('the server refused the login');
+  }, 120_000);
+});
+
+describe('crawl --workers N with --connect-timeout', () => {
+  it('each worker process waits for its first connection as the flag says (0: not at all)', async () => {
+    const site = await countingSite(12);
+    closing.push(() => site.close());
+    const dir = tempDir('sk-pg-gap');
+    // Loaded by every process of the run: a worker (crawl-worker) says it started, then waits for
+    // "go" before its first connection, so that the database is stopped in the window between the
+    // supervisor's connections and the workers' on purpose, never by timing.
+    const hook = join(dir, 'hold-workers.mjs');
+    writeFileSync(
+      hook,
+      `import { existsSync, writeFileSync } from 'node:fs';
+if (process.argv.includes('crawl-worker')) {
+  writeFileSync(${JSON.stringify(dir)} + '/started-' + process.pid, '');
+  while (!existsSync(${JSON.stringify(join(dir, 'go'))})) await new Promise((r) => setTimeout(r, 20));
+}
+`,
+    );
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'crawl',
+        site.url,
+        '--out',
+        join(dir, 'out'),
+        '--no-report',
+        '--state',
+        pg().url,
+        '--crawl-id',
+        'gap',
+        '--workers',
+        '2',
+        '--connect-timeout',
+        '0',
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: `--import=${hook}` },
+      },
+    );
+    children.push(child);
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    await eventually(
+      () => readdirSync(dir).filter((f) => f.startsWith('started-')).length === 2 || child.exitCode !== null,
+      60_000,
+    );
+    expect(child.exitCode, stderr).toBeNull();
+    stop(pg());
+    writeFileSync(join(dir, 'go'), '');
+    // Told not to wait, each worker fails at its first try; before, they waited the default minute.
+    await eventually(() => stderr.includes('crawl-database-waiting') || child.exitCode !== null, 60_000);
+    expect(stderr).not.toContain('crawl-database-waiting');
+    expect(await exited, stderr).toBe(2);
+    expect(stderr).toMatch(/worker 1: .*cannot connect to the database/);
+    expect(stderr).toMatch(/worker 2: .*cannot connect to the database/);
+    expect(existsSync(join(dir, 'out'))).toBe(false);
   }, 120_000);
 });
