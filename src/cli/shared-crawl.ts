@@ -75,7 +75,7 @@ export interface SharedStatus {
   /** Pages that ended broken or failing. */
   errors: number;
   listed: number;
-  /** Pages finished per second over the last minute, all workers together. */
+  /** Pages fetched per second over the last minute, all workers together (not the URLs finished without a fetch). */
   ratePerSecond: number;
   workersAlive: number;
   workers: Array<{
@@ -83,7 +83,10 @@ export interface SharedStatus {
     host: string;
     pid: number;
     alive: boolean;
+    /** Pages this worker fetched (as its summary's `worker.pages`). */
     pages: number;
+    /** URLs it finished without a fetch: refused by robots.txt or the address policy. */
+    withoutFetch: number;
     startedAt: string;
     heartbeat: string;
     ended: string | null;
@@ -123,6 +126,7 @@ export async function sharedCrawlStatus(url: string, id: string): Promise<Shared
       pid: w.pid,
       alive: w.alive,
       pages: w.pages,
+      withoutFetch: w.withoutFetch,
       startedAt: w.startedAt.toISOString(),
       heartbeat: w.heartbeat.toISOString(),
       ended: w.ended,

@@ -14,7 +14,7 @@ import { connectError, libpqUrl } from '../sources/sql-postgres.js';
 
 /** The format of a crawl's schema, and its version (migrations below, as the SQLite state has). */
 export const PG_FORMAT = 'sitemapkit-crawl-postgres';
-export const PG_VERSION = '3';
+export const PG_VERSION = '4';
 
 /** A crawl id: letters, digits, `_` and `-`, as a schema name reads it in psql and in messages. */
 const CRAWL_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,55}$/;

@@ -153,8 +153,13 @@ export interface CrawlWorkerStatus {
   heartbeat: Date;
   /** Alive: a heartbeat within its lease time, and not stopped. */
   alive: boolean;
-  /** Pages it recorded finished. */
+  /** Pages it fetched and recorded finished (`worker.pages` of its result). */
   pages: number;
+  /**
+   * URLs it recorded finished without a fetch: refused by robots.txt or the address policy
+   * (`worker.withoutFetch`). A worker of a crawl begun before schema version 4 counted them in `pages`.
+   */
+  withoutFetch: number;
   /** When it stopped, and how (`done`, `aborted`, `failed`); null while it runs (or when it died). */
   stoppedAt: Date | null;
   ended: string | null;
@@ -177,7 +182,7 @@ export interface SharedCrawlStatus {
   errors: number;
   listed: number;
   total: number;
-  /** Pages finished per second over the last minute, over all workers. */
+  /** Pages fetched per second over the last minute, over all workers (URLs finished without a fetch left out). */
   rate: number;
   workers: CrawlWorkerStatus[];
   /** The worker that claimed the finish step (it writes the output), if one did. */
@@ -233,11 +238,12 @@ async function readStatus(db: PgDb): Promise<SharedCrawlStatus> {
     heartbeat: Date;
     alive: boolean;
     fetched: number;
+    without_fetch: number;
     stopped_at: Date | null;
     ended: string | null;
   }>(
     'read the workers',
-    `SELECT id, host, pid, started_at, heartbeat, fetched, stopped_at, ended,
+    `SELECT id, host, pid, started_at, heartbeat, fetched, without_fetch, stopped_at, ended,
        stopped_at IS NULL AND heartbeat > clock_timestamp() - make_interval(secs => lease_seconds) AS alive
      FROM workers ORDER BY started_at, id`,
   );
@@ -260,6 +266,7 @@ async function readStatus(db: PgDb): Promise<SharedCrawlStatus> {
       heartbeat: w.heartbeat,
       alive: w.alive,
       pages: w.fetched,
+      withoutFetch: w.without_fetch,
       stoppedAt: w.stopped_at,
       ended: w.ended,
     })),

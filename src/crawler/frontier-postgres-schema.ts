@@ -74,9 +74,11 @@ CREATE TABLE workers (
   heartbeat timestamptz NOT NULL DEFAULT now(),
   lease_seconds integer NOT NULL,
   fetched bigint NOT NULL DEFAULT 0,
+  without_fetch bigint NOT NULL DEFAULT 0,
   stopped_at timestamptz,
   ended text
 );
+-- A row per batch: the pages it fetched (a URL finished without a fetch is not counted), for the rate.
 CREATE TABLE progress (at timestamptz NOT NULL DEFAULT now(), worker text NOT NULL, pages integer NOT NULL);
 CREATE INDEX progress_at ON progress (at);
 CREATE TABLE hosts (
@@ -115,6 +117,10 @@ CREATE TABLE robots (
  * worker created them on first use), or the `flights` of the release before, which no version-3
  * worker reads: they are dropped. A crawl is migrated only while no worker of its older version is
  * alive (see {@link ensureCrawlSchema}).
+ * Version 4 counts a worker's URLs finished without a fetch (refused by robots.txt or the address
+ * policy) in `workers.without_fetch`, apart from its pages fetched (`fetched`), and `progress` rows
+ * count fetched pages only, as the worker's result does (`worker.pages`, `worker.withoutFetch`);
+ * the workers of a migrated crawl keep the counts they had, both together in `fetched`.
  */
 const MIGRATIONS: ReadonlyArray<{ from: string; sql: string }> = [
   { from: '1', sql: 'CREATE TABLE page_links (source bigint PRIMARY KEY, targets bigint[] NOT NULL)' },
@@ -126,6 +132,7 @@ const MIGRATIONS: ReadonlyArray<{ from: string; sql: string }> = [
       CREATE INDEX IF NOT EXISTS places_origin ON places (origin);
       DROP TABLE IF EXISTS flights`,
   },
+  { from: '3', sql: 'ALTER TABLE workers ADD COLUMN IF NOT EXISTS without_fetch bigint NOT NULL DEFAULT 0' },
 ];
 
 /** This release, as the crawl's meta names the one that made it (`made_by`). */

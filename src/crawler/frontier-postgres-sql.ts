@@ -62,7 +62,7 @@ WHERE u.id = v.id AND u.state <> 2
 RETURNING ${returning}`;
 }
 
-export const FINISH: string = finish('u.id');
+export const FINISH: string = finish('u.id, v.attempts');
 
 /**
  * New URLs: ids drawn in discovery order (the report's and the queue's order), rows inserted in
@@ -110,11 +110,13 @@ FROM k LEFT JOIN up ON up.id = k.id`;
 /**
  * Pages' links, one row a page (`source`, `targets`), each target once, by ids known in memory (no
  * join): a page is recorded finished once, its links with it. With them, the worker's share of the
- * progress (the rate of `crawl-status`) and its count of pages ($3 pages), in the same round trip.
+ * progress (the rate of `crawl-status`, $3 pages fetched) and its counts ($3 pages fetched, $4 URLs
+ * finished without a fetch), in the same round trip.
  */
 export const LINKS = `
 WITH p AS (INSERT INTO progress (worker, pages) SELECT $2, $3::integer WHERE $3::integer > 0),
-w AS (UPDATE workers SET fetched = fetched + $3::integer WHERE id = $2 AND $3::integer > 0)
+w AS (UPDATE workers SET fetched = fetched + $3::integer, without_fetch = without_fetch + $4::integer
+  WHERE id = $2 AND $3::integer + $4::integer > 0)
 INSERT INTO page_links (source, targets)
 SELECT source, targets FROM json_to_recordset($1::json) AS x(source bigint, targets bigint[])`;
 
@@ -122,13 +124,17 @@ SELECT source, targets FROM json_to_recordset($1::json) AS x(source bigint, targ
  * A whole batch in one statement, when every URL its pages found is known to this worker (the
  * common case once a site's pages link to each other): the pages finished, the links of the pages
  * this statement finished (not of one someone else recorded first), the progress row and the
- * worker's count. One statement is one transaction: no BEGIN and COMMIT round trips.
+ * worker's counts (a page is fetched when it took a request, `attempts > 0`, as the worker's
+ * result counts it). One statement is one transaction: no BEGIN and COMMIT round trips.
  */
 export const FINISH_ALL: string = `
-WITH f AS (${finish('u.id, v.links')}),
+WITH f AS (${finish('u.id, v.links, v.attempts')}),
 l AS (INSERT INTO page_links (source, targets) SELECT id, links FROM f WHERE cardinality(links) > 0),
-p AS (INSERT INTO progress (worker, pages) SELECT $2, count(*) FROM f HAVING count(*) > 0),
-w AS (UPDATE workers SET fetched = fetched + (SELECT count(*) FROM f) WHERE id = $2 AND EXISTS (SELECT 1 FROM f))
+p AS (INSERT INTO progress (worker, pages)
+  SELECT $2, count(*) FILTER (WHERE attempts > 0) FROM f HAVING count(*) FILTER (WHERE attempts > 0) > 0),
+w AS (UPDATE workers SET fetched = fetched + (SELECT count(*) FILTER (WHERE attempts > 0) FROM f),
+  without_fetch = without_fetch + (SELECT count(*) FILTER (WHERE attempts = 0) FROM f)
+  WHERE id = $2 AND EXISTS (SELECT 1 FROM f))
 SELECT id FROM f`;
 
 export const PATTERNS = `

@@ -135,9 +135,14 @@ export async function writeBatch(
   const b = emptyCommitted();
   const learned: Learned[] = [];
   let applied = new Set<number>();
+  let fetched = 0;
   if (finished.length > 0) {
-    const r = await run<{ id: number }>(c, 'sk_finish', FINISH, [outcomeJson(finished), me]);
+    const r = await run<{ id: number; attempts: number }>(c, 'sk_finish', FINISH, [
+      outcomeJson(finished),
+      me,
+    ]);
     applied = new Set(r.map((x) => x.id));
+    for (const x of r) if (x.attempts > 0) fetched++;
   }
   // A page someone else recorded first: its links were recorded with it.
   const live = found.filter((f) => f.via === null || applied.has(f.via));
@@ -227,7 +232,7 @@ export async function writeBatch(
   }
   if (links.size > 0 || applied.size > 0) {
     const rows = [...links].map(([source, targets]) => ({ source, targets }));
-    await run(c, 'sk_links', LINKS, [JSON.stringify(rows), me, applied.size]);
+    await run(c, 'sk_links', LINKS, [JSON.stringify(rows), me, fetched, applied.size - fetched]);
   }
   return { committed: b, applied, learned };
 }

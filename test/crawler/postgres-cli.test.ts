@@ -11,6 +11,7 @@ import { BIN, runBin, runProcess } from '../support/cli.js';
 import { html, type Route, startServer, type TestServer } from '../support/http-server.js';
 import { eventually, usePostgres } from '../support/postgres.js';
 import { tempDir } from '../support/tmp.js';
+import { countingSite, pageHits } from './postgres-helpers.js';
 
 const server = usePostgres();
 const PAGES = 40;
@@ -138,6 +139,46 @@ describe('crawl --state postgres://… (a shared crawl)', () => {
     const again = await runBin(['crawl', site.url, ...common(dir), '--state', server().url]);
     expect(again.code, again.stderr).toBe(0);
   }, 120_000);
+
+  it("crawl-status counts each worker's pages fetched apart from its URLs finished without a fetch, as its summary does", async () => {
+    // /private/x is refused by robots.txt: finished by a worker without a request.
+    const counted = await countingSite(30);
+    try {
+      const dir = tempDir('sk-pg-counts');
+      const url = server().url;
+      const r = await runBin(
+        ['crawl', counted.url, '--out', join(dir, 'out'), '--no-report', '--state', url].concat([
+          '--crawl-id',
+          'counts',
+          '--workers',
+          '2',
+          '--concurrency',
+          '2',
+        ]),
+        { limitMs: 120_000 },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const fetched = pageHits(counted).size;
+      const status = await runBin(['crawl-status', '--state', url, '--crawl-id', 'counts', '--json']);
+      expect(status.code, status.stderr).toBe(0);
+      const s = JSON.parse(status.stdout) as { workers: Array<{ pages: number; withoutFetch: number }> };
+      expect(s.workers).toHaveLength(2);
+      expect(s.workers.reduce((a, w) => a + w.pages, 0)).toBe(fetched);
+      expect(s.workers.reduce((a, w) => a + w.withoutFetch, 0)).toBe(1);
+      // The rate's rows count fetched pages too (read whole: the rate keeps only the last minute).
+      const progress = await server().query('SELECT sum(pages)::int AS n FROM crawl_counts.progress');
+      expect(progress.rows[0]!['n']).toBe(fetched);
+      const text = await runBin(['crawl-status', '--state', url, '--crawl-id', 'counts']);
+      expect(text.stdout).toMatch(/pages fetched\/s over the last minute/);
+      const shares = [
+        ...text.stdout.matchAll(/ended \(done\), ([\d,]+) pages? fetched, (\d+) URLs? without a fetch/g),
+      ];
+      expect(shares.map((m) => Number(m[1]!.replace(/,/g, ''))).reduce((a, b) => a + b, 0)).toBe(fetched);
+      expect(shares.map((m) => Number(m[2])).reduce((a, b) => a + b, 0)).toBe(1);
+    } finally {
+      await counted.close();
+    }
+  }, 180_000);
 
   it('crawl-worker joins from a second process; crawl-status --json gives the fields; --drop removes it', async () => {
     const dir = tempDir('sk-pg-join');

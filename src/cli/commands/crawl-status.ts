@@ -94,12 +94,14 @@ function statusLines(id: string, s: SharedStatus): string[] {
   const lines = [
     `Crawl "${id}": ${s.finished ? 'finished' : s.queued + s.leased > 0 ? 'running' : 'frontier empty, outputs not written yet'}`,
     `  pages: ${n(s.done)} done, ${n(s.queued)} queued, ${n(s.leased)} leased, ${n(s.errors)} error${s.errors === 1 ? '' : 's'}`,
-    `  rate: ${s.ratePerSecond.toFixed(s.ratePerSecond < 10 ? 1 : 0)} pages/s over the last minute`,
+    `  rate: ${s.ratePerSecond.toFixed(s.ratePerSecond < 10 ? 1 : 0)} pages fetched/s over the last minute`,
     `  workers: ${s.workersAlive} alive of ${s.workers.length}`,
   ];
   for (const w of s.workers) {
     const state = w.alive ? 'alive' : w.ended === null ? 'gone (no heartbeat)' : `ended (${w.ended})`;
-    lines.push(`    ${w.id}: ${state}, ${n(w.pages)} pages, last heartbeat ${w.heartbeat}`);
+    lines.push(
+      `    ${w.id}: ${state}, ${n(w.pages)} page${w.pages === 1 ? '' : 's'} fetched, ${n(w.withoutFetch)} URL${w.withoutFetch === 1 ? '' : 's'} without a fetch, last heartbeat ${w.heartbeat}`,
+    );
   }
   if (s.finisher !== null) lines.push(`  outputs written by: ${s.finisher}`);
   return lines;
