@@ -407,7 +407,7 @@ async function crawlWith(
         // On a second thread, beside the sitemaps below (report-thread.ts); awaited before the
         // state records what was published, and before it is closed however the output ends.
         state.share();
-        inThread = writeCrawlReportInThread(state.path, input);
+        inThread = writeCrawlReportInThread(state.path, input, state.identity);
         inThread.catch(() => undefined);
       } else {
         report = await writeCrawlReport(state, input);

@@ -22,6 +22,28 @@ const POLL_MS = 1000;
 /** What became of the state file: nothing at its path any more, or another file there. */
 export type StateLoss = 'deleted' | 'replaced';
 
+/** A file's identity: its device and inode, as `stat` with `bigint` gives them. */
+export interface FileIdentity {
+  dev: bigint;
+  ino: bigint;
+}
+
+/**
+ * What is at `path` now against the file of `identity`: undefined while it is that file, else
+ * what became of it. A path that cannot be looked at (no right to) is no evidence of a loss.
+ */
+export function lookAt(path: string, identity: FileIdentity): StateLoss | undefined {
+  let s: BigIntStats | undefined;
+  try {
+    s = statSync(path, { bigint: true, throwIfNoEntry: false });
+  } catch (error) {
+    // A folder on the path replaced by a file: gone.
+    return (error as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'deleted' : undefined;
+  }
+  if (s === undefined) return 'deleted';
+  return s.ino !== identity.ino || s.dev !== identity.dev ? 'replaced' : undefined;
+}
+
 /**
  * Whether `error` is SQLite saying the file it writes was deleted, moved or replaced under it. Its
  * kin (`SQLITE_IOERR_FSTAT` on the next write, once the journal change failed) name no cause of
@@ -58,6 +80,11 @@ export class StateGuard {
     this.#next = Date.now() + POLL_MS;
   }
 
+  /** The identity of the file the crawl opened (for a second connection to check what it opens). */
+  get identity(): FileIdentity {
+    return { dev: this.#dev, ino: this.#ino };
+  }
+
   /** {@link check}, at most once a {@link POLL_MS}: for every commit of the crawl loop. */
   poll(): void {
     const now = Date.now();
@@ -86,17 +113,7 @@ export class StateGuard {
    * was found stays found (a file put back under the name is not the crawl's any more to trust).
    */
   look(): StateLoss | undefined {
-    if (this.#lost !== undefined) return this.#lost;
-    let s: BigIntStats | undefined;
-    try {
-      s = statSync(this.#path, { bigint: true, throwIfNoEntry: false });
-    } catch (error) {
-      // A folder on the path replaced by a file: gone. Not allowed to look: no evidence of a loss.
-      if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') this.#lost = 'deleted';
-      return this.#lost;
-    }
-    if (s === undefined) this.#lost = 'deleted';
-    else if (s.ino !== this.#ino || s.dev !== this.#dev) this.#lost = 'replaced';
+    this.#lost ??= lookAt(this.#path, this.identity);
     return this.#lost;
   }
 }

@@ -39,7 +39,7 @@ const ID_CACHE = 50_000;
 type Db = BetterSqlite3.Database;
 type Stmt = BetterSqlite3.Statement;
 
-import { StateGuard } from './state-guard.js';
+import { type FileIdentity, StateGuard } from './state-guard.js';
 import { LinkLog } from './state-links.js';
 import {
   CHANGE_COUNTS_SQL,
@@ -467,6 +467,11 @@ export class CrawlState {
     this.#links.merge(true);
     shareDb(this.#db, onStep);
     this.#shared = { onStep };
+  }
+
+  /** The identity of the file its crawl opened (none for a reader or in memory): state-guard.ts. */
+  get identity(): FileIdentity | undefined {
+    return this.#guard?.identity;
   }
 
   /** A read-only state over a second connection to a state {@link share}d by its crawl. */

@@ -4,7 +4,15 @@
 // its own. The files are the ones the report written on the crawl's own connection has, byte for
 // byte; another crawl is refused while the state is shared, as while it is crawled; closing the
 // state takes the exclusive lock back (what was written meanwhile kept) and the state opens again.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SitemapkitError } from '../../src/core/errors.js';
@@ -105,6 +113,67 @@ describe('the report on a second thread', () => {
         message: (here as SitemapkitError).message,
         hint: (here as SitemapkitError).hint,
       });
+    } finally {
+      state.close();
+    }
+  });
+});
+
+describe('the report thread and a state replaced under its crawl', () => {
+  /** A crawl's state of its own (a copy of the suite's), opened and shared as the crawl shares it. */
+  async function shared(name: string): Promise<{ path: string; state: CrawlState; other: string }> {
+    const folder = join(dir, name);
+    mkdirSync(folder);
+    const path = join(folder, 'state.db');
+    copyFileSync(join(dir, 'state.db'), path);
+    // Another crawl's state, which is moved to the path (a second crawl started into the folder).
+    const other = join(folder, 'other.db');
+    copyFileSync(join(dir, 'state.db'), other);
+    const state = await CrawlState.open(path, 'resume');
+    state.share();
+    return { path, state, other };
+  }
+  const lost = {
+    code: 'ERR_STATE',
+    message:
+      'the crawl state was replaced by another file while this crawl ran (another crawl into the same folder?): the pages this crawl recorded are lost with it, and no output was written',
+  };
+
+  it('replaced after the crawl last looked and before the thread opens it: the guard’s sentence, no report', async () => {
+    const { path, state, other } = await shared('replaced-before');
+    try {
+      // The window between the crawl's last identity check (share) and the thread's open, on purpose.
+      renameSync(other, path);
+      const to = input('replaced-before/report');
+      await expect(writeCrawlReportInThread(path, to, state.identity)).rejects.toMatchObject(lost);
+      expect(existsSync(to.dir)).toBe(false);
+    } finally {
+      state.close();
+    }
+  });
+
+  it('replaced while the thread reads (after its open): the same sentence', async () => {
+    const { path, state, other } = await shared('replaced-during');
+    try {
+      const hold = new Int32Array(new SharedArrayBuffer(4));
+      const writing = writeCrawlReportInThread(path, input('replaced-during/report'), state.identity, hold);
+      writing.catch(() => undefined);
+      // The thread opened the crawl's file and waits: the file is replaced now, then it reads.
+      while (Atomics.load(hold, 0) !== 1) await new Promise((r) => setTimeout(r, 5));
+      renameSync(other, path);
+      Atomics.store(hold, 0, 2);
+      Atomics.notify(hold, 0);
+      await expect(writing).rejects.toMatchObject(lost);
+    } finally {
+      state.close();
+    }
+  });
+
+  it('the crawl’s own file, unchanged: the report as before', async () => {
+    const { path, state } = await shared('kept');
+    try {
+      const files = await writeCrawlReportInThread(path, input('kept/report'), state.identity);
+      expect(readdirSync(files.dir).sort()).toEqual(['report.html', 'urls.csv', 'urls.jsonl']);
     } finally {
       state.close();
     }
