@@ -178,8 +178,14 @@ export class PostgresSlots implements SlotSource {
       const wait = await this.#claimOnce(origin);
       const due = performance.now() + wait;
       if (wait > 0) await this.#sleep(Math.ceil(wait));
-      // A process that woke up late (a loaded machine) would send into the next worker's slot:
-      // its slot is let go and a new one claimed, so that sends keep the spacing, not just claims.
+      // A process that woke up more than half a delay late (a loaded machine) would send into the
+      // next worker's slot: it sends in none of its late slot and claims a new one, at the end of
+      // the host's queue, so that each send goes out within half a delay after a slot of its own.
+      // The late slot is not given back: its row stays in `sends` (a slot no request used) and the
+      // host's next slot stays one delay past it, so the host may idle up to one delay. Moving
+      // `next_at` back is safe only as a compare-and-set that fails once any worker claimed after
+      // the late slot (the usual case on a host several workers share), and on success it would
+      // give back less than half a delay, for one more round trip and its `sends` row deleted.
       if (performance.now() - due <= delay / 2) {
         await this.#onStep?.('pg:slot-due', [origin]);
         return;

@@ -14,6 +14,9 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openPgDb, pgTarget } from '../../src/crawler/frontier-postgres-db.js';
+import { ensureCrawlSchema } from '../../src/crawler/frontier-postgres-schema.js';
+import { PostgresSlots } from '../../src/crawler/frontier-postgres-slots.js';
 import { usePostgres } from '../support/postgres.js';
 import { startTimedSite, type TimedSite } from '../support/timed-site.js';
 import { tempDir } from '../support/tmp.js';
@@ -72,5 +75,56 @@ describe('politeness shared by the workers of a crawl', () => {
     expect(early).toEqual([]);
     // The workers shared the pages: more than one of them fetched some.
     expect(ends.filter((e) => e.lines.some((l) => l.startsWith('page '))).length).toBeGreaterThan(1);
+  });
+});
+
+describe('a worker that wakes up late for its send slot', () => {
+  it('sends in none of it and claims the next free one; the late slot stays claimed and is not given back', async () => {
+    const db = await openPgDb(pgTarget(pg().url, 'late_slot'), {
+      size: 1,
+      retryMs: 0,
+      sleep: async () => undefined,
+      name: 'test',
+    });
+    try {
+      await ensureCrawlSchema(db);
+      const DELAY_MS = 200;
+      let sleeps = 0;
+      const due: number[] = [];
+      const slots = new PostgresSlots(db, {
+        workerId: 'w1',
+        delayMs: DELAY_MS,
+        // The first wait overslept by more than half a delay, on purpose (a loaded machine's wake-up).
+        sleep: (ms) => new Promise((r) => setTimeout(r, sleeps++ === 0 ? ms + 2 * DELAY_MS : ms)),
+        onStep: (step) => {
+          if (step === 'pg:slot-due') due.push(sleeps);
+        },
+      });
+      const origin = 'http://late.test';
+      // The first slot is due at once; the second one a delay later, which the worker oversleeps.
+      await slots.claim(origin);
+      await slots.claim(origin);
+      // One request let out per claim, never in the overslept slot.
+      expect(due).toHaveLength(2);
+      const rows = await db.query<{ ms: number }>(
+        'read the slots',
+        `SELECT (extract(epoch FROM at) * 1000)::float8 AS ms FROM sends WHERE origin = $1 ORDER BY at`,
+        [origin],
+      );
+      // The first slot, the one overslept (still claimed), and one or more after it (a loaded
+      // machine may oversleep again): each a delay after the one before.
+      expect(rows.length).toBeGreaterThanOrEqual(3);
+      for (let i = 1; i < rows.length; i++)
+        expect(rows[i]!.ms - rows[i - 1]!.ms).toBeGreaterThanOrEqual(DELAY_MS - 0.001);
+      // The host's next slot stays one delay past the last one claimed: nothing was moved back.
+      const [host] = await db.query<{ ms: number }>(
+        'read the host',
+        'SELECT (extract(epoch FROM next_at) * 1000)::float8 AS ms FROM hosts WHERE origin = $1',
+        [origin],
+      );
+      expect(host!.ms - rows.at(-1)!.ms).toBeCloseTo(DELAY_MS, 3);
+    } finally {
+      await db.close();
+    }
   });
 });
