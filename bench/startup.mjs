@@ -1,17 +1,18 @@
 #!/usr/bin/env node
-// Start-up (issue 16, item 6): `sitemapkit --version` and `parse` of a one-URL file against a bare
-// `node -e ''`, each a fresh process, the contenders taken in turn (so that a load on the machine
-// falls on all of them alike), medians of --runs (default 10) of the wall time and of the CPU time
-// (user + system, which a loaded machine moves far less), and the load average. Every contender,
+// Start-up (issue 16, item 6): `sitemapkit --version`, `parse` of a one-URL file, and (fifth pass)
+// `validate` of a one-URL text file, `generate` of it into a folder and `robots --help`, against a
+// bare `node -e ''`, each a fresh process, the contenders taken in turn (so that a load on the
+// machine falls on all of them alike), medians of --runs (default 10) of the wall time and of the
+// CPU time (user + system, which a loaded machine moves far less), and the load average. Every contender,
 // bare node included, carries bench/cpu-hook.cjs (`node -r`), which reports the CPU time and
 // loads nothing a bare start does not. Target: both within 1.5x bare.
 // The CLI is run as npm runs it, from package.json's "bin" (dist/cli/bin.cjs); `node
 // dist/cli/bin.js` (the same command through Node's ES module loader) has a row of its own, and so
 // has a parse under a V8 flag (--max-old-space-size), with which V8 rejects the parse script's
 // code cache (scripts/bundle-cli.mjs).
-// --baseline DIR adds, in the same runs, the one-URL parse of another build (DIR/dist/cli/bin.cjs,
-// or bin.js for a build before it; built, with its node_modules): before/after figures of one
-// change under the same load.
+// --baseline DIR adds, in the same runs, the one-URL parse, validate and generate of another build
+// (DIR/dist/cli/bin.cjs, or bin.js for a build before it; built, with its node_modules):
+// before/after figures of one change under the same load.
 // Usage: node bench/startup.mjs [--runs N] [--baseline DIR]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -35,6 +36,18 @@ writeFileSync(
   '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/</loc></url></urlset>\n',
 );
 
+const txt = join(dir, 'one.txt');
+writeFileSync(txt, 'https://example.com/\n');
+const out = join(dir, 'out');
+const generate = (bin, folder) => [
+  bin,
+  'generate',
+  txt,
+  '--base-url',
+  'https://example.com/',
+  '--out',
+  folder,
+];
 const contenders = [
   { name: "bare node -e ''", args: ['-e', ''] },
   { name: 'sitemapkit --version', args: [BIN, '--version'] },
@@ -45,6 +58,9 @@ const contenders = [
     name: 'the same, --max-old-space-size',
     args: ['--max-old-space-size=4096', BIN, 'parse', one, '--format', 'jsonl'],
   },
+  { name: 'sitemapkit validate ONE.txt', args: [BIN, 'validate', txt] },
+  { name: 'sitemapkit generate ONE.txt', args: generate(BIN, out) },
+  { name: 'sitemapkit robots --help', args: [BIN, 'robots', '--help'] },
   ...(BASELINE === undefined
     ? []
     : [
@@ -54,6 +70,9 @@ const contenders = [
           name: 'the same, --baseline, --max-old-space-size',
           args: ['--max-old-space-size=4096', BASELINE, 'parse', one, '--format', 'jsonl'],
         },
+        { name: 'validate ONE.txt, --baseline', args: [BASELINE, 'validate', txt] },
+        { name: 'generate ONE.txt, --baseline', args: generate(BASELINE, join(dir, 'out-baseline')) },
+        { name: 'robots --help, --baseline', args: [BASELINE, 'robots', '--help'] },
       ]),
 ];
 const HOOK = join(ROOT, 'bench/cpu-hook.cjs');

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../core/diagnostics.js';
 import { formatDiagnostic } from '../core/diagnostics.js';
+import { enNumber } from '../core/en-number.js';
 import type { CliContext } from './context.js';
 
 /** Text: at most this many diagnostics of one code are printed; the rest are counted. */
@@ -41,8 +42,7 @@ export class DiagnosticReport {
     if (this.#finished || this.#json) return;
     this.#finished = true;
     for (const [code, n] of this.#perCode) {
-      if (n > PER_CODE)
-        this.#ctx.stderr.write(`... and ${(n - PER_CODE).toLocaleString('en-US')} more ${code}\n`);
+      if (n > PER_CODE) this.#ctx.stderr.write(`... and ${enNumber(n - PER_CODE)} more ${code}\n`);
     }
   }
 

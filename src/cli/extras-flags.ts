@@ -4,6 +4,7 @@
  * (`core/checks.ts`, `writer/feed-options.ts`); only the wording names the flags.
  */
 import { type Command, Option } from 'commander';
+import { enNumber } from '../core/en-number.js';
 import { MAX_FEED_SIZE } from '../writer/feed-options.js';
 import type { WriteSitemapsOptions } from '../writer/options.js';
 import { UsageError } from './exit.js';
@@ -42,7 +43,7 @@ export function feedOption(): Option {
 export function feedSizeOption(): Option {
   return new Option(
     '--feed-size <n>',
-    `with --feed: URLs it lists (default 100, at most ${MAX_FEED_SIZE.toLocaleString('en-US')})`,
+    `with --feed: URLs it lists (default 100, at most ${enNumber(MAX_FEED_SIZE)})`,
   ).argParser(wholeNumberArg('--feed-size', 1, MAX_FEED_SIZE));
 }
 

@@ -112,7 +112,11 @@ export class HashedStringSet {
   constructor(expected = 0) {
     const cap =
       Math.max(INITIAL_CAPACITY, Math.ceil(Math.min(expected, MAX_EXPECTED) / PARTITIONS / MAX_LOAD)) | 1;
-    for (let p = 0; p < PARTITIONS; p++) this.#t.push(new Uint16Array(3 * cap));
+    // One buffer for every partition's first table, each a view of its part: 4,096 typed arrays
+    // with buffers of their own took about 5 ms of CPU, which every validate and generate paid,
+    // a one-URL run included (start-up, issue 16). A partition that grows gets a table of its own.
+    const buffer = new ArrayBuffer(PARTITIONS * 3 * cap * 2);
+    for (let p = 0; p < PARTITIONS; p++) this.#t.push(new Uint16Array(buffer, p * 3 * cap * 2, 3 * cap));
   }
 
   get size(): number {
@@ -120,8 +124,8 @@ export class HashedStringSet {
   }
 
   /**
-   * The set's tables, to hand it to another thread (their buffers can be transferred; this set
-   * must not be used afterwards).
+   * The set's tables, to hand it to another thread (their buffers can be transferred, each once:
+   * tables that have not grown share one; this set must not be used afterwards).
    */
   tables(): HashedSetTables {
     return { t: [...this.#t], count: this.#count, size: this.#size };

@@ -98,71 +98,79 @@ const WANTED_TAGS: ReadonlySet<string> = new Set([
  * end (an entity stops at `<`), so tokenising, the element stack and the implied and end-of-input
  * closes stay the Parser's own, and the events the reader sees are exactly the Parser's
  * (test/crawler/page-meta-lean.test.ts holds it to the full Parser).
+ *
+ * The class is made on first use, not when this module loads: extending Parser reads htmlparser2,
+ * which the CLI's script bundles then require only when a page is read (a one-URL `validate` or
+ * `generate` of a text file never reads one; requiring htmlparser2 cost it 22 ms of CPU).
  */
-class LeanParser extends Parser {
-  #attributes = false;
-  #text = false;
-  /** Text is reported as written, entities undecoded (the main text: the caller decodes it in bulk). */
-  #raw = false;
-  // Parser's tokenizer and its decodeEntities flag are private in the typings, not at run time.
-  // Were either renamed in a later htmlparser2, this sets an unused property and every entity is
-  // decoded, as before: slower, never wrong.
-  readonly #tokenizer: { decodeEntities: boolean } = (
-    this as unknown as {
-      tokenizer?: { decodeEntities: boolean };
+function defineLeanParser() {
+  return class LeanParser extends Parser {
+    #attributes = false;
+    #text = false;
+    /** Text is reported as written, entities undecoded (the main text: the caller decodes it in bulk). */
+    #raw = false;
+    // Parser's tokenizer and its decodeEntities flag are private in the typings, not at run time.
+    // Were either renamed in a later htmlparser2, this sets an unused property and every entity is
+    // decoded, as before: slower, never wrong.
+    readonly #tokenizer: { decodeEntities: boolean } = (
+      this as unknown as {
+        tokenizer?: { decodeEntities: boolean };
+      }
+    ).tokenizer ?? { decodeEntities: true };
+
+    constructor(cbs: ConstructorParameters<typeof Parser>[0]) {
+      super(cbs, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+      this.#sync();
     }
-  ).tokenizer ?? { decodeEntities: true };
 
-  constructor(cbs: ConstructorParameters<typeof Parser>[0]) {
-    super(cbs, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
-    this.#sync();
-  }
+    /** A tag's name was read: its attributes follow, and are read if `wanted`. */
+    beginTag(wanted: boolean): void {
+      this.#attributes = wanted;
+      this.#sync();
+    }
+    /** The open tag is complete (its attributes are read). */
+    endTag(): void {
+      this.#attributes = false;
+      this.#sync();
+    }
+    /** Whether text is collected from now on (inside `<title>` or a JSON-LD script). */
+    collectText(on: boolean): void {
+      this.#text = on;
+      this.#sync();
+    }
+    /**
+     * Whether text is reported undecoded while it is not collected (the main text of a recrawl):
+     * the Tokenizer keeps skipping text with indexOf, which decoding would make a character at a time.
+     */
+    rawText(on: boolean): void {
+      this.#raw = on;
+    }
+    #sync(): void {
+      this.#tokenizer.decodeEntities = this.#attributes || this.#text;
+    }
 
-  /** A tag's name was read: its attributes follow, and are read if `wanted`. */
-  beginTag(wanted: boolean): void {
-    this.#attributes = wanted;
-    this.#sync();
-  }
-  /** The open tag is complete (its attributes are read). */
-  endTag(): void {
-    this.#attributes = false;
-    this.#sync();
-  }
-  /** Whether text is collected from now on (inside `<title>` or a JSON-LD script). */
-  collectText(on: boolean): void {
-    this.#text = on;
-    this.#sync();
-  }
-  /**
-   * Whether text is reported undecoded while it is not collected (the main text of a recrawl):
-   * the Tokenizer keeps skipping text with indexOf, which decoding would make a character at a time.
-   */
-  rawText(on: boolean): void {
-    this.#raw = on;
-  }
-  #sync(): void {
-    this.#tokenizer.decodeEntities = this.#attributes || this.#text;
-  }
-
-  override onattribname(start: number, endIndex: number): void {
-    if (this.#attributes) super.onattribname(start, endIndex);
-  }
-  override onattribdata(start: number, endIndex: number): void {
-    if (this.#attributes) super.onattribdata(start, endIndex);
-  }
-  override onattribentity(cp: number): void {
-    if (this.#attributes) super.onattribentity(cp);
-  }
-  override onattribend(quote: Parameters<Parser['onattribend']>[0], endIndex: number): void {
-    if (this.#attributes) super.onattribend(quote, endIndex);
-  }
-  override ontext(start: number, endIndex: number): void {
-    if (this.#text || this.#raw) super.ontext(start, endIndex);
-  }
-  override ontextentity(cp: number, endIndex: number): void {
-    if (this.#text) super.ontextentity(cp, endIndex);
-  }
+    override onattribname(start: number, endIndex: number): void {
+      if (this.#attributes) super.onattribname(start, endIndex);
+    }
+    override onattribdata(start: number, endIndex: number): void {
+      if (this.#attributes) super.onattribdata(start, endIndex);
+    }
+    override onattribentity(cp: number): void {
+      if (this.#attributes) super.onattribentity(cp);
+    }
+    override onattribend(quote: Parameters<Parser['onattribend']>[0], endIndex: number): void {
+      if (this.#attributes) super.onattribend(quote, endIndex);
+    }
+    override ontext(start: number, endIndex: number): void {
+      if (this.#text || this.#raw) super.ontext(start, endIndex);
+    }
+    override ontextentity(cp: number, endIndex: number): void {
+      if (this.#text) super.ontextentity(cp, endIndex);
+    }
+  };
 }
+type LeanParser = InstanceType<ReturnType<typeof defineLeanParser>>;
+let LeanParserClass: ReturnType<typeof defineLeanParser> | undefined;
 
 // JSON-LD blocks beyond this are not parsed: a date is near the top, and a hostile page must not
 // make the reader buffer megabytes of script text.
@@ -202,7 +210,8 @@ export class PageMetaReader {
     const meta = this.#meta;
     const main = options.fingerprint === true ? new MainTextHash() : undefined;
     this.#main = main;
-    this.#parser = new LeanParser({
+    LeanParserClass ??= defineLeanParser();
+    this.#parser = new LeanParserClass({
       // Called before the tag's attributes are read (and for the tags Parser implies).
       onopentagname: (name) => {
         this.#parser.beginTag(WANTED_TAGS.has(name));

@@ -98,7 +98,8 @@ async function run(): Promise<void> {
   }
   if (out.used > 0) await sendBatch();
   const tables = dedupe?.tables();
-  const buffers = tables === undefined ? [] : tables.t.map((t) => t.buffer as ArrayBuffer);
+  // Each buffer once: the tables that have not grown are views of one buffer (core/hash.ts).
+  const buffers = tables === undefined ? [] : [...new Set(tables.t.map((t) => t.buffer as ArrayBuffer))];
   send({ done: true, tables }, buffers);
 }
 

@@ -1,4 +1,13 @@
-import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
@@ -65,7 +74,12 @@ interface Loaded {
   stdout: string;
 }
 
-async function loaded(args: string[], bin = BIN, nodeFlags: string[] = []): Promise<Loaded> {
+async function loaded(
+  args: string[],
+  bin = BIN,
+  nodeFlags: string[] = [],
+  options: { cwd?: string } = {},
+): Promise<Loaded> {
   const dir = tempDir('sk-modules');
   const hook = join(dir, 'hook.mjs');
   const log = join(dir, 'modules.log');
@@ -73,6 +87,7 @@ async function loaded(args: string[], bin = BIN, nodeFlags: string[] = []): Prom
   writeFileSync(log, '');
   const r = await runProcess(process.execPath, [...nodeFlags, '--import', hook, bin, ...args], {
     env: { SK_MODULE_LOG: log },
+    ...options,
   });
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
@@ -201,8 +216,133 @@ describe('start-up loads only what the command needs', () => {
   });
 
   it('any other command still runs from the whole CLI bundle', async () => {
-    const { files } = await loaded(['robots', '--help']);
+    const { files, scripts } = await loaded(['store', '--help']);
     expect(files.some((f) => f.endsWith('dist/cli/sitemapkit.js'))).toBe(true);
-    expect(files.some((f) => f.endsWith('dist/cli/sitemapkit-parse.script.js'))).toBe(false);
+    expect(scripts).toEqual([]);
+  });
+});
+
+/**
+ * The fifth pass (issue 16, item 6): validate, generate, robots and submit run from script bundles
+ * of their own with their code caches, as parse does. A one-URL validate or generate loaded 32 and
+ * 42 files of the whole CLI's bundle (with htmlparser2, csv-parse, picomatch: 67 and 90 files).
+ */
+describe('the commands scripts call most start from their own script bundle', () => {
+  ensureBuilt();
+  const START = fileURLToPath(new URL('../../dist/cli/start.js', import.meta.url));
+  /** One-URL inputs in a folder of their own, which is also the runs' working folder. */
+  function inputs(): string {
+    const dir = tempDir('sk-inputs');
+    writeFileSync(join(dir, 'one.txt'), 'https://example.com/\n');
+    writeFileSync(join(dir, 'one.jsonl'), '{"loc":"https://example.com/a","lastmod":"2024-01-01"}\n');
+    writeFileSync(join(dir, 'robots.txt'), 'User-agent: *\nDisallow: /private/\n');
+    return dir;
+  }
+  /** A run's output with its one varying part, the seconds a write took, made steady. */
+  const steady = (text: string): string => text.replace(/ in \d+\.\d s$/m, ' in N s');
+
+  const RUNS: [string, string[]][] = [
+    ['validate', ['validate', 'one.txt']],
+    ['generate', ['generate', 'one.txt', '--base-url', 'https://example.com/', '--out', 'out']],
+    ['robots', ['robots', 'check', 'robots.txt', '--agent', 'Googlebot', 'https://example.com/']],
+  ];
+
+  it.each(RUNS)(
+    '%s runs from its script with its cache accepted, no ES module, nothing of the network',
+    async (command, args) => {
+      const dir = inputs();
+      const { files, scripts, internal } = await loaded(args, BIN, [], { cwd: dir });
+      expect(files.map((f) => f.slice(f.indexOf('/dist/') + 1))).toEqual(['dist/cli/bin.cjs']);
+      expect(scripts.map((s) => s.slice(0, s.indexOf(':') + 1) + s.slice(s.indexOf('/dist/') + 1))).toEqual([
+        `accepted:dist/cli/sitemapkit-${command}.script.js`,
+      ]);
+      const networking = ['http', 'zlib', 'child_process', 'dgram'].filter((m) =>
+        internal.includes(`NativeModule ${m}`),
+      );
+      expect(networking).toEqual([]);
+    },
+  );
+
+  it.each(RUNS)(
+    '%s prints what the whole CLI prints, with a missing, foreign or rejected cache too',
+    async (command, args) => {
+      const dir = inputs();
+      const reference = await runProcess(process.execPath, [START, ...args], { cwd: dir });
+      expect(reference.code).toBe(0);
+      // A copy of the files the script needs, beside the installed packages it requires.
+      const root = tempDir('sk-cache');
+      const cli = join(root, 'dist/cli');
+      mkdirSync(cli, { recursive: true });
+      symlinkSync(fileURLToPath(new URL('../../node_modules', import.meta.url)), join(root, 'node_modules'));
+      for (const f of ['bin.cjs', `sitemapkit-${command}.script.js`])
+        copyFileSync(join(DIST_CLI, f), join(cli, f));
+      const cache = readFileSync(join(DIST_CLI, `sitemapkit-${command}.code-cache`));
+      const hashLine = cache.subarray(0, cache.indexOf(10) + 1);
+      const cases: [string, Buffer | undefined, string][] = [
+        ['as built', cache, 'accepted'],
+        ['missing', undefined, 'none'],
+        [
+          'another build',
+          Buffer.concat([Buffer.from('0123456789abcdef0123456789abcdef\n'), cache.subarray(hashLine.length)]),
+          'none',
+        ],
+        ['cut short', cache.subarray(0, Math.floor(cache.length / 2)), 'rejected'],
+      ];
+      for (const [why, bytes, verdict] of cases) {
+        const path = join(cli, `sitemapkit-${command}.code-cache`);
+        rmSync(path, { force: true });
+        if (bytes !== undefined) writeFileSync(path, bytes);
+        rmSync(join(dir, 'out'), { recursive: true, force: true });
+        const run = await loaded(args, join(cli, 'bin.cjs'), [], { cwd: dir });
+        expect({
+          why,
+          scripts: run.scripts.map((s) => s.slice(0, s.indexOf(':'))),
+          stdout: steady(run.stdout),
+        }).toEqual({ why, scripts: [verdict], stdout: steady(reference.stdout) });
+      }
+    },
+  );
+
+  it('every --help of a scripted command is the whole CLI’s, word for word', async () => {
+    const commands = readdirSync(DIST_CLI)
+      .map((f) => /^sitemapkit-([a-z]+)\.script\.js$/.exec(f)?.[1])
+      .filter((c) => c !== undefined);
+    expect(commands.sort()).toEqual(['generate', 'parse', 'robots', 'submit', 'validate']);
+    for (const args of [
+      ...commands.map((c) => [c, '--help']),
+      ['robots', 'check', '--help'],
+      ['robots', 'lint', '--help'],
+      ['submit', 'key', '--help'],
+      ['validate', '--no-such-flag'],
+      ['generate', 'one.txt'],
+    ]) {
+      const [script, whole] = await Promise.all([
+        runProcess(process.execPath, [BIN, ...args]),
+        runProcess(process.execPath, [START, ...args]),
+      ]);
+      expect({ args, ...script }).toEqual({ args, ...whole });
+    }
+  });
+
+  it('generate --threads 1 from its script finds the JSONL reader thread beside the library', async () => {
+    const [a, b] = [inputs(), inputs()];
+    const args = [
+      'generate',
+      'one.jsonl',
+      '--threads',
+      '1',
+      '--base-url',
+      'https://example.com/',
+      '--out',
+      'out',
+    ];
+    const script = await runProcess(process.execPath, [BIN, ...args], { cwd: a });
+    const whole = await runProcess(process.execPath, [START, ...args], { cwd: b });
+    expect(script.stderr).toBe('');
+    expect(script.code).toBe(0);
+    expect(steady(script.stdout)).toBe(steady(whole.stdout));
+    expect(readFileSync(join(a, 'out/sitemap.xml'), 'utf8')).toBe(
+      readFileSync(join(b, 'out/sitemap.xml'), 'utf8'),
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import type { Diagnostic } from '../../core/diagnostics.js';
+import { enNumber } from '../../core/en-number.js';
 import { isSitemapkitError, SitemapkitError } from '../../core/errors.js';
 import { MAX_BYTES, MAX_URLS } from '../../core/limits.js';
 import { readNextPages } from '../../next/pages.js';
@@ -443,7 +444,7 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
   } else {
     const files = result.files.length;
     const lines = [
-      `Wrote ${result.urls.toLocaleString('en-US')} URL${result.urls === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} to ${flags.out} in ${secs.toFixed(1)} s`,
+      `Wrote ${enNumber(result.urls)} URL${result.urls === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} to ${flags.out} in ${secs.toFixed(1)} s`,
       `  entry point: ${result.entry.path} (${result.entry.url})`,
     ];
     for (const r of result.roots.slice(1)) lines.push(`  extra index: ${r.path} (${r.url})`);
@@ -459,7 +460,7 @@ async function runGenerate(inputs: string[], flags: GenerateFlags, ctx: CliConte
     lines.push(...extra.lines());
     if (result.skipped > 0)
       lines.push(
-        `  ${result.skipped.toLocaleString('en-US')} invalid or duplicate record${result.skipped === 1 ? '' : 's'} skipped (see above)`,
+        `  ${enNumber(result.skipped)} invalid or duplicate record${result.skipped === 1 ? '' : 's'} skipped (see above)`,
       );
     ctx.stdout.write(`${lines.join('\n')}\n`);
   }

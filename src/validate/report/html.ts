@@ -6,6 +6,7 @@
 
 import { barChart, type Column, columnChart, columnScale, donutChart, esc } from '../../chart/svg.js';
 import type { Severity } from '../../core/diagnostics.js';
+import { enNumber } from '../../core/en-number.js';
 import { ROBOTS_STATUS } from '../live/live-robots.js';
 import type { ValidationResult } from '../types.js';
 import { countsLine, scopeLine, whereOf } from './text.js';
@@ -23,7 +24,7 @@ export const SEVERITY_COLORS: Readonly<Record<Severity, string>> = {
 };
 
 function n(x: number): string {
-  return x.toLocaleString('en-US');
+  return enNumber(x);
 }
 
 function statusColor(status: string): string {

@@ -3,6 +3,7 @@
  * examples and the fix; colour only when asked (the CLI asks on a TTY without NO_COLOR).
  */
 import type { Diagnostic, Severity } from '../../core/diagnostics.js';
+import { enNumber } from '../../core/en-number.js';
 import type { ValidationResult } from '../types.js';
 
 /** Options of {@link formatText}. */
@@ -23,7 +24,7 @@ const COLORS: Record<Severity | 'dim' | 'bold', string> = {
 const HEADINGS: Record<Severity, string> = { error: 'Errors', warning: 'Warnings', info: 'Notes' };
 
 function n(x: number): string {
-  return x.toLocaleString('en-US');
+  return enNumber(x);
 }
 
 function plural(x: number, one: string, many = `${one}s`): string {
