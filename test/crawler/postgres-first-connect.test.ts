@@ -5,12 +5,12 @@
  * for. Sequenced on purpose, never by timing: the server is stopped, the worker is started, and
  * the server is started again only once the worker said it waits (its first try failed).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, runBin } from '../support/cli.js';
-import { eventually, type Postgres, usePostgres } from '../support/postgres.js';
+import { eventually, type Postgres, pgCtl, serverSettings, usePostgres } from '../support/postgres.js';
 import { tempDir } from '../support/tmp.js';
 import {
   countingSite,
@@ -35,16 +35,6 @@ afterEach(async () => {
 
 let up = true;
 
-/** `pg_ctl` on the test cluster, as the server's own user. */
-function pgCtl(server: Postgres, ...args: string[]): void {
-  const cmd = server.bin('pg_ctl');
-  const all = ['-D', join(server.dir, 'data'), '-l', join(server.dir, 'server.log'), ...args];
-  const root = process.getuid?.() === 0;
-  execFileSync(root ? 'runuser' : cmd, root ? ['-u', 'postgres', '--', cmd, ...all] : all, {
-    stdio: 'ignore',
-  });
-}
-
 function stop(server: Postgres): void {
   pgCtl(server, '-m', 'fast', '-w', 'stop');
   up = false;
@@ -52,17 +42,7 @@ function stop(server: Postgres): void {
 
 /** Starts the stopped cluster again on its port (pg_ctl start does not reuse the last options). */
 function start(server: Postgres): void {
-  const settings = [
-    `-p ${server.port}`,
-    `-k ${server.dir}`,
-    '-c listen_addresses=127.0.0.1',
-    '-c fsync=off',
-    '-c synchronous_commit=off',
-    '-c full_page_writes=off',
-    '-c shared_buffers=32MB',
-    '-c max_connections=30',
-  ].join(' ');
-  pgCtl(server, '-w', '-t', '60', '-o', settings, 'start');
+  pgCtl(server, '-w', '-t', '60', '-o', serverSettings(server.port, server.dir), 'start');
   up = true;
 }
 

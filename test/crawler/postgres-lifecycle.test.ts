@@ -5,14 +5,13 @@
  * worker (its claims return to the queue at once), and two crawl ids in one database, which do
  * not see each other.
  */
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { crawl } from '../../src/crawler/crawl.js';
 import { openPostgresCrawl } from '../../src/crawler/frontier-postgres-read.js';
 import { type Answer, type Route, slow, startServer, type TestServer } from '../support/http-server.js';
 import { startPgProxy } from '../support/pg-proxy.js';
-import { eventually, type Postgres, usePostgres } from '../support/postgres.js';
+import { eventually, type Postgres, pgCtl, serverSettings, usePostgres } from '../support/postgres.js';
 import { tempDir } from '../support/tmp.js';
 import {
   pageHits,
@@ -33,16 +32,6 @@ afterEach(async () => {
   await Promise.all(closing.splice(0).map((close) => close()));
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
-
-/** `pg_ctl` on the test cluster, as the server's own user. */
-function pgCtl(server: Postgres, ...args: string[]): void {
-  const cmd = server.bin('pg_ctl');
-  const all = ['-D', join(server.dir, 'data'), '-l', join(server.dir, 'server.log'), ...args];
-  const root = process.getuid?.() === 0;
-  execFileSync(root ? 'runuser' : cmd, root ? ['-u', 'postgres', '--', cmd, ...all] : all, {
-    stdio: 'ignore',
-  });
-}
 
 /** Pages answered after `ms`, so that a crawl is still running when the test acts. */
 function slowSite(n: number, ms: number): Record<string, Route> {
@@ -197,13 +186,7 @@ describe('a shared crawl when its database goes away', () => {
     const end = await w.done;
     // The settings the harness started it with (postgres-cluster.mjs): `start` does not reuse them.
     const server = pg();
-    pgCtl(
-      server,
-      '-w',
-      '-o',
-      `-p ${server.port} -k ${server.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c shared_buffers=32MB -c max_connections=30`,
-      'start',
-    );
+    pgCtl(server, '-w', '-o', serverSettings(server.port, server.dir), 'start');
     expect(end.code, end.lines.filter((l) => !l.startsWith('page')).join('\n') + end.stderr).toBe(2);
     const error = end.lines.find((l) => l.startsWith('error '));
     expect(error).toMatch(/^error ERR_STATE lost the connection to the crawl's database while trying to /);

@@ -38,5 +38,11 @@ export interface PostgresOptions {
 /** The folder of Debian's PostgreSQL programs (highest major version), or of `initdb` on PATH. */
 export function postgresBinDir(): string;
 
+/** The server's settings as `pg_ctl -o` takes them (a stopped cluster started again needs them). */
+export function serverSettings(port: number, dir: string): string;
+
+/** `pg_ctl` on a running test cluster, as the server's own user, waiting for it to finish. */
+export function pgCtl(server: Postgres, ...args: string[]): void;
+
 /** Starts a fresh cluster with a `sitemapkit` database; the caller stops it. */
 export function startPostgres(options?: PostgresOptions): Promise<Postgres>;

@@ -62,6 +62,40 @@ function asServerUser(program, args) {
   return isRoot ? ['runuser', ['-u', 'postgres', '--', program, ...args]] : [program, args];
 }
 
+/**
+ * The server's settings as `pg_ctl -o` takes them: `pg_ctl start` after a stop does not reuse the
+ * last ones, so a test that starts the cluster again passes these.
+ * @param {number} port @param {string} dir @returns {string}
+ */
+export function serverSettings(port, dir) {
+  return [
+    `-p ${port}`,
+    `-k ${dir}`,
+    '-c listen_addresses=127.0.0.1',
+    // A throwaway cluster: durability buys nothing, and small buffers leave the RAM to the tests.
+    '-c fsync=off',
+    '-c synchronous_commit=off',
+    '-c full_page_writes=off',
+    '-c shared_buffers=32MB',
+    '-c max_connections=30',
+  ].join(' ');
+}
+
+/**
+ * `pg_ctl` on a running test cluster, as the server's own user, waiting for it to finish.
+ * @param {import('./postgres-cluster.mjs').Postgres} server @param {string[]} args
+ */
+export function pgCtl(server, ...args) {
+  const [cmd, all] = asServerUser(server.bin('pg_ctl'), [
+    '-D',
+    join(server.dir, 'data'),
+    '-l',
+    join(server.dir, 'server.log'),
+    ...args,
+  ]);
+  execFileSync(cmd, all, { stdio: 'ignore' });
+}
+
 /** @returns {Promise<number>} */
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -163,17 +197,7 @@ export async function startPostgres(options = {}) {
     // Another process may take the free port between the probe and the bind: try a few.
     for (let attempt = 1; ; attempt++) {
       port = await freePort();
-      const settings = [
-        `-p ${port}`,
-        `-k ${dir}`,
-        '-c listen_addresses=127.0.0.1',
-        // A throwaway cluster: durability buys nothing, and small buffers leave the RAM to the tests.
-        '-c fsync=off',
-        '-c synchronous_commit=off',
-        '-c full_page_writes=off',
-        '-c shared_buffers=32MB',
-        '-c max_connections=30',
-      ].join(' ');
+      const settings = serverSettings(port, dir);
       const [cmd, args] = asServerUser(bin('pg_ctl'), [
         '-D',
         dataDir,

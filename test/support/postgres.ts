@@ -5,7 +5,14 @@
 import { afterAll, beforeAll } from 'vitest';
 import { type Postgres, startPostgres } from './postgres-cluster.mjs';
 
-export { type Postgres, type PostgresOptions, postgresBinDir, startPostgres } from './postgres-cluster.mjs';
+export {
+  type Postgres,
+  type PostgresOptions,
+  pgCtl,
+  postgresBinDir,
+  serverSettings,
+  startPostgres,
+} from './postgres-cluster.mjs';
 
 /**
  * One cluster for the test file: started before its first test, stopped after its last (also when
